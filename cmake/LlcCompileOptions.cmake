@@ -1,0 +1,31 @@
+# Warnings and sanitizers go through PRIVATE interface targets so they never leak into users' builds.
+add_library(llc_warnings INTERFACE)
+target_compile_options(llc_warnings INTERFACE -Wall -Wextra -Wshadow -Wnon-virtual-dtor -Wpedantic)
+if(LLC_WARNINGS_AS_ERRORS)
+    target_compile_options(llc_warnings INTERFACE -Werror)
+endif()
+
+if(LLC_NATIVE)
+    include(CheckCXXCompilerFlag)
+    check_cxx_compiler_flag(-march=native LLC_HAS_MARCH_NATIVE)
+    if(LLC_HAS_MARCH_NATIVE)
+        add_compile_options(-march=native)
+    endif()
+endif()
+
+if(LLC_SANITIZE)
+    add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+    add_link_options(-fsanitize=address,undefined)
+endif()
+
+# llc_add_library(NAME EXPORT_NAME DIR) — a compiled library whose headers live in DIR/include (installed as is).
+function(llc_add_library target export_name dir)
+    add_library(${target} ${ARGN})
+    add_library(llc::${export_name} ALIAS ${target})
+    set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name} OUTPUT_NAME ${target})
+    target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${dir}/include> $<INSTALL_INTERFACE:include>)
+    target_compile_features(${target} PUBLIC cxx_std_20)
+    target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:llc_warnings>)
+    install(TARGETS ${target} EXPORT llcTargets ARCHIVE DESTINATION lib LIBRARY DESTINATION lib RUNTIME DESTINATION bin)
+    install(DIRECTORY ${dir}/include/ DESTINATION include)
+endfunction()

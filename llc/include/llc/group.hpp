@@ -1,0 +1,519 @@
+#pragma once
+/// @file
+/// llc::Group — a set of processors (La Laguna C's current set) and the collectives of the set F.
+///
+/// Every collective is the end of a normal superstep: when tracing is on, the time since the group's previous
+/// superstep ended is recorded as the superstep's computation W, and the time inside the collective as its
+/// communication T_f. Arguments are checked on entry; a check that needs the other ranks' view (sizes, roots) costs
+/// one small allreduce and throws llc::Error on every rank when they disagree. LLC_CHECKS=0 in the environment drops
+/// those agreement checks for timing runs (local checks stay).
+
+#include <mpi.h>
+
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/communicator.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <llc/detail/mpi_type.hpp>
+#include <llc/error.hpp>
+#include <llc/trace.hpp>
+
+namespace llc {
+
+/// Reduction operations of reduce / allreduce.
+enum class Op { sum, prod, min, max };
+
+namespace detail {
+MPI_Op mpi_op(Op op);
+int to_count(const char* function, const char* argument, std::size_t n);
+}  // namespace detail
+
+/// A set of processors wrapping a Boost.MPI communicator. Move-free and copy-free, so that no hidden collective can
+/// happen: the world group is owned by llc::Environment, subgroups by their parent's cache, and everything else takes
+/// a Group&.
+class Group {
+public:
+    /// Wraps a user's communicator. Collective over `comm`: it is duplicated once, so llc's messages never mix with
+    /// the user's.
+    explicit Group(MPI_Comm comm);
+    ~Group();
+    Group(const Group&) = delete;
+    Group& operator=(const Group&) = delete;
+    Group(Group&&) = delete;
+    Group& operator=(Group&&) = delete;
+
+    /// The group of all processors. @throws llc::Error when no llc::Environment is alive.
+    [[nodiscard]] static Group& world();
+
+    /// NUMPROCESSORS: how many processors the group has.
+    [[nodiscard]] int size() const noexcept { return size_; }
+    /// NAME: this processor's index in the group, 0 … size()-1.
+    [[nodiscard]] int rank() const noexcept { return rank_; }
+    /// Nesting level: 0 for a root group, parent's depth + 1 for a subgroup (the dynamic polytope's dimension).
+    [[nodiscard]] int depth() const noexcept { return depth_; }
+    /// The group this one was split from, or nullptr.
+    [[nodiscard]] Group* parent() const noexcept { return parent_; }
+    /// Which task of the parent's division this group runs ("/" for a root, then "/t" per level, e.g. "/1/0").
+    [[nodiscard]] const std::string& path() const noexcept { return path_; }
+    [[nodiscard]] MPI_Comm native() const noexcept { return static_cast<MPI_Comm>(comm_); }
+    [[nodiscard]] const boost::mpi::communicator& communicator() const noexcept { return comm_; }
+
+    /// Whether agreement checks run (LLC_CHECKS, default on).
+    [[nodiscard]] static bool checks_enabled() noexcept;
+    static void set_checks(bool on) noexcept;
+
+    // ---- Collectives of the set F. Each: "Collective over this group." -------------------------------------------
+
+    /// Synchronises the group.
+    void barrier();
+
+    /// Root's `data` to every processor. Sizes must agree.
+    template <Trivial T>
+    void bcast(std::span<T> data, int root);
+    template <Trivial T>
+    void bcast(T& value, int root) {
+        bcast(std::span<T>(&value, 1), root);
+    }
+    /// Any Boost-serialisable value (vectors, strings, maps …).
+    template <class T>
+        requires(!Trivial<T>)
+    void bcast(T& value, int root);
+
+    /// Element-wise reduction to `root`; `out` must have in.size() entries on the root and is not touched elsewhere.
+    template <Reducible T>
+    void reduce(std::span<const T> in, std::span<T> out, Op op, int root);
+    /// Element-wise reduction, result on every processor. `in` and `out` may be the same buffer.
+    template <Reducible T>
+    void allreduce(std::span<const T> in, std::span<T> out, Op op);
+    template <Reducible T>
+    [[nodiscard]] T allreduce(T value, Op op);
+
+    /// Every processor's `send` (equal sizes) concatenated in rank order on `root`; empty elsewhere.
+    template <Trivial T>
+    [[nodiscard]] std::vector<T> gather(std::span<const T> send, int root);
+    /// As gather with sizes that may differ; `counts`, when given, receives every rank's size on the root.
+    template <Trivial T>
+    [[nodiscard]] std::vector<T> gatherv(std::span<const T> send, int root, std::vector<int>* counts = nullptr);
+    template <Trivial T>
+    [[nodiscard]] std::vector<T> allgather(std::span<const T> send);
+    template <Trivial T>
+    [[nodiscard]] std::vector<T> allgatherv(std::span<const T> send, std::vector<int>* counts = nullptr);
+
+    /// Root's `send` (size() blocks of recv.size()) cut into blocks, block q to rank q.
+    template <Trivial T>
+    void scatter(std::span<const T> send, std::span<T> recv, int root);
+    /// Root's `send` cut into blocks of `counts` (significant on the root only).
+    template <Trivial T>
+    [[nodiscard]] std::vector<T> scatterv(std::span<const T> send, std::span<const int> counts, int root);
+
+    /// Block q of `send` to rank q; block p of `recv` from rank p. Sizes equal, divisible by size().
+    template <Trivial T>
+    void alltoall(std::span<const T> send, std::span<T> recv);
+    /// send_counts[q] entries to rank q; returns what arrived, in rank order (`recv_counts` receives the sizes).
+    template <Trivial T>
+    [[nodiscard]] std::vector<T> alltoallv(std::span<const T> send,
+                                           std::span<const int> send_counts,
+                                           std::vector<int>* recv_counts = nullptr);
+
+    /// SWAP: exchange with `partner` (a rank of this group): `send` goes there, `recv` is filled from there. The
+    /// partner's send size must equal this recv size and vice versa, else llc::Error on both. Collective over the pair.
+    template <Trivial T>
+    void swap(int partner, std::span<const T> send, std::span<T> recv);
+
+    // ---- Division support (used by par / weighted_par) ---------------------------------------------------------
+
+    /// The subgroup this processor belongs to when the group is cut into consecutive blocks of `sizes` (which sum to
+    /// size()). Collective over this group the first time a shape is seen; cached afterwards, so a recursive
+    /// division of the same shape does not call MPI_Comm_split again.
+    Group& subgroup(const std::vector<int>& sizes);
+    /// A group of this processor alone, for tasks run one after another when P < r. Local, cached.
+    Group& self();
+    /// How many MPI_Comm_split calls this group made (for tests of the cache).
+    [[nodiscard]] int splits() const noexcept { return splits_; }
+
+    // ---- Superstep bookkeeping (the trace) ---------------------------------------------------------------------
+
+    /// Marks now as the end of the group's previous superstep (the start of the next one's W).
+    void restart_superstep_clock() noexcept;
+    [[nodiscard]] double superstep_clock() const noexcept { return last_end_; }
+    void set_superstep_clock(double t) noexcept { last_end_ = t; }
+
+    /// Throws llc::Error on every rank unless every rank passed the same value of each named argument.
+    /// One allreduce; skipped when checks are off.
+    void check_same(const char* function, std::initializer_list<std::pair<const char*, long long>> arguments);
+    /// Throws llc::Error (locally) unless 0 ≤ root < size().
+    void check_root(const char* function, int root) const;
+
+    /// Passkey: only Group can make subgroups, yet std::make_unique can call the constructor.
+    class Key {
+        friend class Group;
+        Key() = default;
+    };
+    Group(boost::mpi::communicator comm, Group* parent, std::string path, Key);
+
+private:
+
+    template <class F>
+    void superstep(const char* op, std::uint64_t bytes, F&& body);
+
+    boost::mpi::communicator comm_;
+    int size_ = 1;
+    int rank_ = 0;
+    int depth_ = 0;
+    Group* parent_ = nullptr;
+    std::string path_ = "/";
+    int splits_ = 0;
+    double last_end_ = 0.0;
+    std::map<std::vector<int>, std::unique_ptr<Group>> subgroups_;
+    std::unique_ptr<Group> self_;
+};
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Implementation of the templates.
+
+template <class F>
+void Group::superstep(const char* op, std::uint64_t bytes, F&& body) {
+    auto& recorder = detail::Recorder::instance();
+    if (!recorder.on()) {
+        body();
+        return;
+    }
+    const double start = recorder.now();
+    const double begin = last_end_ < start ? last_end_ : start;
+    body();
+    const double end = recorder.now();
+    recorder.normal(op, size_, bytes, begin, start - begin, end - start);
+    last_end_ = end;
+}
+
+template <Trivial T>
+void Group::bcast(std::span<T> data, int root) {
+    check_root("llc::Group::bcast", root);
+    check_same("llc::Group::bcast", {{"data.size()", static_cast<long long>(data.size())}, {"root", root}});
+    const int count = detail::to_count("llc::Group::bcast", "data.size()", data.size());
+    superstep("bcast", data.size_bytes(), [&] {
+        detail::check_mpi(MPI_Bcast(data.data(), count, detail::mpi_type<T>(), root, native()), "llc::Group::bcast");
+    });
+}
+
+template <class T>
+    requires(!Trivial<T>)
+void Group::bcast(T& value, int root) {
+    check_root("llc::Group::bcast", root);
+    check_same("llc::Group::bcast", {{"root", root}});
+    superstep("bcast", 0, [&] { boost::mpi::broadcast(comm_, value, root); });
+}
+
+template <Reducible T>
+void Group::reduce(std::span<const T> in, std::span<T> out, Op op, int root) {
+    check_root("llc::Group::reduce", root);
+    // The root's out.size() joins the agreement: every rank compares in.size() with it in one allreduce.
+    const auto n = static_cast<long long>(in.size());
+    check_same("llc::Group::reduce",
+               {{"in.size()", n}, {"root", root}, {"in.size() vs out.size() on the root", rank_ == root ? static_cast<long long>(out.size()) : n}});
+    const int count = detail::to_count("llc::Group::reduce", "in.size()", in.size());
+    superstep("reduce", in.size_bytes(), [&] {
+        const void* send = in.data();
+        if (rank_ == root && static_cast<const void*>(out.data()) == send) {
+            send = MPI_IN_PLACE;
+        }
+        detail::check_mpi(MPI_Reduce(send,
+                                     rank_ == root ? out.data() : nullptr,
+                                     count,
+                                     detail::mpi_type<T>(),
+                                     detail::mpi_op(op),
+                                     root,
+                                     native()),
+                          "llc::Group::reduce");
+    });
+}
+
+template <Reducible T>
+void Group::allreduce(std::span<const T> in, std::span<T> out, Op op) {
+    if (out.size() != in.size()) {
+        throw_argument_error("llc::Group::allreduce",
+                             "out.size()",
+                             std::to_string(out.size()),
+                             "must equal in.size() = " + std::to_string(in.size()));
+    }
+    check_same("llc::Group::allreduce", {{"in.size()", static_cast<long long>(in.size())}});
+    const int count = detail::to_count("llc::Group::allreduce", "in.size()", in.size());
+    superstep("allreduce", in.size_bytes(), [&] {
+        const void* send =
+            static_cast<const void*>(in.data()) == static_cast<const void*>(out.data()) ? MPI_IN_PLACE : in.data();
+        detail::check_mpi(
+            MPI_Allreduce(send, out.data(), count, detail::mpi_type<T>(), detail::mpi_op(op), native()),
+            "llc::Group::allreduce");
+    });
+}
+
+template <Reducible T>
+T Group::allreduce(T value, Op op) {
+    T result{};
+    superstep("allreduce", sizeof(T), [&] {
+        detail::check_mpi(MPI_Allreduce(&value, &result, 1, detail::mpi_type<T>(), detail::mpi_op(op), native()),
+                          "llc::Group::allreduce");
+    });
+    return result;
+}
+
+template <Trivial T>
+std::vector<T> Group::gather(std::span<const T> send, int root) {
+    check_root("llc::Group::gather", root);
+    check_same("llc::Group::gather", {{"send.size()", static_cast<long long>(send.size())}, {"root", root}});
+    const int count = detail::to_count("llc::Group::gather", "send.size()", send.size());
+    std::vector<T> result(rank_ == root ? send.size() * static_cast<std::size_t>(size_) : 0);
+    superstep("gather", send.size_bytes(), [&] {
+        detail::check_mpi(MPI_Gather(send.data(),
+                                     count,
+                                     detail::mpi_type<T>(),
+                                     result.data(),
+                                     count,
+                                     detail::mpi_type<T>(),
+                                     root,
+                                     native()),
+                          "llc::Group::gather");
+    });
+    return result;
+}
+
+namespace detail {
+/// Exclusive prefix sums of counts with the total appended (size counts.size() + 1), checked against int overflow.
+std::vector<int> displacements(const char* function, std::span<const int> counts);
+}  // namespace detail
+
+template <Trivial T>
+std::vector<T> Group::gatherv(std::span<const T> send, int root, std::vector<int>* counts) {
+    check_root("llc::Group::gatherv", root);
+    check_same("llc::Group::gatherv", {{"root", root}});
+    const int count = detail::to_count("llc::Group::gatherv", "send.size()", send.size());
+    std::vector<int> sizes(rank_ == root ? static_cast<std::size_t>(size_) : 0);
+    std::vector<T> result;
+    superstep("gatherv", send.size_bytes(), [&] {
+        detail::check_mpi(MPI_Gather(&count, 1, MPI_INT, sizes.data(), 1, MPI_INT, root, native()),
+                          "llc::Group::gatherv");
+        std::vector<int> displs;
+        if (rank_ == root) {
+            displs = detail::displacements("llc::Group::gatherv", sizes);
+            result.resize(static_cast<std::size_t>(displs.back()));
+        }
+        detail::check_mpi(MPI_Gatherv(send.data(),
+                                      count,
+                                      detail::mpi_type<T>(),
+                                      result.data(),
+                                      sizes.data(),
+                                      displs.data(),
+                                      detail::mpi_type<T>(),
+                                      root,
+                                      native()),
+                          "llc::Group::gatherv");
+    });
+    if (counts != nullptr) {
+        *counts = std::move(sizes);
+    }
+    return result;
+}
+
+template <Trivial T>
+std::vector<T> Group::allgather(std::span<const T> send) {
+    check_same("llc::Group::allgather", {{"send.size()", static_cast<long long>(send.size())}});
+    const int count = detail::to_count("llc::Group::allgather", "send.size()", send.size());
+    std::vector<T> result(send.size() * static_cast<std::size_t>(size_));
+    superstep("allgather", send.size_bytes() * static_cast<std::uint64_t>(size_), [&] {
+        detail::check_mpi(MPI_Allgather(send.data(),
+                                        count,
+                                        detail::mpi_type<T>(),
+                                        result.data(),
+                                        count,
+                                        detail::mpi_type<T>(),
+                                        native()),
+                          "llc::Group::allgather");
+    });
+    return result;
+}
+
+template <Trivial T>
+std::vector<T> Group::allgatherv(std::span<const T> send, std::vector<int>* counts) {
+    const int count = detail::to_count("llc::Group::allgatherv", "send.size()", send.size());
+    std::vector<int> sizes(static_cast<std::size_t>(size_));
+    std::vector<T> result;
+    std::uint64_t bytes = 0;
+    superstep("allgatherv", send.size_bytes(), [&] {
+        detail::check_mpi(MPI_Allgather(&count, 1, MPI_INT, sizes.data(), 1, MPI_INT, native()),
+                          "llc::Group::allgatherv");
+        const std::vector<int> displs = detail::displacements("llc::Group::allgatherv", sizes);
+        result.resize(static_cast<std::size_t>(displs.back()));
+        bytes = result.size() * sizeof(T);
+        detail::check_mpi(MPI_Allgatherv(send.data(),
+                                         count,
+                                         detail::mpi_type<T>(),
+                                         result.data(),
+                                         sizes.data(),
+                                         displs.data(),
+                                         detail::mpi_type<T>(),
+                                         native()),
+                          "llc::Group::allgatherv");
+    });
+    if (counts != nullptr) {
+        *counts = std::move(sizes);
+    }
+    return result;
+}
+
+template <Trivial T>
+void Group::scatter(std::span<const T> send, std::span<T> recv, int root) {
+    check_root("llc::Group::scatter", root);
+    const auto expected = static_cast<long long>(recv.size()) * size_;
+    check_same("llc::Group::scatter",
+               {{"recv.size()", static_cast<long long>(recv.size())},
+                {"root", root},
+                {"send.size() on the root vs size() * recv.size()",
+                 rank_ == root ? static_cast<long long>(send.size()) : expected}});
+    const int count = detail::to_count("llc::Group::scatter", "recv.size()", recv.size());
+    superstep("scatter", recv.size_bytes(), [&] {
+        detail::check_mpi(MPI_Scatter(send.data(),
+                                      count,
+                                      detail::mpi_type<T>(),
+                                      recv.data(),
+                                      count,
+                                      detail::mpi_type<T>(),
+                                      root,
+                                      native()),
+                          "llc::Group::scatter");
+    });
+}
+
+template <Trivial T>
+std::vector<T> Group::scatterv(std::span<const T> send, std::span<const int> counts, int root) {
+    check_root("llc::Group::scatterv", root);
+    std::vector<int> displs;
+    bool root_ok = true;
+    if (rank_ == root) {
+        root_ok = counts.size() == static_cast<std::size_t>(size_);
+        if (root_ok) {
+            displs = detail::displacements("llc::Group::scatterv", counts);
+            root_ok = static_cast<std::size_t>(displs.back()) == send.size();
+        }
+    }
+    check_same("llc::Group::scatterv",
+               {{"root", root}, {"counts.size() == size() and sum(counts) == send.size() on the root", root_ok ? 1 : 0}});
+    if (!root_ok) {  // reached only with checks off: the others are already inside the collective
+        abort_job(path_, "llc::Group::scatterv: counts on the root do not match the group size or send.size()");
+    }
+    int mine = 0;
+    std::vector<T> result;
+    superstep("scatterv", 0, [&] {
+        detail::check_mpi(MPI_Scatter(counts.data(), 1, MPI_INT, &mine, 1, MPI_INT, root, native()),
+                          "llc::Group::scatterv");
+        result.resize(static_cast<std::size_t>(mine));
+        detail::check_mpi(MPI_Scatterv(send.data(),
+                                       counts.data(),
+                                       displs.data(),
+                                       detail::mpi_type<T>(),
+                                       result.data(),
+                                       mine,
+                                       detail::mpi_type<T>(),
+                                       root,
+                                       native()),
+                          "llc::Group::scatterv");
+    });
+    return result;
+}
+
+template <Trivial T>
+void Group::alltoall(std::span<const T> send, std::span<T> recv) {
+    if (send.size() != recv.size() || send.size() % static_cast<std::size_t>(size_) != 0) {
+        throw_argument_error("llc::Group::alltoall",
+                             "send.size()",
+                             std::to_string(send.size()),
+                             "must equal recv.size() = " + std::to_string(recv.size()) +
+                                 " and be divisible by the group size " + std::to_string(size_));
+    }
+    check_same("llc::Group::alltoall", {{"send.size()", static_cast<long long>(send.size())}});
+    const int block = detail::to_count("llc::Group::alltoall", "send.size()", send.size() / size_);
+    superstep("alltoall", send.size_bytes(), [&] {
+        detail::check_mpi(MPI_Alltoall(send.data(),
+                                       block,
+                                       detail::mpi_type<T>(),
+                                       recv.data(),
+                                       block,
+                                       detail::mpi_type<T>(),
+                                       native()),
+                          "llc::Group::alltoall");
+    });
+}
+
+template <Trivial T>
+std::vector<T> Group::alltoallv(std::span<const T> send,
+                                std::span<const int> send_counts,
+                                std::vector<int>* recv_counts) {
+    if (send_counts.size() != static_cast<std::size_t>(size_)) {
+        throw_argument_error("llc::Group::alltoallv",
+                             "send_counts.size()",
+                             std::to_string(send_counts.size()),
+                             "must equal the group size " + std::to_string(size_));
+    }
+    const std::vector<int> send_displs = detail::displacements("llc::Group::alltoallv", send_counts);
+    if (static_cast<std::size_t>(send_displs.back()) != send.size()) {
+        throw_argument_error("llc::Group::alltoallv",
+                             "send.size()",
+                             std::to_string(send.size()),
+                             "must equal the sum of send_counts");
+    }
+    std::vector<int> sizes(static_cast<std::size_t>(size_));
+    std::vector<T> result;
+    superstep("alltoallv", send.size_bytes(), [&] {
+        detail::check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT, sizes.data(), 1, MPI_INT, native()),
+                          "llc::Group::alltoallv");
+        const std::vector<int> recv_displs = detail::displacements("llc::Group::alltoallv", sizes);
+        result.resize(static_cast<std::size_t>(recv_displs.back()));
+        detail::check_mpi(MPI_Alltoallv(send.data(),
+                                        send_counts.data(),
+                                        send_displs.data(),
+                                        detail::mpi_type<T>(),
+                                        result.data(),
+                                        sizes.data(),
+                                        recv_displs.data(),
+                                        detail::mpi_type<T>(),
+                                        native()),
+                          "llc::Group::alltoallv");
+    });
+    if (recv_counts != nullptr) {
+        *recv_counts = std::move(sizes);
+    }
+    return result;
+}
+
+namespace detail {
+/// The SWAP exchange of raw elements with the agreement check on sizes; defined in group.cpp.
+void swap_elements(Group& g,
+                   int partner,
+                   const void* send,
+                   std::size_t send_count,
+                   void* recv,
+                   std::size_t recv_count,
+                   MPI_Datatype type);
+}  // namespace detail
+
+template <Trivial T>
+void Group::swap(int partner, std::span<const T> send, std::span<T> recv) {
+    if (partner < 0 || partner >= size_) {
+        throw_argument_error("llc::Group::swap",
+                             "partner",
+                             std::to_string(partner),
+                             "must be a rank of the group, in [0, " + std::to_string(size_) + ")");
+    }
+    superstep("swap", send.size_bytes() + recv.size_bytes(), [&] {
+        detail::swap_elements(*this, partner, send.data(), send.size(), recv.data(), recv.size(), detail::mpi_type<T>());
+    });
+}
+
+}  // namespace llc

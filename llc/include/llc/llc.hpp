@@ -1,0 +1,9 @@
+#pragma once
+/// @file
+/// The La Laguna C layer: groups, normal and division supersteps, the partner relation, tracing.
+#include <llc/environment.hpp>
+#include <llc/error.hpp>
+#include <llc/group.hpp>
+#include <llc/par.hpp>
+#include <llc/partners.hpp>
+#include <llc/trace.hpp>

@@ -1,0 +1,213 @@
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <cstdlib>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <llc/group.hpp>
+
+namespace llc {
+namespace {
+bool checks_on = true;
+}  // namespace
+
+namespace detail {
+
+MPI_Op mpi_op(Op op) {
+    switch (op) {
+        case Op::sum:
+            return MPI_SUM;
+        case Op::prod:
+            return MPI_PROD;
+        case Op::min:
+            return MPI_MIN;
+        case Op::max:
+            return MPI_MAX;
+    }
+    throw Error("llc: unknown reduction operation");
+}
+
+int to_count(const char* function, const char* argument, std::size_t n) {
+    if (n > static_cast<std::size_t>(INT_MAX)) {
+        throw_argument_error(function, argument, std::to_string(n), "more elements than one MPI call can carry (2^31 - 1)");
+    }
+    return static_cast<int>(n);
+}
+
+std::vector<int> displacements(const char* function, std::span<const int> counts) {
+    std::vector<int> displs(counts.size() + 1, 0);
+    long long total = 0;
+    for (std::size_t q = 0; q < counts.size(); ++q) {
+        if (counts[q] < 0) {
+            throw_argument_error(function, "counts[" + std::to_string(q) + "]", std::to_string(counts[q]), "must be >= 0");
+        }
+        displs[q] = static_cast<int>(total);
+        total += counts[q];
+        if (total > INT_MAX) {
+            throw_argument_error(function, "counts", "sum " + std::to_string(total), "more elements than one MPI call can carry");
+        }
+    }
+    displs.back() = static_cast<int>(total);
+    return displs;
+}
+
+MPI_Datatype byte_block_type(std::size_t bytes) {
+    // One committed type per element size; MPI frees them at MPI_Finalize.
+    static std::vector<std::pair<std::size_t, MPI_Datatype>> types;
+    for (const auto& [size, type] : types) {
+        if (size == bytes) {
+            return type;
+        }
+    }
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    check_mpi(MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type), "llc::detail::byte_block_type");
+    check_mpi(MPI_Type_commit(&type), "llc::detail::byte_block_type");
+    types.emplace_back(bytes, type);
+    return type;
+}
+
+void swap_elements(Group& g,
+                   int partner,
+                   const void* send,
+                   std::size_t send_count,
+                   void* recv,
+                   std::size_t recv_count,
+                   MPI_Datatype type) {
+    constexpr int swap_tag = 7301;
+    const int send_n = to_count("llc::Group::swap", "send.size()", send_count);
+    const int recv_n = to_count("llc::Group::swap", "recv.size()", recv_count);
+    if (partner == g.rank()) {
+        if (send_n != recv_n) {
+            throw_argument_error("llc::Group::swap", "recv.size()", std::to_string(recv_n),
+                                 "must equal send.size() = " + std::to_string(send_n) + " when swapping with oneself");
+        }
+        int type_size = 0;
+        MPI_Type_size(type, &type_size);
+        if (send_n > 0 && send != recv) {
+            std::memmove(recv, send, static_cast<std::size_t>(send_n) * static_cast<std::size_t>(type_size));
+        }
+        return;
+    }
+    if (Group::checks_enabled()) {
+        // Both partners learn both sizes, so a mismatch is an error on both sides, never a truncation on one.
+        const long long mine[2] = {send_n, recv_n};
+        long long theirs[2] = {0, 0};
+        check_mpi(MPI_Sendrecv(mine, 2, MPI_LONG_LONG, partner, swap_tag + 1, theirs, 2, MPI_LONG_LONG, partner,
+                               swap_tag + 1, g.native(), MPI_STATUS_IGNORE),
+                  "llc::Group::swap");
+        if (theirs[0] != recv_n || theirs[1] != send_n) {
+            throw Error("llc::Group::swap: mismatched buffer sizes between partners in group " + g.path() + ": rank " +
+                        std::to_string(g.rank()) + " sends " + std::to_string(send_n) + " and receives " +
+                        std::to_string(recv_n) + " elements, partner rank " + std::to_string(partner) + " sends " +
+                        std::to_string(theirs[0]) + " and receives " + std::to_string(theirs[1]));
+        }
+    }
+    check_mpi(MPI_Sendrecv(send, send_n, type, partner, swap_tag, recv, recv_n, type, partner, swap_tag, g.native(),
+                           MPI_STATUS_IGNORE),
+              "llc::Group::swap");
+}
+
+}  // namespace detail
+
+Group::Group(MPI_Comm comm) : comm_(comm, boost::mpi::comm_duplicate) {
+    size_ = comm_.size();
+    rank_ = comm_.rank();
+    restart_superstep_clock();
+}
+
+Group::Group(boost::mpi::communicator comm, Group* parent, std::string path, Key)
+    : comm_(std::move(comm)), parent_(parent), path_(std::move(path)) {
+    size_ = comm_.size();
+    rank_ = comm_.rank();
+    depth_ = parent != nullptr ? parent->depth_ + 1 : 0;
+    restart_superstep_clock();
+}
+
+Group::~Group() = default;
+
+bool Group::checks_enabled() noexcept { return checks_on; }
+void Group::set_checks(bool on) noexcept { checks_on = on; }
+
+void Group::restart_superstep_clock() noexcept {
+    auto& recorder = detail::Recorder::instance();
+    last_end_ = recorder.on() ? recorder.now() : 0.0;
+}
+
+void Group::barrier() {
+    superstep("barrier", 0, [&] { detail::check_mpi(MPI_Barrier(native()), "llc::Group::barrier"); });
+}
+
+void Group::check_root(const char* function, int root) const {
+    if (root < 0 || root >= size_) {
+        throw_argument_error(function, "root", std::to_string(root),
+                             "must be a rank of the group, in [0, " + std::to_string(size_) + ")");
+    }
+}
+
+void Group::check_same(const char* function, std::initializer_list<std::pair<const char*, long long>> arguments) {
+    if (!checks_on || size_ == 1) {
+        return;
+    }
+    // One allreduce with MIN over (v, -v) pairs yields every argument's minimum and maximum.
+    std::vector<long long> values;
+    values.reserve(2 * arguments.size());
+    for (const auto& argument : arguments) {
+        values.push_back(argument.second);
+        values.push_back(-argument.second);
+    }
+    detail::check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG_LONG,
+                                    MPI_MIN, native()),
+                      function);
+    std::size_t i = 0;
+    for (const auto& argument : arguments) {
+        const long long low = values[2 * i];
+        const long long high = -values[2 * i + 1];
+        if (low != high) {
+            throw Error(std::string(function) + ": argument '" + argument.first + "' differs across the ranks of group " +
+                        path_ + " (here " + std::to_string(argument.second) + ", min " + std::to_string(low) +
+                        ", max " + std::to_string(high) + "): every rank must pass the same value");
+        }
+        ++i;
+    }
+}
+
+Group& Group::subgroup(const std::vector<int>& sizes) {
+    const auto it = subgroups_.find(sizes);
+    if (it != subgroups_.end()) {
+        return *it->second;
+    }
+    if (std::accumulate(sizes.begin(), sizes.end(), 0) != size_ ||
+        std::any_of(sizes.begin(), sizes.end(), [](int s) { return s < 1; })) {
+        throw Error("llc::Group::subgroup: subgroup sizes must be positive and sum to the group size " +
+                    std::to_string(size_));
+    }
+    int color = 0;
+    for (int start = 0; start + sizes[static_cast<std::size_t>(color)] <= rank_; ++color) {
+        start += sizes[static_cast<std::size_t>(color)];
+    }
+    MPI_Comm split = MPI_COMM_NULL;
+    detail::check_mpi(MPI_Comm_split(native(), color, rank_, &split), "llc::Group::subgroup");
+    ++splits_;
+    const std::string path = (path_ == "/" ? "/" : path_ + "/") + std::to_string(color);
+    auto group =
+        std::make_unique<Group>(boost::mpi::communicator(split, boost::mpi::comm_take_ownership), this, path, Key{});
+    Group& result = *group;
+    subgroups_.emplace(sizes, std::move(group));
+    return result;
+}
+
+Group& Group::self() {
+    if (!self_) {
+        MPI_Comm dup = MPI_COMM_NULL;
+        detail::check_mpi(MPI_Comm_dup(MPI_COMM_SELF, &dup), "llc::Group::self");
+        self_ = std::make_unique<Group>(boost::mpi::communicator(dup, boost::mpi::comm_take_ownership), this,
+                                        (path_ == "/" ? "/" : path_ + "/") + "self", Key{});
+    }
+    return *self_;
+}
+
+}  // namespace llc

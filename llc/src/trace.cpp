@@ -1,0 +1,376 @@
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <llc/group.hpp>
+#include <llc/trace.hpp>
+
+namespace llc {
+
+std::string_view to_string(StepKind kind) {
+    switch (kind) {
+        case StepKind::normal:
+            return "normal";
+        case StepKind::division:
+            return "division";
+        case StepKind::task:
+            return "task";
+        case StepKind::root:
+            return "root";
+    }
+    return "unknown";
+}
+
+namespace {
+
+StepKind kind_from_string(std::string_view text) {
+    for (const StepKind kind : {StepKind::normal, StepKind::division, StepKind::task, StepKind::root}) {
+        if (to_string(kind) == text) {
+            return kind;
+        }
+    }
+    throw Error("llc::trace_from_json: unknown superstep kind '" + std::string(text) + "'");
+}
+
+nlohmann::json node_to_json(const TraceNode& node) {
+    nlohmann::json j{{"label", node.label},
+                     {"kind", to_string(node.kind)},
+                     {"op", node.op},
+                     {"P", node.P},
+                     {"bytes", node.bytes},
+                     {"start", node.start},
+                     {"compute", node.compute},
+                     {"comm", node.comm},
+                     {"total", node.total()},
+                     {"ranks", node.ranks}};
+    if (node.kind == StepKind::division) {
+        j["sizes"] = node.sizes;
+        j["split"] = node.split;
+        j["exchange"] = node.exchange;
+        j["rejoin"] = node.rejoin;
+    }
+    if (node.kind == StepKind::task) {
+        j["task"] = node.task;
+    }
+    if (!node.children.empty()) {
+        auto& children = j["children"] = nlohmann::json::array();
+        for (const auto& child : node.children) {
+            children.push_back(node_to_json(child));
+        }
+    }
+    return j;
+}
+
+TraceNode node_from_json(const nlohmann::json& j) {
+    TraceNode node;
+    node.label = j.at("label").get<std::string>();
+    node.kind = kind_from_string(j.at("kind").get<std::string>());
+    node.op = j.at("op").get<std::string>();
+    node.P = j.at("P").get<int>();
+    node.bytes = j.at("bytes").get<std::uint64_t>();
+    node.start = j.at("start").get<double>();
+    node.compute = j.at("compute").get<double>();
+    node.comm = j.at("comm").get<double>();
+    node.ranks = j.value("ranks", 1);
+    node.sizes = j.value("sizes", std::vector<int>{});
+    node.split = j.value("split", 0.0);
+    node.exchange = j.value("exchange", 0.0);
+    node.rejoin = j.value("rejoin", 0.0);
+    node.task = j.value("task", -1);
+    if (const auto it = j.find("children"); it != j.end()) {
+        for (const auto& child : *it) {
+            node.children.push_back(node_from_json(child));
+        }
+    }
+    return node;
+}
+
+void merge_times(TraceNode& into, const TraceNode& other) {
+    into.bytes = std::max(into.bytes, other.bytes);
+    into.start = std::min(into.start, other.start);
+    into.compute = std::max(into.compute, other.compute);
+    into.comm = std::max(into.comm, other.comm);
+    into.split = std::max(into.split, other.split);
+    into.exchange = std::max(into.exchange, other.exchange);
+    into.rejoin = std::max(into.rejoin, other.rejoin);
+    into.P = std::max(into.P, other.P);
+    into.ranks += other.ranks;
+}
+
+void write_whole(const std::string& path, const std::string& text) {
+    // Whole or not at all: a killed run never leaves a half-written file that looks valid.
+    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        out << text;
+        out.flush();
+        if (!out) {
+            std::filesystem::remove(temporary);
+            throw Error("llc::Trace: cannot write '" + path + "'");
+        }
+    }
+    std::filesystem::rename(temporary, path);
+}
+
+void chrome_events(const TraceNode& node, int rank, nlohmann::json& events) {
+    const auto slice = [&](const std::string& name, double start, double duration, const char* category) {
+        if (duration <= 0.0) {
+            return;
+        }
+        events.push_back({{"name", name},
+                          {"cat", category},
+                          {"ph", "X"},
+                          {"pid", 0},
+                          {"tid", rank},
+                          {"ts", start * 1e6},
+                          {"dur", duration * 1e6},
+                          {"args", {{"P", node.P}, {"bytes", node.bytes}, {"op", node.op}}}});
+    };
+    switch (node.kind) {
+        case StepKind::normal:
+            slice(node.label + " (W)", node.start, node.compute, "compute");
+            slice(node.label, node.start + node.compute, node.comm, "communication");
+            break;
+        case StepKind::division:
+            slice(node.label, node.start, node.total(), "division");
+            slice("split", node.start, node.split, "division");
+            break;
+        case StepKind::task:
+            slice(node.label + " task " + std::to_string(node.task), node.start, node.comm, "task");
+            break;
+        case StepKind::root:
+            break;
+    }
+    for (const auto& child : node.children) {
+        chrome_events(child, rank, events);
+    }
+    if (node.kind == StepKind::division && !node.children.empty()) {
+        double tasks_end = node.start + node.split;
+        for (const auto& child : node.children) {
+            tasks_end = std::max(tasks_end, child.start + child.comm);
+        }
+        slice("exchange", tasks_end, node.exchange, "communication");
+    }
+}
+
+}  // namespace
+
+double TraceNode::total() const {
+    switch (kind) {
+        case StepKind::normal:
+            return compute + comm;
+        case StepKind::division: {
+            double tasks = 0.0;
+            for (const auto& child : children) {
+                tasks = std::max(tasks, child.total());
+            }
+            return split + tasks + exchange + rejoin;
+        }
+        case StepKind::task:
+        case StepKind::root: {
+            double sum = 0.0;
+            for (const auto& child : children) {
+                sum += child.total();
+            }
+            return kind == StepKind::task ? std::max(sum, comm) : sum;
+        }
+    }
+    return 0.0;
+}
+
+void merge_into(TraceNode& into, const TraceNode& other) {
+    merge_times(into, other);
+    if (into.kind == StepKind::division) {
+        // A processor holds only the tasks it ran: match task nodes by task index.
+        for (const auto& child : other.children) {
+            const auto it = std::find_if(into.children.begin(), into.children.end(),
+                                         [&](const TraceNode& c) { return c.task == child.task; });
+            if (it == into.children.end()) {
+                into.children.push_back(child);
+            } else {
+                merge_into(*it, child);
+            }
+        }
+        std::sort(into.children.begin(), into.children.end(),
+                  [](const TraceNode& a, const TraceNode& b) { return a.task < b.task; });
+        return;
+    }
+    for (std::size_t i = 0; i < other.children.size(); ++i) {
+        if (i < into.children.size()) {
+            merge_into(into.children[i], other.children[i]);
+        } else {
+            into.children.push_back(other.children[i]);
+        }
+    }
+}
+
+std::string to_json(const TraceNode& node) { return node_to_json(node).dump(); }
+
+TraceNode trace_from_json(std::string_view text) {
+    try {
+        return node_from_json(nlohmann::json::parse(text));
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(std::string("llc::trace_from_json: not a trace: ") + e.what());
+    }
+}
+
+// ---- Trace ----------------------------------------------------------------------------------------------------------
+
+void Trace::enable(bool on) { detail::Recorder::instance().enable(on); }
+bool Trace::enabled() noexcept { return detail::Recorder::instance().on(); }
+const TraceNode& Trace::local() { return detail::Recorder::instance().root(); }
+void Trace::clear() { detail::Recorder::instance().clear(); }
+
+Trace Trace::gather(Group& g) {
+    // Not a superstep of its own: gathering the record must not add to it.
+    const std::string mine = to_json(local());
+    const int length = detail::to_count("llc::Trace::gather", "record", mine.size());
+    std::vector<int> lengths(static_cast<std::size_t>(g.size()));
+    detail::check_mpi(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, g.native()), "llc::Trace::gather");
+    std::vector<int> displs;
+    std::string all;
+    if (g.rank() == 0) {
+        displs = detail::displacements("llc::Trace::gather", lengths);
+        all.resize(static_cast<std::size_t>(displs.back()));
+    }
+    detail::check_mpi(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), displs.data(), MPI_CHAR, 0,
+                                  g.native()),
+                      "llc::Trace::gather");
+    Trace trace;
+    if (g.rank() != 0) {
+        return trace;
+    }
+    for (int q = 0; q < g.size(); ++q) {
+        const auto q_index = static_cast<std::size_t>(q);
+        trace.per_rank_.push_back(
+            trace_from_json(std::string_view(all).substr(static_cast<std::size_t>(displs[q_index]), static_cast<std::size_t>(lengths[q_index]))));
+    }
+    trace.merged_ = trace.per_rank_.front();
+    for (std::size_t q = 1; q < trace.per_rank_.size(); ++q) {
+        merge_into(trace.merged_, trace.per_rank_[q]);
+    }
+    return trace;
+}
+
+std::string Trace::json() const { return node_to_json(merged_).dump(1); }
+
+std::string Trace::chrome_json() const {
+    nlohmann::json events = nlohmann::json::array();
+    for (std::size_t q = 0; q < per_rank_.size(); ++q) {
+        events.push_back({{"name", "thread_name"},
+                          {"ph", "M"},
+                          {"pid", 0},
+                          {"tid", q},
+                          {"args", {{"name", "rank " + std::to_string(q)}}}});
+        chrome_events(per_rank_[q], static_cast<int>(q), events);
+    }
+    return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump();
+}
+
+void Trace::write_json(const std::string& path) const { write_whole(path, json()); }
+void Trace::write_chrome(const std::string& path) const { write_whole(path, chrome_json()); }
+
+// ---- Label ----------------------------------------------------------------------------------------------------------
+
+Label::Label(std::string name) { detail::Recorder::instance().push_label(std::move(name)); }
+Label::~Label() { detail::Recorder::instance().pop_label(); }
+
+// ---- Recorder -------------------------------------------------------------------------------------------------------
+
+namespace detail {
+
+Recorder& Recorder::instance() {
+    static Recorder recorder;
+    return recorder;
+}
+
+double Recorder::now() const { return MPI_Wtime() - epoch_; }
+
+void Recorder::enable(bool on) {
+    if (on && !on_) {
+        clear();
+        epoch_ = MPI_Wtime();
+    }
+    on_ = on;
+}
+
+void Recorder::clear() {
+    root_ = TraceNode{};
+    root_.label = "root";
+    open_.assign(1, &root_);
+}
+
+std::string Recorder::current_label(std::string_view op) const {
+    return labels_.empty() ? std::string(op) : labels_.back();
+}
+
+void Recorder::normal(std::string_view op, int P, std::uint64_t bytes, double start, double compute, double comm) {
+    TraceNode node;
+    node.label = current_label(op);
+    node.kind = StepKind::normal;
+    node.op = op;
+    node.P = P;
+    node.bytes = bytes;
+    node.start = start;
+    node.compute = compute;
+    node.comm = comm;
+    open_.back()->children.push_back(std::move(node));
+}
+
+void Recorder::begin_division(std::string_view op, int P, std::vector<int> sizes, double start) {
+    TraceNode node;
+    node.label = current_label(op);
+    node.kind = StepKind::division;
+    node.op = op;
+    node.P = P;
+    node.start = start;
+    node.sizes = std::move(sizes);
+    auto& children = open_.back()->children;
+    children.push_back(std::move(node));
+    open_.push_back(&children.back());
+}
+
+void Recorder::begin_task(int task, int P, double start) {
+    TraceNode node;
+    node.label = open_.back()->label;
+    node.kind = StepKind::task;
+    node.op = "task";
+    node.task = task;
+    node.P = P;
+    node.start = start;
+    auto& children = open_.back()->children;
+    children.push_back(std::move(node));
+    open_.push_back(&children.back());
+}
+
+void Recorder::end_task(double duration) {
+    open_.back()->comm = duration;
+    open_.pop_back();
+}
+
+void Recorder::end_division(double split, double exchange, double rejoin, std::uint64_t bytes) {
+    TraceNode& node = *open_.back();
+    node.split = split;
+    node.exchange = exchange;
+    node.rejoin = rejoin;
+    node.bytes = bytes;
+    open_.pop_back();
+}
+
+void Recorder::push_label(std::string name) { labels_.push_back(std::move(name)); }
+void Recorder::pop_label() {
+    if (!labels_.empty()) {
+        labels_.pop_back();
+    }
+}
+
+}  // namespace detail
+}  // namespace llc
