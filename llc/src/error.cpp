@@ -1,5 +1,7 @@
 #include <mpi.h>
 
+#include <array>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -42,6 +44,14 @@ void throw_argument_error(std::string_view function,
                           std::string_view why) {
     throw Error(argument_message(function, argument, value, why));
 }
+
+namespace detail {
+std::string format_value(double value) {
+    std::array<char, 32> buffer{};
+    const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+    return std::string(buffer.data(), result.ptr);
+}
+}  // namespace detail
 
 void abort_job(std::string_view group_path, std::string_view message) noexcept {
     int initialized = 0;

@@ -7,7 +7,7 @@
 #include <llc/partners.hpp>
 
 namespace llc {
-namespace {
+namespace detail {
 
 void check_weights(const char* function, int P, std::span<const double> weights) {
     if (P < 1) {
@@ -22,7 +22,7 @@ void check_weights(const char* function, int P, std::span<const double> weights)
         if (!std::isfinite(w) || w < 0.0) {
             throw_argument_error(function,
                                  "weights[" + std::to_string(t) + "]",
-                                 std::to_string(w),
+                                 format_value(w),
                                  "weights must be finite and non-negative");
         }
         total += w;
@@ -31,6 +31,11 @@ void check_weights(const char* function, int P, std::span<const double> weights)
         throw_argument_error(function, "weights", "all zero", "at least one weight must be positive");
     }
 }
+
+}  // namespace detail
+
+namespace {
+using detail::check_weights;
 
 void check_sizes(const char* function, std::span<const int> sizes, int i, int j) {
     const int r = static_cast<int>(sizes.size());

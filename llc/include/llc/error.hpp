@@ -45,6 +45,9 @@ private:
 [[noreturn]] void abort_job(std::string_view group_path, std::string_view message) noexcept;
 
 namespace detail {
+/// The shortest text that reads back as the same double ("-1", "0.1", "nan", "inf").
+[[nodiscard]] std::string format_value(double value);
+
 /// Throws MpiError when an MPI call did not return MPI_SUCCESS.
 inline void check_mpi(int code, std::string_view function) {
     if (code != 0) {

@@ -82,9 +82,14 @@ public:
     void bcast(T& value, int root) {
         bcast(std::span<T>(&value, 1), root);
     }
-    /// Any Boost-serialisable value (vectors, strings, maps …).
+    /// A contiguous container of trivially copyable values (std::vector, std::string): the root's size and contents
+    /// to every processor (others are resized). Two broadcasts, no serialisation.
+    template <TrivialContainer C>
+    void bcast(C& container, int root);
+    /// Any other Boost-serialisable value (include the Boost.Serialization header of its type, e.g.
+    /// <boost/serialization/map.hpp>).
     template <class T>
-        requires(!Trivial<T>)
+        requires(!Trivial<T> && !TrivialContainer<T>)
     void bcast(T& value, int root);
 
     /// Element-wise reduction to `root`; `out` must have in.size() entries on the root and is not touched elsewhere.
@@ -204,8 +209,23 @@ void Group::bcast(std::span<T> data, int root) {
     });
 }
 
+template <TrivialContainer C>
+void Group::bcast(C& container, int root) {
+    check_root("llc::Group::bcast", root);
+    check_same("llc::Group::bcast", {{"root", root}});
+    using T = std::ranges::range_value_t<C>;
+    unsigned long long n = std::ranges::size(container);
+    superstep("bcast", 0, [&] {
+        detail::check_mpi(MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, root, native()), "llc::Group::bcast");
+        container.resize(static_cast<std::size_t>(n));
+        const int count = detail::to_count("llc::Group::bcast", "container.size()", static_cast<std::size_t>(n));
+        detail::check_mpi(MPI_Bcast(std::ranges::data(container), count, detail::mpi_type<T>(), root, native()),
+                          "llc::Group::bcast");
+    });
+}
+
 template <class T>
-    requires(!Trivial<T>)
+    requires(!Trivial<T> && !TrivialContainer<T>)
 void Group::bcast(T& value, int root) {
     check_root("llc::Group::bcast", root);
     check_same("llc::Group::bcast", {{"root", root}});

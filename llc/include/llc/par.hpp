@@ -40,11 +40,6 @@ namespace llc {
 
 namespace detail {
 
-/// Containers that travel on the fast path: contiguous, resizable, trivially copyable elements.
-template <class R>
-concept ContiguousResult = std::ranges::contiguous_range<R> && Trivial<std::ranges::range_value_t<R>> &&
-                           requires(R& r, std::size_t n) { r.resize(n); };
-
 constexpr int result_tag = 7400;
 
 /// The pending sends of a result exchange.
@@ -63,7 +58,7 @@ void post_send(const boost::mpi::communicator& comm, const R& value, int dest, P
                   "llc::par (result exchange)");
         pending.raw.push_back(request);
         pending.bytes += sizeof(R);
-    } else if constexpr (ContiguousResult<R>) {
+    } else if constexpr (TrivialContainer<R>) {
         using T = std::ranges::range_value_t<R>;
         const int count = to_count("llc::par", "result size", std::ranges::size(value));
         check_mpi(MPI_Isend(std::ranges::data(value), count, mpi_type<T>(), dest, result_tag,
@@ -84,7 +79,7 @@ R receive(const boost::mpi::communicator& comm, int source, std::uint64_t& bytes
                   "llc::par (result exchange)");
         bytes += sizeof(R);
         return value;
-    } else if constexpr (ContiguousResult<R>) {
+    } else if constexpr (TrivialContainer<R>) {
         using T = std::ranges::range_value_t<R>;
         // The sender alone knows the result's length: probe the matched message, size the container, receive it.
         MPI_Message message = MPI_MESSAGE_NULL;

@@ -50,4 +50,9 @@ struct Transfer {
 /// and assign_tasks: after it, every processor holds every task's result. Sorted by (task, to).
 [[nodiscard]] std::vector<Transfer> exchange_plan(int P, std::span<const double> weights);
 
+namespace detail {
+/// The weight checks of split_sizes, reported under `function`'s name (weighted_par, WEIGHTEDPAR, …).
+void check_weights(const char* function, int P, std::span<const double> weights);
+}  // namespace detail
+
 }  // namespace llc

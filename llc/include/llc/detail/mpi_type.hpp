@@ -8,6 +8,7 @@
 #include <complex>
 #include <concepts>
 #include <cstdint>
+#include <ranges>
 #include <type_traits>
 
 namespace llc {
@@ -20,6 +21,12 @@ concept Trivial = std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>;
 template <class T>
 concept Reducible = std::is_arithmetic_v<T> || std::same_as<T, std::complex<float>> ||
                     std::same_as<T, std::complex<double>>;
+
+/// Containers that travel without serialisation: contiguous, resizable, trivially copyable elements
+/// (std::vector<double>, std::string, …).
+template <class R>
+concept TrivialContainer = std::ranges::contiguous_range<R> && Trivial<std::ranges::range_value_t<R>> &&
+                           requires(R& r, std::size_t n) { r.resize(n); };
 
 namespace detail {
 

@@ -1,0 +1,143 @@
+// Group's collectives against values every rank can compute by itself.
+#include <cmath>
+#include <complex>
+#include <numeric>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <llc/llc.hpp>
+
+namespace {
+
+llc::Group& world() { return llc::Group::world(); }
+
+TEST(CollectivesTest, BcastFromEveryRoot) {
+    auto& g = world();
+    for (int root = 0; root < g.size(); ++root) {
+        for (std::size_t n : {0UL, 1UL, 1023UL}) {
+            std::vector<double> data(n, g.rank() == root ? 0.0 : -1.0);
+            if (g.rank() == root) {
+                std::iota(data.begin(), data.end(), static_cast<double>(root));
+            }
+            g.bcast(std::span<double>(data), root);
+            for (std::size_t i = 0; i < n; ++i) {
+                ASSERT_EQ(data[i], static_cast<double>(root) + static_cast<double>(i));
+            }
+        }
+    }
+    std::vector<int> value{g.rank() == 0 ? 42 : 0};
+    g.bcast(value, 0);  // serialised path (std::vector is not trivially copyable)
+    EXPECT_EQ(value, std::vector<int>{42});
+}
+
+TEST(CollectivesTest, ReduceAndAllreduce) {
+    auto& g = world();
+    const int P = g.size();
+    std::vector<long long> in{g.rank(), 1, -g.rank()};
+    std::vector<long long> out(3, 0);
+    g.allreduce(std::span<const long long>(in), std::span<long long>(out), llc::Op::sum);
+    EXPECT_EQ(out, (std::vector<long long>{static_cast<long long>(P) * (P - 1) / 2, P, -static_cast<long long>(P) * (P - 1) / 2}));
+    EXPECT_EQ(g.allreduce(g.rank(), llc::Op::max), P - 1);
+    EXPECT_EQ(g.allreduce(g.rank() + 1.0, llc::Op::min), 1.0);
+    const std::complex<double> z = g.allreduce(std::complex<double>(1.0, g.rank()), llc::Op::sum);
+    EXPECT_EQ(z, std::complex<double>(P, static_cast<double>(P) * (P - 1) / 2));
+    std::vector<double> reduced(g.rank() == P - 1 ? 1 : 0);
+    const std::vector<double> mine{2.0};
+    g.reduce(std::span<const double>(mine), std::span<double>(reduced), llc::Op::prod, P - 1);
+    if (g.rank() == P - 1) {
+        EXPECT_EQ(reduced[0], std::pow(2.0, P));
+    }
+}
+
+TEST(CollectivesTest, GatherAllgatherScatterAlltoall) {
+    auto& g = world();
+    const int P = g.size();
+    const int me = g.rank();
+    const std::vector<int> two{me, 10 * me};
+    const auto all = g.allgather(std::span<const int>(two));
+    ASSERT_EQ(all.size(), static_cast<std::size_t>(2 * P));
+    for (int q = 0; q < P; ++q) {
+        EXPECT_EQ(all[static_cast<std::size_t>(2 * q)], q);
+        EXPECT_EQ(all[static_cast<std::size_t>(2 * q + 1)], 10 * q);
+    }
+    const auto gathered = g.gather(std::span<const int>(two), 0);
+    EXPECT_EQ(gathered.size(), me == 0 ? all.size() : 0U);
+    // Uneven: rank q contributes q + 1 copies of q.
+    const std::vector<int> mine(static_cast<std::size_t>(me + 1), me);
+    std::vector<int> counts;
+    const auto v = g.allgatherv(std::span<const int>(mine), &counts);
+    ASSERT_EQ(v.size(), static_cast<std::size_t>(P * (P + 1) / 2));
+    std::size_t k = 0;
+    for (int q = 0; q < P; ++q) {
+        EXPECT_EQ(counts[static_cast<std::size_t>(q)], q + 1);
+        for (int c = 0; c <= q; ++c) {
+            EXPECT_EQ(v[k++], q);
+        }
+    }
+    const auto gv = g.gatherv(std::span<const int>(mine), P - 1);
+    EXPECT_EQ(gv.size(), me == P - 1 ? v.size() : 0U);
+    // scatter: root holds 0 … 3P-1, everyone gets 3 consecutive.
+    std::vector<int> source;
+    if (me == 0) {
+        source.resize(static_cast<std::size_t>(3 * P));
+        std::iota(source.begin(), source.end(), 0);
+    }
+    std::vector<int> block(3);
+    g.scatter(std::span<const int>(source), std::span<int>(block), 0);
+    EXPECT_EQ(block, (std::vector<int>{3 * me, 3 * me + 1, 3 * me + 2}));
+    // alltoall: element q of rank p is p * 100 + q; afterwards element p of rank q is p * 100 + q.
+    std::vector<int> send(static_cast<std::size_t>(P));
+    for (int q = 0; q < P; ++q) {
+        send[static_cast<std::size_t>(q)] = me * 100 + q;
+    }
+    std::vector<int> recv(static_cast<std::size_t>(P));
+    g.alltoall(std::span<const int>(send), std::span<int>(recv));
+    for (int p = 0; p < P; ++p) {
+        EXPECT_EQ(recv[static_cast<std::size_t>(p)], p * 100 + me);
+    }
+    // alltoallv: rank p sends q + 1 copies of p to rank q.
+    std::vector<int> send_counts(static_cast<std::size_t>(P));
+    std::vector<int> payload;
+    for (int q = 0; q < P; ++q) {
+        send_counts[static_cast<std::size_t>(q)] = q + 1;
+        payload.insert(payload.end(), static_cast<std::size_t>(q + 1), me);
+    }
+    std::vector<int> recv_counts;
+    const auto got = g.alltoallv(std::span<const int>(payload), std::span<const int>(send_counts), &recv_counts);
+    ASSERT_EQ(got.size(), static_cast<std::size_t>(P * (me + 1)));
+    for (int p = 0; p < P; ++p) {
+        EXPECT_EQ(recv_counts[static_cast<std::size_t>(p)], me + 1);
+        EXPECT_EQ(got[static_cast<std::size_t>(p * (me + 1))], p);
+    }
+}
+
+TEST(CollectivesTest, SwapWithHypercubePartner) {
+    auto& g = world();
+    const int partner = g.rank() ^ 1;
+    if (partner >= g.size()) {
+        // Odd P: the last rank swaps with itself.
+        std::vector<double> send{1.0, 2.0};
+        std::vector<double> recv(2);
+        g.swap(g.rank(), std::span<const double>(send), std::span<double>(recv));
+        EXPECT_EQ(recv, send);
+        return;
+    }
+    const std::vector<int> send(100, g.rank());
+    std::vector<int> recv(100, -1);
+    g.swap(partner, std::span<const int>(send), std::span<int>(recv));
+    EXPECT_EQ(recv, std::vector<int>(100, partner));
+}
+
+TEST(CollectivesTest, ScatterAndGatherOfOneElementEach) {
+    auto& g = world();
+    std::vector<double> all;
+    if (g.rank() == 0) {
+        all.assign(static_cast<std::size_t>(g.size()), 0.5);
+    }
+    const std::vector<int> counts(static_cast<std::size_t>(g.size()), 1);
+    const auto mine = g.scatterv(std::span<const double>(all), std::span<const int>(counts), 0);
+    EXPECT_EQ(mine, std::vector<double>{0.5});
+}
+
+}  // namespace

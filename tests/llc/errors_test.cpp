@@ -1,0 +1,114 @@
+// Bad input is an llc::Error on every rank, with a message naming the function, the argument and the value.
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <llc/llc.hpp>
+
+namespace {
+
+llc::Group& world() { return llc::Group::world(); }
+
+/// Runs `body`, expects llc::Error whose message contains every fragment, and checks that every rank threw.
+template <class F>
+void expect_error_everywhere(F&& body, std::initializer_list<std::string> fragments) {
+    bool threw = false;
+    try {
+        body();
+    } catch (const llc::Error& e) {
+        threw = true;
+        const std::string message = e.what();
+        for (const auto& fragment : fragments) {
+            EXPECT_NE(message.find(fragment), std::string::npos) << "message: " << message << "\nmissing: " << fragment;
+        }
+    }
+    EXPECT_TRUE(threw);
+    const int everyone = world().allreduce(threw ? 1 : 0, llc::Op::min);
+    EXPECT_EQ(everyone, 1) << "some rank did not throw";
+}
+
+auto trivial_task = [](llc::Group&, int t) { return t; };
+
+TEST(ErrorsTest, WeightedParBadWeights) {
+    auto& g = world();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    expect_error_everywhere([&] { (void)llc::weighted_par(g, {1.0, -1.0}, trivial_task); },
+                            {"weighted_par", "weights[1]", "-1"});
+    expect_error_everywhere([&] { (void)llc::weighted_par(g, {nan, 1.0}, trivial_task); }, {"weights[0]", "nan"});
+    expect_error_everywhere([&] { (void)llc::weighted_par(g, {0.0, 0.0, 0.0}, trivial_task); }, {"weights", "all zero"});
+}
+
+TEST(ErrorsTest, WeightedParZeroTasks) {
+    auto& g = world();
+    const std::vector<double> none;
+    expect_error_everywhere([&] { (void)llc::weighted_par(g, std::span<const double>(none), trivial_task); },
+                            {"weights.size()", "0"});
+}
+
+TEST(ErrorsTest, WeightedParWeightsDifferAcrossRanks) {
+    auto& g = world();
+    if (g.size() == 1) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    // Wrong count on rank 0.
+    std::vector<double> weights(g.rank() == 0 ? 3 : 2, 1.0);
+    expect_error_everywhere([&] { (void)llc::weighted_par(g, std::span<const double>(weights), trivial_task); },
+                            {"weighted_par", "weights.size()", "differs across the ranks"});
+    // Same count, different values.
+    std::vector<double> values{1.0, g.rank() == 0 ? 2.0 : 3.0};
+    expect_error_everywhere([&] { (void)llc::weighted_par(g, std::span<const double>(values), trivial_task); },
+                            {"weighted_par", "weights", "differs across the ranks"});
+}
+
+TEST(ErrorsTest, CollectiveSizesDifferAcrossRanks) {
+    auto& g = world();
+    if (g.size() == 1) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    std::vector<double> data(g.rank() == 0 ? 10 : 12);
+    expect_error_everywhere([&] { g.bcast(std::span<double>(data), 0); }, {"llc::Group::bcast", "data.size()", "10", "12"});
+    std::vector<double> out(data.size());
+    expect_error_everywhere([&] { g.allreduce(std::span<const double>(data), std::span<double>(out), llc::Op::sum); },
+                            {"llc::Group::allreduce", "in.size()"});
+    expect_error_everywhere([&] { (void)g.allgather(std::span<const double>(data)); }, {"llc::Group::allgather"});
+    // Roots that differ.
+    std::vector<int> one(1);
+    expect_error_everywhere([&] { g.bcast(std::span<int>(one), g.rank() == 0 ? 0 : 1); }, {"root", "differs"});
+}
+
+TEST(ErrorsTest, RootOutOfRange) {
+    auto& g = world();
+    std::vector<int> one(1);
+    expect_error_everywhere([&] { g.bcast(std::span<int>(one), g.size()); },
+                            {"llc::Group::bcast", "root", std::to_string(g.size())});
+}
+
+TEST(ErrorsTest, SwapMismatchedBuffers) {
+    auto& g = world();
+    if (g.size() < 2) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    const int partner = g.rank() ^ 1;
+    if (partner >= g.size()) {
+        EXPECT_THROW(g.swap(g.rank(), std::span<const int>(std::vector<int>(3)), std::span<int>(std::vector<int>(4).data(), 4)),
+                     llc::Error);
+        return;
+    }
+    // Rank with partner above sends 5, the other expects 6: both must throw.
+    const std::vector<int> send(g.rank() < partner ? 5 : 6);
+    std::vector<int> recv(6);
+    bool threw = false;
+    try {
+        g.swap(partner, std::span<const int>(send), std::span<int>(recv));
+    } catch (const llc::Error& e) {
+        threw = true;
+        EXPECT_NE(std::string(e.what()).find("mismatched buffer sizes"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(threw);
+    EXPECT_THROW(g.swap(g.size(), std::span<const int>(send), std::span<int>(recv)), llc::Error);
+}
+
+}  // namespace

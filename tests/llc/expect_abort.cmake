@@ -1,0 +1,11 @@
+# Runs COMMAND (a ;-list), expects a non-zero exit status and EXPECT (a regex) in the combined output.
+separate_arguments(command UNIX_COMMAND "${COMMAND}")
+execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+message("${out}${err}")
+if(status EQUAL 0)
+    message(FATAL_ERROR "expected a non-zero exit status, got 0")
+endif()
+if(NOT "${out}${err}" MATCHES "${EXPECT}")
+    message(FATAL_ERROR "expected output matching '${EXPECT}'")
+endif()
+message("exit status ${status} and the diagnostic, as expected")

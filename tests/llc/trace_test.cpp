@@ -1,0 +1,112 @@
+// The trace: structure of normal and division supersteps, max over processors, and the communicator cache.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <llc/llc.hpp>
+
+namespace {
+
+llc::Group& world() { return llc::Group::world(); }
+
+std::vector<int> recurse(llc::Group& g, int depth) {
+    if (depth == 0) {
+        return {g.size()};
+    }
+    auto [a, b] = llc::par(g, [&](llc::Group& s) { return recurse(s, depth - 1); },
+                           [&](llc::Group& s) { return recurse(s, depth - 1); });
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+TEST(TraceTest, RecordsNormalAndDivisionSupersteps) {
+    auto& g = world();
+    llc::Trace::enable(true);
+    {
+        const llc::Label label("sum");
+        (void)g.allreduce(1, llc::Op::sum);
+    }
+    (void)recurse(g, 2);
+    g.barrier();
+    const llc::Trace trace = llc::Trace::gather(g);
+    llc::Trace::enable(false);
+    if (g.rank() != 0) {
+        EXPECT_TRUE(trace.empty());
+        return;
+    }
+    const llc::TraceNode& root = trace.merged();
+    EXPECT_EQ(root.ranks, g.size());
+    ASSERT_EQ(root.children.size(), 3U);
+    EXPECT_EQ(root.children[0].kind, llc::StepKind::normal);
+    EXPECT_EQ(root.children[0].label, "sum");
+    EXPECT_EQ(root.children[0].op, "allreduce");
+    EXPECT_EQ(root.children[0].P, g.size());
+    const llc::TraceNode& division = root.children[1];
+    EXPECT_EQ(division.kind, llc::StepKind::division);
+    EXPECT_EQ(division.op, "par");
+    ASSERT_EQ(division.children.size(), 2U);  // both tasks, whichever processors ran them
+    EXPECT_EQ(division.children[0].task, 0);
+    EXPECT_EQ(division.children[1].task, 1);
+    if (g.size() >= 4) {
+        // Second level: each task divided again.
+        ASSERT_FALSE(division.children[0].children.empty());
+        EXPECT_EQ(division.children[0].children[0].kind, llc::StepKind::division);
+        EXPECT_EQ(division.children[0].children[0].P, (g.size() + 1) / 2);
+    }
+    if (g.size() > 1) {
+        EXPECT_GT(division.bytes, 0U);
+    }
+    EXPECT_EQ(root.children[2].op, "barrier");
+    EXPECT_GE(division.total(), division.exchange);
+    // Round trip through JSON keeps the tree.
+    const llc::TraceNode back = llc::trace_from_json(llc::to_json(root));
+    EXPECT_EQ(back.children.size(), root.children.size());
+    EXPECT_EQ(back.children[1].children.size(), 2U);
+    EXPECT_NE(trace.chrome_json().find("traceEvents"), std::string::npos);
+}
+
+TEST(TraceTest, MergeTakesMaximaAndMinimumStart) {
+    llc::TraceNode a;
+    llc::TraceNode step;
+    step.label = "x";
+    step.kind = llc::StepKind::normal;
+    step.op = "bcast";
+    step.P = 2;
+    step.bytes = 8;
+    step.start = 1.0;
+    step.compute = 0.5;
+    step.comm = 0.1;
+    a.children.push_back(step);
+    llc::TraceNode b = a;
+    b.children[0].start = 0.5;
+    b.children[0].compute = 0.2;
+    b.children[0].comm = 0.3;
+    llc::merge_into(a, b);
+    EXPECT_EQ(a.ranks, 2);
+    EXPECT_DOUBLE_EQ(a.children[0].start, 0.5);
+    EXPECT_DOUBLE_EQ(a.children[0].compute, 0.5);
+    EXPECT_DOUBLE_EQ(a.children[0].comm, 0.3);
+}
+
+TEST(SubgroupCacheTest, RepeatedDivisionsDoNotSplitAgain) {
+    auto& g = world();
+    (void)recurse(g, 3);
+    const int first = g.splits();
+    for (int i = 0; i < 5; ++i) {
+        (void)recurse(g, 3);
+    }
+    EXPECT_EQ(g.splits(), first);
+    EXPECT_EQ(first, g.size() > 1 ? 1 : 0);  // P = 1 runs the tasks in turn on the cached self group
+    EXPECT_EQ(g.depth(), 0);
+}
+
+TEST(SubgroupTest, DepthParentAndPath) {
+    auto& g = world();
+    auto [depth, path_ok] = llc::par(g, [&](llc::Group& s) { return s.depth(); },
+                                     [&](llc::Group& s) { return s.parent() == &g ? 1 : 0; });
+    EXPECT_EQ(depth, 1);
+    EXPECT_EQ(path_ok, 1);
+}
+
+}  // namespace
