@@ -10,10 +10,16 @@ std::vector<Group*>& stack() {
 }
 }  // namespace
 
-Group& current_group() { return stack().empty() ? Group::world() : *stack().back(); }
+Group& current_group() {
+    return stack().empty() ? Group::world() : *stack().back();
+}
 
 namespace detail {
-CurrentGroup::CurrentGroup(Group& g) { stack().push_back(&g); }
-CurrentGroup::~CurrentGroup() { stack().pop_back(); }
+CurrentGroup::CurrentGroup(Group& g) {
+    stack().push_back(&g);
+}
+CurrentGroup::~CurrentGroup() {
+    stack().pop_back();
+}
 }  // namespace detail
 }  // namespace llc

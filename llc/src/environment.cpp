@@ -1,7 +1,7 @@
-#include <mpi.h>
-
 #include <cstdlib>
 #include <string>
+
+#include <mpi.h>
 
 #include <llc/environment.hpp>
 #include <llc/group.hpp>
@@ -67,7 +67,9 @@ Environment::~Environment() {
     current = nullptr;
 }
 
-bool Environment::active() noexcept { return current != nullptr; }
+bool Environment::active() noexcept {
+    return current != nullptr;
+}
 
 Group& Group::world() {
     if (current == nullptr) {

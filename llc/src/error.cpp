@@ -1,10 +1,10 @@
-#include <mpi.h>
-
 #include <array>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+
+#include <mpi.h>
 
 #include <llc/error.hpp>
 

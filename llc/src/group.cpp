@@ -1,12 +1,12 @@
-#include <mpi.h>
-
 #include <algorithm>
 #include <climits>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
+
+#include <mpi.h>
 
 #include <llc/group.hpp>
 
@@ -33,7 +33,8 @@ MPI_Op mpi_op(Op op) {
 
 int to_count(const char* function, const char* argument, std::size_t n) {
     if (n > static_cast<std::size_t>(INT_MAX)) {
-        throw_argument_error(function, argument, std::to_string(n), "more elements than one MPI call can carry (2^31 - 1)");
+        throw_argument_error(
+            function, argument, std::to_string(n), "more elements than one MPI call can carry (2^31 - 1)");
     }
     return static_cast<int>(n);
 }
@@ -43,12 +44,14 @@ std::vector<int> displacements(const char* function, std::span<const int> counts
     long long total = 0;
     for (std::size_t q = 0; q < counts.size(); ++q) {
         if (counts[q] < 0) {
-            throw_argument_error(function, "counts[" + std::to_string(q) + "]", std::to_string(counts[q]), "must be >= 0");
+            throw_argument_error(
+                function, "counts[" + std::to_string(q) + "]", std::to_string(counts[q]), "must be >= 0");
         }
         displs[q] = static_cast<int>(total);
         total += counts[q];
         if (total > INT_MAX) {
-            throw_argument_error(function, "counts", "sum " + std::to_string(total), "more elements than one MPI call can carry");
+            throw_argument_error(
+                function, "counts", "sum " + std::to_string(total), "more elements than one MPI call can carry");
         }
     }
     displs.back() = static_cast<int>(total);
@@ -82,7 +85,9 @@ void swap_elements(Group& g,
     const int recv_n = to_count("llc::Group::swap", "recv.size()", recv_count);
     if (partner == g.rank()) {
         if (send_n != recv_n) {
-            throw_argument_error("llc::Group::swap", "recv.size()", std::to_string(recv_n),
+            throw_argument_error("llc::Group::swap",
+                                 "recv.size()",
+                                 std::to_string(recv_n),
                                  "must equal send.size() = " + std::to_string(send_n) + " when swapping with oneself");
         }
         int type_size = 0;
@@ -96,8 +101,18 @@ void swap_elements(Group& g,
         // Both partners learn both sizes, so a mismatch is an error on both sides, never a truncation on one.
         const long long mine[2] = {send_n, recv_n};
         long long theirs[2] = {0, 0};
-        check_mpi(MPI_Sendrecv(mine, 2, MPI_LONG_LONG, partner, swap_tag + 1, theirs, 2, MPI_LONG_LONG, partner,
-                               swap_tag + 1, g.native(), MPI_STATUS_IGNORE),
+        check_mpi(MPI_Sendrecv(mine,
+                               2,
+                               MPI_LONG_LONG,
+                               partner,
+                               swap_tag + 1,
+                               theirs,
+                               2,
+                               MPI_LONG_LONG,
+                               partner,
+                               swap_tag + 1,
+                               g.native(),
+                               MPI_STATUS_IGNORE),
                   "llc::Group::swap");
         if (theirs[0] != recv_n || theirs[1] != send_n) {
             throw Error("llc::Group::swap: mismatched buffer sizes between partners in group " + g.path() + ": rank " +
@@ -106,7 +121,17 @@ void swap_elements(Group& g,
                         std::to_string(theirs[0]) + " and receives " + std::to_string(theirs[1]));
         }
     }
-    check_mpi(MPI_Sendrecv(send, send_n, type, partner, swap_tag, recv, recv_n, type, partner, swap_tag, g.native(),
+    check_mpi(MPI_Sendrecv(send,
+                           send_n,
+                           type,
+                           partner,
+                           swap_tag,
+                           recv,
+                           recv_n,
+                           type,
+                           partner,
+                           swap_tag,
+                           g.native(),
                            MPI_STATUS_IGNORE),
               "llc::Group::swap");
 }
@@ -129,8 +154,12 @@ Group::Group(boost::mpi::communicator comm, Group* parent, std::string path, Key
 
 Group::~Group() = default;
 
-bool Group::checks_enabled() noexcept { return checks_on; }
-void Group::set_checks(bool on) noexcept { checks_on = on; }
+bool Group::checks_enabled() noexcept {
+    return checks_on;
+}
+void Group::set_checks(bool on) noexcept {
+    checks_on = on;
+}
 
 void Group::restart_superstep_clock() noexcept {
     auto& recorder = detail::Recorder::instance();
@@ -143,7 +172,9 @@ void Group::barrier() {
 
 void Group::check_root(const char* function, int root) const {
     if (root < 0 || root >= size_) {
-        throw_argument_error(function, "root", std::to_string(root),
+        throw_argument_error(function,
+                             "root",
+                             std::to_string(root),
                              "must be a rank of the group, in [0, " + std::to_string(size_) + ")");
     }
 }
@@ -159,17 +190,18 @@ void Group::check_same(const char* function, std::initializer_list<std::pair<con
         values.push_back(argument.second);
         values.push_back(-argument.second);
     }
-    detail::check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG_LONG,
-                                    MPI_MIN, native()),
-                      function);
+    detail::check_mpi(
+        MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG_LONG, MPI_MIN, native()),
+        function);
     std::size_t i = 0;
     for (const auto& argument : arguments) {
         const long long low = values[2 * i];
         const long long high = -values[2 * i + 1];
         if (low != high) {
-            throw Error(std::string(function) + ": argument '" + argument.first + "' differs across the ranks of group " +
-                        path_ + " (here " + std::to_string(argument.second) + ", min " + std::to_string(low) +
-                        ", max " + std::to_string(high) + "): every rank must pass the same value");
+            throw Error(std::string(function) + ": argument '" + argument.first +
+                        "' differs across the ranks of group " + path_ + " (here " + std::to_string(argument.second) +
+                        ", min " + std::to_string(low) + ", max " + std::to_string(high) +
+                        "): every rank must pass the same value");
         }
         ++i;
     }
@@ -204,8 +236,10 @@ Group& Group::self() {
     if (!self_) {
         MPI_Comm dup = MPI_COMM_NULL;
         detail::check_mpi(MPI_Comm_dup(MPI_COMM_SELF, &dup), "llc::Group::self");
-        self_ = std::make_unique<Group>(boost::mpi::communicator(dup, boost::mpi::comm_take_ownership), this,
-                                        (path_ == "/" ? "/" : path_ + "/") + "self", Key{});
+        self_ = std::make_unique<Group>(boost::mpi::communicator(dup, boost::mpi::comm_take_ownership),
+                                        this,
+                                        (path_ == "/" ? "/" : path_ + "/") + "self",
+                                        Key{});
     }
     return *self_;
 }

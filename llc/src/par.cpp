@@ -7,7 +7,8 @@ namespace llc::detail {
 
 void PendingSends::wait_all() {
     if (!raw.empty()) {
-        check_mpi(MPI_Waitall(static_cast<int>(raw.size()), raw.data(), MPI_STATUSES_IGNORE), "llc::par (result exchange)");
+        check_mpi(MPI_Waitall(static_cast<int>(raw.size()), raw.data(), MPI_STATUSES_IGNORE),
+                  "llc::par (result exchange)");
         raw.clear();
     }
     if (!serialised.empty()) {
@@ -23,8 +24,9 @@ void check_weights_agree(Group& g, const char* function, std::span<const double>
         hash ^= std::bit_cast<std::uint64_t>(w);
         hash *= 1099511628211ULL;
     }
-    g.check_same(function, {{"weights.size()", static_cast<long long>(weights.size())},
-                            {"weights (hash of the values)", static_cast<long long>(hash >> 1)}});
+    g.check_same(function,
+                 {{"weights.size()", static_cast<long long>(weights.size())},
+                  {"weights (hash of the values)", static_cast<long long>(hash >> 1)}});
     // Every rank now holds the same weights, so every rank reaches the same verdict.
     check_weights(function, g.size(), weights);
 }

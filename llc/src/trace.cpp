@@ -1,13 +1,11 @@
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
+#include <mpi.h>
 #include <nlohmann/json.hpp>
 
 #include <llc/group.hpp>
@@ -191,16 +189,17 @@ void merge_into(TraceNode& into, const TraceNode& other) {
     if (into.kind == StepKind::division) {
         // A processor holds only the tasks it ran: match task nodes by task index.
         for (const auto& child : other.children) {
-            const auto it = std::find_if(into.children.begin(), into.children.end(),
-                                         [&](const TraceNode& c) { return c.task == child.task; });
+            const auto it = std::find_if(
+                into.children.begin(), into.children.end(), [&](const TraceNode& c) { return c.task == child.task; });
             if (it == into.children.end()) {
                 into.children.push_back(child);
             } else {
                 merge_into(*it, child);
             }
         }
-        std::sort(into.children.begin(), into.children.end(),
-                  [](const TraceNode& a, const TraceNode& b) { return a.task < b.task; });
+        std::sort(into.children.begin(), into.children.end(), [](const TraceNode& a, const TraceNode& b) {
+            return a.task < b.task;
+        });
         return;
     }
     for (std::size_t i = 0; i < other.children.size(); ++i) {
@@ -212,7 +211,9 @@ void merge_into(TraceNode& into, const TraceNode& other) {
     }
 }
 
-std::string to_json(const TraceNode& node) { return node_to_json(node).dump(); }
+std::string to_json(const TraceNode& node) {
+    return node_to_json(node).dump();
+}
 
 TraceNode trace_from_json(std::string_view text) {
     try {
@@ -224,10 +225,18 @@ TraceNode trace_from_json(std::string_view text) {
 
 // ---- Trace ----------------------------------------------------------------------------------------------------------
 
-void Trace::enable(bool on) { detail::Recorder::instance().enable(on); }
-bool Trace::enabled() noexcept { return detail::Recorder::instance().on(); }
-const TraceNode& Trace::local() { return detail::Recorder::instance().root(); }
-void Trace::clear() { detail::Recorder::instance().clear(); }
+void Trace::enable(bool on) {
+    detail::Recorder::instance().enable(on);
+}
+bool Trace::enabled() noexcept {
+    return detail::Recorder::instance().on();
+}
+const TraceNode& Trace::local() {
+    return detail::Recorder::instance().root();
+}
+void Trace::clear() {
+    detail::Recorder::instance().clear();
+}
 
 Trace Trace::gather(Group& g) {
     // Not a superstep of its own: gathering the record must not add to it.
@@ -241,17 +250,17 @@ Trace Trace::gather(Group& g) {
         displs = detail::displacements("llc::Trace::gather", lengths);
         all.resize(static_cast<std::size_t>(displs.back()));
     }
-    detail::check_mpi(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), displs.data(), MPI_CHAR, 0,
-                                  g.native()),
-                      "llc::Trace::gather");
+    detail::check_mpi(
+        MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), displs.data(), MPI_CHAR, 0, g.native()),
+        "llc::Trace::gather");
     Trace trace;
     if (g.rank() != 0) {
         return trace;
     }
     for (int q = 0; q < g.size(); ++q) {
         const auto q_index = static_cast<std::size_t>(q);
-        trace.per_rank_.push_back(
-            trace_from_json(std::string_view(all).substr(static_cast<std::size_t>(displs[q_index]), static_cast<std::size_t>(lengths[q_index]))));
+        trace.per_rank_.push_back(trace_from_json(std::string_view(all).substr(
+            static_cast<std::size_t>(displs[q_index]), static_cast<std::size_t>(lengths[q_index]))));
     }
     trace.merged_ = trace.per_rank_.front();
     for (std::size_t q = 1; q < trace.per_rank_.size(); ++q) {
@@ -260,7 +269,9 @@ Trace Trace::gather(Group& g) {
     return trace;
 }
 
-std::string Trace::json() const { return node_to_json(merged_).dump(1); }
+std::string Trace::json() const {
+    return node_to_json(merged_).dump(1);
+}
 
 std::string Trace::chrome_json() const {
     nlohmann::json events = nlohmann::json::array();
@@ -275,13 +286,21 @@ std::string Trace::chrome_json() const {
     return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump();
 }
 
-void Trace::write_json(const std::string& path) const { write_whole(path, json()); }
-void Trace::write_chrome(const std::string& path) const { write_whole(path, chrome_json()); }
+void Trace::write_json(const std::string& path) const {
+    write_whole(path, json());
+}
+void Trace::write_chrome(const std::string& path) const {
+    write_whole(path, chrome_json());
+}
 
 // ---- Label ----------------------------------------------------------------------------------------------------------
 
-Label::Label(std::string name) { detail::Recorder::instance().push_label(std::move(name)); }
-Label::~Label() { detail::Recorder::instance().pop_label(); }
+Label::Label(std::string name) {
+    detail::Recorder::instance().push_label(std::move(name));
+}
+Label::~Label() {
+    detail::Recorder::instance().pop_label();
+}
 
 // ---- Recorder -------------------------------------------------------------------------------------------------------
 
@@ -292,7 +311,9 @@ Recorder& Recorder::instance() {
     return recorder;
 }
 
-double Recorder::now() const { return MPI_Wtime() - epoch_; }
+double Recorder::now() const {
+    return MPI_Wtime() - epoch_;
+}
 
 void Recorder::enable(bool on) {
     if (on && !on_) {
@@ -365,7 +386,9 @@ void Recorder::end_division(double split, double exchange, double rejoin, std::u
     open_.pop_back();
 }
 
-void Recorder::push_label(std::string name) { labels_.push_back(std::move(name)); }
+void Recorder::push_label(std::string name) {
+    labels_.push_back(std::move(name));
+}
 void Recorder::pop_label() {
     if (!labels_.empty()) {
         labels_.pop_back();

@@ -10,7 +10,9 @@
 
 namespace {
 
-llc::Group& world() { return llc::Group::world(); }
+llc::Group& world() {
+    return llc::Group::world();
+}
 
 TEST(CollectivesTest, BcastFromEveryRoot) {
     auto& g = world();
@@ -37,7 +39,9 @@ TEST(CollectivesTest, ReduceAndAllreduce) {
     std::vector<long long> in{g.rank(), 1, -g.rank()};
     std::vector<long long> out(3, 0);
     g.allreduce(std::span<const long long>(in), std::span<long long>(out), llc::Op::sum);
-    EXPECT_EQ(out, (std::vector<long long>{static_cast<long long>(P) * (P - 1) / 2, P, -static_cast<long long>(P) * (P - 1) / 2}));
+    EXPECT_EQ(
+        out,
+        (std::vector<long long>{static_cast<long long>(P) * (P - 1) / 2, P, -static_cast<long long>(P) * (P - 1) / 2}));
     EXPECT_EQ(g.allreduce(g.rank(), llc::Op::max), P - 1);
     EXPECT_EQ(g.allreduce(g.rank() + 1.0, llc::Op::min), 1.0);
     const std::complex<double> z = g.allreduce(std::complex<double>(1.0, g.rank()), llc::Op::sum);

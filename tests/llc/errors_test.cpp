@@ -10,7 +10,9 @@
 
 namespace {
 
-llc::Group& world() { return llc::Group::world(); }
+llc::Group& world() {
+    return llc::Group::world();
+}
 
 /// Runs `body`, expects llc::Error whose message contains every fragment, and checks that every rank threw.
 template <class F>
@@ -35,10 +37,17 @@ auto trivial_task = [](llc::Group&, int t) { return t; };
 TEST(ErrorsTest, WeightedParBadWeights) {
     auto& g = world();
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    expect_error_everywhere([&] { (void)llc::weighted_par(g, {1.0, -1.0}, trivial_task); },
-                            {"weighted_par", "weights[1]", "-1"});
+    expect_error_everywhere(
+        [&] {
+            (void)llc::weighted_par(g, {1.0, -1.0}, trivial_task);
+        },
+        {"weighted_par", "weights[1]", "-1"});
     expect_error_everywhere([&] { (void)llc::weighted_par(g, {nan, 1.0}, trivial_task); }, {"weights[0]", "nan"});
-    expect_error_everywhere([&] { (void)llc::weighted_par(g, {0.0, 0.0, 0.0}, trivial_task); }, {"weights", "all zero"});
+    expect_error_everywhere(
+        [&] {
+            (void)llc::weighted_par(g, {0.0, 0.0, 0.0}, trivial_task);
+        },
+        {"weights", "all zero"});
 }
 
 TEST(ErrorsTest, WeightedParZeroTasks) {
@@ -69,7 +78,8 @@ TEST(ErrorsTest, CollectiveSizesDifferAcrossRanks) {
         GTEST_SKIP() << "needs two ranks";
     }
     std::vector<double> data(g.rank() == 0 ? 10 : 12);
-    expect_error_everywhere([&] { g.bcast(std::span<double>(data), 0); }, {"llc::Group::bcast", "data.size()", "10", "12"});
+    expect_error_everywhere([&] { g.bcast(std::span<double>(data), 0); },
+                            {"llc::Group::bcast", "data.size()", "10", "12"});
     std::vector<double> out(data.size());
     expect_error_everywhere([&] { g.allreduce(std::span<const double>(data), std::span<double>(out), llc::Op::sum); },
                             {"llc::Group::allreduce", "in.size()"});
@@ -93,8 +103,9 @@ TEST(ErrorsTest, SwapMismatchedBuffers) {
     }
     const int partner = g.rank() ^ 1;
     if (partner >= g.size()) {
-        EXPECT_THROW(g.swap(g.rank(), std::span<const int>(std::vector<int>(3)), std::span<int>(std::vector<int>(4).data(), 4)),
-                     llc::Error);
+        EXPECT_THROW(
+            g.swap(g.rank(), std::span<const int>(std::vector<int>(3)), std::span<int>(std::vector<int>(4).data(), 4)),
+            llc::Error);
         return;
     }
     // Rank with partner above sends 5, the other expects 6: both must throw.

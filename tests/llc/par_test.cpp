@@ -33,7 +33,10 @@ std::vector<long long> parallel_sum(llc::Group& g, long long lo, long long hi, i
 TEST(ParTest, TwoTasksEveryProcessorHoldsBoth) {
     auto& world = llc::Group::world();
     auto [a, b] = llc::par(
-        world, [](llc::Group& g) { return std::vector<int>{1, 2, 3, g.size() > 0 ? 4 : 0}; },
+        world,
+        [](llc::Group& g) {
+            return std::vector<int>{1, 2, 3, g.size() > 0 ? 4 : 0};
+        },
         [](llc::Group&) { return std::string("odd"); });
     EXPECT_EQ(a, (std::vector<int>{1, 2, 3, 4}));
     EXPECT_EQ(b, "odd");

@@ -8,14 +8,16 @@
 
 namespace {
 
-llc::Group& world() { return llc::Group::world(); }
+llc::Group& world() {
+    return llc::Group::world();
+}
 
 std::vector<int> recurse(llc::Group& g, int depth) {
     if (depth == 0) {
         return {g.size()};
     }
-    auto [a, b] = llc::par(g, [&](llc::Group& s) { return recurse(s, depth - 1); },
-                           [&](llc::Group& s) { return recurse(s, depth - 1); });
+    auto [a, b] = llc::par(
+        g, [&](llc::Group& s) { return recurse(s, depth - 1); }, [&](llc::Group& s) { return recurse(s, depth - 1); });
     a.insert(a.end(), b.begin(), b.end());
     return a;
 }
@@ -103,8 +105,8 @@ TEST(SubgroupCacheTest, RepeatedDivisionsDoNotSplitAgain) {
 
 TEST(SubgroupTest, DepthParentAndPath) {
     auto& g = world();
-    auto [depth, path_ok] = llc::par(g, [&](llc::Group& s) { return s.depth(); },
-                                     [&](llc::Group& s) { return s.parent() == &g ? 1 : 0; });
+    auto [depth, path_ok] = llc::par(
+        g, [&](llc::Group& s) { return s.depth(); }, [&](llc::Group& s) { return s.parent() == &g ? 1 : 0; });
     EXPECT_EQ(depth, 1);
     EXPECT_EQ(path_ok, 1);
 }

@@ -1,11 +1,10 @@
 // GoogleTest main for MPI tests: every rank runs every test; failures are gathered so that rank 0 reports which
 // ranks failed, and the exit code is non-zero on every rank if any rank failed.
-#include <mpi.h>
-
 #include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <llc/environment.hpp>
 #include <llc/group.hpp>
@@ -14,23 +13,46 @@ namespace {
 
 /// Keeps only rank 0's console output, but counts every rank's failures.
 class RankFilter : public testing::EmptyTestEventListener {
-public:
+  public:
     RankFilter(testing::TestEventListener* inner, int rank) : inner_(inner), rank_(rank) {}
     ~RankFilter() override { delete inner_; }
-    void OnTestProgramStart(const testing::UnitTest& u) override { if (rank_ == 0) inner_->OnTestProgramStart(u); }
-    void OnTestIterationStart(const testing::UnitTest& u, int i) override { if (rank_ == 0) inner_->OnTestIterationStart(u, i); }
-    void OnTestStart(const testing::TestInfo& t) override { if (rank_ == 0) inner_->OnTestStart(t); }
+    void OnTestProgramStart(const testing::UnitTest& u) override {
+        if (rank_ == 0)
+            inner_->OnTestProgramStart(u);
+    }
+    void OnTestIterationStart(const testing::UnitTest& u, int i) override {
+        if (rank_ == 0)
+            inner_->OnTestIterationStart(u, i);
+    }
+    void OnTestStart(const testing::TestInfo& t) override {
+        if (rank_ == 0)
+            inner_->OnTestStart(t);
+    }
     void OnTestPartResult(const testing::TestPartResult& r) override {
         // Failures are printed on every rank, prefixed, so that a failure on rank 3 is not lost.
         if (r.failed()) {
-            std::fprintf(stderr, "[rank %d] %s:%d: %s\n", rank_, r.file_name() ? r.file_name() : "?", r.line_number(), r.message());
+            std::fprintf(stderr,
+                         "[rank %d] %s:%d: %s\n",
+                         rank_,
+                         r.file_name() ? r.file_name() : "?",
+                         r.line_number(),
+                         r.message());
         }
     }
-    void OnTestEnd(const testing::TestInfo& t) override { if (rank_ == 0) inner_->OnTestEnd(t); }
-    void OnTestIterationEnd(const testing::UnitTest& u, int i) override { if (rank_ == 0) inner_->OnTestIterationEnd(u, i); }
-    void OnTestProgramEnd(const testing::UnitTest& u) override { if (rank_ == 0) inner_->OnTestProgramEnd(u); }
+    void OnTestEnd(const testing::TestInfo& t) override {
+        if (rank_ == 0)
+            inner_->OnTestEnd(t);
+    }
+    void OnTestIterationEnd(const testing::UnitTest& u, int i) override {
+        if (rank_ == 0)
+            inner_->OnTestIterationEnd(u, i);
+    }
+    void OnTestProgramEnd(const testing::UnitTest& u) override {
+        if (rank_ == 0)
+            inner_->OnTestProgramEnd(u);
+    }
 
-private:
+  private:
     testing::TestEventListener* inner_;
     int rank_;
 };

@@ -2,10 +2,10 @@
 // and whose combine adds the two halves, against the same recursion written by hand with MPI_Comm_split and
 // MPI_Sendrecv. Two hand-written peers: communicators split once and reused (the best one can write), and split on
 // every call (what a straightforward recursion does).
-#include <mpi.h>
-
 #include <memory>
 #include <vector>
+
+#include <mpi.h>
 
 #include <llc/llc.hpp>
 
@@ -27,8 +27,8 @@ std::vector<double> ours(Group& g, std::size_t n, int salt) {
     if (g.size() == 1) {
         return leaf(n, salt);
     }
-    auto [a, b] = par(g, [&](Group& sub) { return ours(sub, n, 2 * salt); },
-                      [&](Group& sub) { return ours(sub, n, 2 * salt + 1); });
+    auto [a, b] = par(
+        g, [&](Group& sub) { return ours(sub, n, 2 * salt); }, [&](Group& sub) { return ours(sub, n, 2 * salt + 1); });
     for (std::size_t i = 0; i < n; ++i) {
         a[i] += b[i];
     }
@@ -65,8 +65,8 @@ struct HandComms {
 };
 
 /// One level of the hand-written recursion: recurse in my half, swap results with my partner, add.
-std::vector<double> by_hand(MPI_Comm comm, MPI_Comm sub, const std::function<MPI_Comm(MPI_Comm)>& next, std::size_t n,
-                            int salt) {
+std::vector<double> by_hand(
+    MPI_Comm comm, MPI_Comm sub, const std::function<MPI_Comm(MPI_Comm)>& next, std::size_t n, int salt) {
     int size = 0;
     int rank = 0;
     MPI_Comm_size(comm, &size);
@@ -88,7 +88,8 @@ std::vector<double> by_hand(MPI_Comm comm, MPI_Comm sub, const std::function<MPI
         sends.emplace_back();
         MPI_Isend(mine.data(), static_cast<int>(n), MPI_DOUBLE, other_start + b, 1, comm, &sends.back());
     }
-    MPI_Recv(theirs.data(), static_cast<int>(n), MPI_DOUBLE, other_start + local % other_size, 1, comm, MPI_STATUS_IGNORE);
+    MPI_Recv(
+        theirs.data(), static_cast<int>(n), MPI_DOUBLE, other_start + local % other_size, 1, comm, MPI_STATUS_IGNORE);
     MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
     std::vector<double>& a = low ? mine : theirs;
     const std::vector<double>& b = low ? theirs : mine;
@@ -135,22 +136,31 @@ std::vector<Row> run(Group& world, const Options& options) {
         if (ours(world, n, 1) != expected) {
             throw Error("llc-compare par: llc::par and the hand-written recursion disagree");
         }
-        const auto t = time_medians_interleaved(
-            world, repeat,
-            {[&] { (void)ours(world, n, 1); },
-             [&] { (void)by_hand(comms.levels[0], cached(comms.levels[0]), cached, n, 1); },
-             [&] {
-                 (void)by_hand(comms.levels[0], fresh(comms.levels[0]), fresh, n, 1);
-                 for (auto& c : created) {
-                     MPI_Comm_free(&c);
-                 }
-                 created.clear();
-             }});
+        const auto t =
+            time_medians_interleaved(world,
+                                     repeat,
+                                     {[&] { (void)ours(world, n, 1); },
+                                      [&] { (void)by_hand(comms.levels[0], cached(comms.levels[0]), cached, n, 1); },
+                                      [&] {
+                                          (void)by_hand(comms.levels[0], fresh(comms.levels[0]), fresh, n, 1);
+                                          for (auto& c : created) {
+                                              MPI_Comm_free(&c);
+                                          }
+                                          created.clear();
+                                      }});
         const double t_ours = t[0];
         const double t_cached = t[1];
         const double t_fresh = t[2];
+        // The same division with tracing on: what recording every superstep costs.
+        Trace::enable(true);
+        const double t_traced = time_median(world, repeat, [&] {
+            (void)ours(world, n, 1);
+            Trace::clear();
+        });
+        Trace::enable(false);
         rows.push_back({"par", world.size(), n64, t_ours, "MPI_Comm_split once + MPI_Sendrecv", t_cached});
         rows.push_back({"par", world.size(), n64, t_ours, "MPI_Comm_split per call + MPI_Sendrecv", t_fresh});
+        rows.push_back({"par (traced)", world.size(), n64, t_traced, "MPI_Comm_split once + MPI_Sendrecv", t_cached});
     }
     return rows;
 }

@@ -44,7 +44,8 @@ struct Comparison {
 
 /// Times several bodies interleaved (A B C A B C …) so that drift in the machine's load hits all alike; returns each
 /// body's median over repetitions of the maximum over ranks.
-[[nodiscard]] std::vector<double> time_medians_interleaved(Group& g, int repeat,
+[[nodiscard]] std::vector<double> time_medians_interleaved(Group& g,
+                                                           int repeat,
                                                            const std::vector<std::function<void()>>& bodies);
 
 /// Every registered comparison (comparisons.cpp).

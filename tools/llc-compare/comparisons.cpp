@@ -1,4 +1,5 @@
 #include <algorithm>
+
 #include <mpi.h>
 
 #include "comparison.hpp"

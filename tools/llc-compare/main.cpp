@@ -31,7 +31,8 @@ std::vector<std::int64_t> parse_sizes(const std::string& text) {
             used = 0;
         }
         if (used != item.size() || value < 1) {
-            throw llc::Error(llc::argument_message("llc-compare", "--sizes", item, "sizes are positive integers, comma separated"));
+            throw llc::Error(
+                llc::argument_message("llc-compare", "--sizes", item, "sizes are positive integers, comma separated"));
         }
         sizes.push_back(value);
     }
@@ -52,11 +53,22 @@ void print_rows(const std::vector<llc::compare::Row>& rows, bool json) {
         }
         return;
     }
-    std::printf("%-24s %3s %12s %14s  %-36s %14s %9s\n", "algorithm", "P", "n", "ours (median)", "peer",
-                "peer (median)", "speedup");
+    std::printf("%-24s %3s %12s %14s  %-36s %14s %9s\n",
+                "algorithm",
+                "P",
+                "n",
+                "ours (median)",
+                "peer",
+                "peer (median)",
+                "speedup");
     for (const auto& row : rows) {
-        std::printf("%-24s %3d %12lld %12.3f ms  %-36s %11.3f ms %8.3fx\n", row.algorithm.c_str(), row.P,
-                    static_cast<long long>(row.n), row.ours_median_s * 1e3, row.peer.c_str(), row.peer_median_s * 1e3,
+        std::printf("%-24s %3d %12lld %12.3f ms  %-36s %11.3f ms %8.3fx\n",
+                    row.algorithm.c_str(),
+                    row.P,
+                    static_cast<long long>(row.n),
+                    row.ours_median_s * 1e3,
+                    row.peer.c_str(),
+                    row.peer_median_s * 1e3,
                     row.speedup_vs_peer());
     }
 }
@@ -96,7 +108,8 @@ int main(int argc, char** argv) {
             options.sizes = parse_sizes(sizes_text);
         }
         if (options.repeat < 0) {
-            throw llc::Error(llc::argument_message("llc-compare", "--repeat", std::to_string(options.repeat), "must be >= 0"));
+            throw llc::Error(
+                llc::argument_message("llc-compare", "--repeat", std::to_string(options.repeat), "must be >= 0"));
         }
     } catch (const std::exception& e) {
         if (root) {

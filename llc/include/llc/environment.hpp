@@ -17,7 +17,7 @@ class Group;
 /// - LLC_CHECKS=0: drop the agreement checks of the collectives (for timing runs).
 /// Exactly one may exist at a time. Construct it first in main(), before any other llc object.
 class Environment {
-public:
+  public:
     Environment(int& argc, char**& argv);
     Environment();
     ~Environment();
@@ -30,7 +30,7 @@ public:
     /// Whether an Environment is alive in this process.
     [[nodiscard]] static bool active() noexcept;
 
-private:
+  private:
     void start();
     std::optional<boost::mpi::environment> mpi_;
     std::unique_ptr<Group> world_;  // destroyed before mpi_, so every communicator is freed before MPI_Finalize

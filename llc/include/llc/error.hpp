@@ -14,17 +14,17 @@ namespace llc {
 
 /// Base of every exception that llc throws. The message names the function, the argument and the value.
 class Error : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 /// An MPI call returned an error code; keeps the code and MPI's own text for it.
 class MpiError : public Error {
-public:
+  public:
     MpiError(std::string_view function, int code);
     [[nodiscard]] int code() const noexcept { return code_; }
 
-private:
+  private:
     int code_;
 };
 

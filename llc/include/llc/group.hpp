@@ -8,11 +8,6 @@
 /// one small allreduce and throws llc::Error on every rank when they disagree. LLC_CHECKS=0 in the environment drops
 /// those agreement checks for timing runs (local checks stay).
 
-#include <mpi.h>
-
-#include <boost/mpi/collectives.hpp>
-#include <boost/mpi/communicator.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -21,6 +16,10 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/communicator.hpp>
+#include <mpi.h>
 
 #include <llc/detail/mpi_type.hpp>
 #include <llc/error.hpp>
@@ -40,7 +39,7 @@ int to_count(const char* function, const char* argument, std::size_t n);
 /// happen: the world group is owned by llc::Environment, subgroups by their parent's cache, and everything else takes
 /// a Group&.
 class Group {
-public:
+  public:
     /// Wraps a user's communicator. Collective over `comm`: it is duplicated once, so llc's messages never mix with
     /// the user's.
     explicit Group(MPI_Comm comm);
@@ -89,8 +88,7 @@ public:
     /// Any other Boost-serialisable value (include the Boost.Serialization header of its type, e.g.
     /// <boost/serialization/map.hpp>).
     template <class T>
-        requires(!Trivial<T> && !TrivialContainer<T>)
-    void bcast(T& value, int root);
+    requires(!Trivial<T> && !TrivialContainer<T>) void bcast(T& value, int root);
 
     /// Element-wise reduction to `root`; `out` must have in.size() entries on the root and is not touched elsewhere.
     template <Reducible T>
@@ -164,8 +162,7 @@ public:
     };
     Group(boost::mpi::communicator comm, Group* parent, std::string path, Key);
 
-private:
-
+  private:
     template <class F>
     void superstep(const char* op, std::uint64_t bytes, F&& body);
 
@@ -225,8 +222,7 @@ void Group::bcast(C& container, int root) {
 }
 
 template <class T>
-    requires(!Trivial<T> && !TrivialContainer<T>)
-void Group::bcast(T& value, int root) {
+requires(!Trivial<T> && !TrivialContainer<T>) void Group::bcast(T& value, int root) {
     check_root("llc::Group::bcast", root);
     check_same("llc::Group::bcast", {{"root", root}});
     superstep("bcast", 0, [&] { boost::mpi::broadcast(comm_, value, root); });
@@ -238,7 +234,9 @@ void Group::reduce(std::span<const T> in, std::span<T> out, Op op, int root) {
     // The root's out.size() joins the agreement: every rank compares in.size() with it in one allreduce.
     const auto n = static_cast<long long>(in.size());
     check_same("llc::Group::reduce",
-               {{"in.size()", n}, {"root", root}, {"in.size() vs out.size() on the root", rank_ == root ? static_cast<long long>(out.size()) : n}});
+               {{"in.size()", n},
+                {"root", root},
+                {"in.size() vs out.size() on the root", rank_ == root ? static_cast<long long>(out.size()) : n}});
     const int count = detail::to_count("llc::Group::reduce", "in.size()", in.size());
     superstep("reduce", in.size_bytes(), [&] {
         const void* send = in.data();
@@ -269,9 +267,8 @@ void Group::allreduce(std::span<const T> in, std::span<T> out, Op op) {
     superstep("allreduce", in.size_bytes(), [&] {
         const void* send =
             static_cast<const void*>(in.data()) == static_cast<const void*>(out.data()) ? MPI_IN_PLACE : in.data();
-        detail::check_mpi(
-            MPI_Allreduce(send, out.data(), count, detail::mpi_type<T>(), detail::mpi_op(op), native()),
-            "llc::Group::allreduce");
+        detail::check_mpi(MPI_Allreduce(send, out.data(), count, detail::mpi_type<T>(), detail::mpi_op(op), native()),
+                          "llc::Group::allreduce");
     });
 }
 
@@ -292,15 +289,10 @@ std::vector<T> Group::gather(std::span<const T> send, int root) {
     const int count = detail::to_count("llc::Group::gather", "send.size()", send.size());
     std::vector<T> result(rank_ == root ? send.size() * static_cast<std::size_t>(size_) : 0);
     superstep("gather", send.size_bytes(), [&] {
-        detail::check_mpi(MPI_Gather(send.data(),
-                                     count,
-                                     detail::mpi_type<T>(),
-                                     result.data(),
-                                     count,
-                                     detail::mpi_type<T>(),
-                                     root,
-                                     native()),
-                          "llc::Group::gather");
+        detail::check_mpi(
+            MPI_Gather(
+                send.data(), count, detail::mpi_type<T>(), result.data(), count, detail::mpi_type<T>(), root, native()),
+            "llc::Group::gather");
     });
     return result;
 }
@@ -348,14 +340,10 @@ std::vector<T> Group::allgather(std::span<const T> send) {
     const int count = detail::to_count("llc::Group::allgather", "send.size()", send.size());
     std::vector<T> result(send.size() * static_cast<std::size_t>(size_));
     superstep("allgather", send.size_bytes() * static_cast<std::uint64_t>(size_), [&] {
-        detail::check_mpi(MPI_Allgather(send.data(),
-                                        count,
-                                        detail::mpi_type<T>(),
-                                        result.data(),
-                                        count,
-                                        detail::mpi_type<T>(),
-                                        native()),
-                          "llc::Group::allgather");
+        detail::check_mpi(
+            MPI_Allgather(
+                send.data(), count, detail::mpi_type<T>(), result.data(), count, detail::mpi_type<T>(), native()),
+            "llc::Group::allgather");
     });
     return result;
 }
@@ -399,15 +387,10 @@ void Group::scatter(std::span<const T> send, std::span<T> recv, int root) {
                  rank_ == root ? static_cast<long long>(send.size()) : expected}});
     const int count = detail::to_count("llc::Group::scatter", "recv.size()", recv.size());
     superstep("scatter", recv.size_bytes(), [&] {
-        detail::check_mpi(MPI_Scatter(send.data(),
-                                      count,
-                                      detail::mpi_type<T>(),
-                                      recv.data(),
-                                      count,
-                                      detail::mpi_type<T>(),
-                                      root,
-                                      native()),
-                          "llc::Group::scatter");
+        detail::check_mpi(
+            MPI_Scatter(
+                send.data(), count, detail::mpi_type<T>(), recv.data(), count, detail::mpi_type<T>(), root, native()),
+            "llc::Group::scatter");
     });
 }
 
@@ -423,8 +406,9 @@ std::vector<T> Group::scatterv(std::span<const T> send, std::span<const int> cou
             root_ok = static_cast<std::size_t>(displs.back()) == send.size();
         }
     }
-    check_same("llc::Group::scatterv",
-               {{"root", root}, {"counts.size() == size() and sum(counts) == send.size() on the root", root_ok ? 1 : 0}});
+    check_same(
+        "llc::Group::scatterv",
+        {{"root", root}, {"counts.size() == size() and sum(counts) == send.size() on the root", root_ok ? 1 : 0}});
     if (!root_ok) {  // reached only with checks off: the others are already inside the collective
         abort_job(path_, "llc::Group::scatterv: counts on the root do not match the group size or send.size()");
     }
@@ -460,14 +444,10 @@ void Group::alltoall(std::span<const T> send, std::span<T> recv) {
     check_same("llc::Group::alltoall", {{"send.size()", static_cast<long long>(send.size())}});
     const int block = detail::to_count("llc::Group::alltoall", "send.size()", send.size() / size_);
     superstep("alltoall", send.size_bytes(), [&] {
-        detail::check_mpi(MPI_Alltoall(send.data(),
-                                       block,
-                                       detail::mpi_type<T>(),
-                                       recv.data(),
-                                       block,
-                                       detail::mpi_type<T>(),
-                                       native()),
-                          "llc::Group::alltoall");
+        detail::check_mpi(
+            MPI_Alltoall(
+                send.data(), block, detail::mpi_type<T>(), recv.data(), block, detail::mpi_type<T>(), native()),
+            "llc::Group::alltoall");
     });
 }
 
@@ -483,10 +463,8 @@ std::vector<T> Group::alltoallv(std::span<const T> send,
     }
     const std::vector<int> send_displs = detail::displacements("llc::Group::alltoallv", send_counts);
     if (static_cast<std::size_t>(send_displs.back()) != send.size()) {
-        throw_argument_error("llc::Group::alltoallv",
-                             "send.size()",
-                             std::to_string(send.size()),
-                             "must equal the sum of send_counts");
+        throw_argument_error(
+            "llc::Group::alltoallv", "send.size()", std::to_string(send.size()), "must equal the sum of send_counts");
     }
     std::vector<int> sizes(static_cast<std::size_t>(size_));
     std::vector<T> result;
@@ -532,7 +510,8 @@ void Group::swap(int partner, std::span<const T> send, std::span<T> recv) {
                              "must be a rank of the group, in [0, " + std::to_string(size_) + ")");
     }
     superstep("swap", send.size_bytes() + recv.size_bytes(), [&] {
-        detail::swap_elements(*this, partner, send.data(), send.size(), recv.data(), recv.size(), detail::mpi_type<T>());
+        detail::swap_elements(
+            *this, partner, send.data(), send.size(), recv.data(), recv.size(), detail::mpi_type<T>());
     });
 }
 

@@ -12,12 +12,6 @@
 /// llc::abort_job with the rank, the subgroup's path and the message: the other processors could not know, and would
 /// wait forever for the result. With a single processor the exception propagates.
 
-#include <mpi.h>
-
-#include <boost/mpi/communicator.hpp>
-#include <boost/mpi/nonblocking.hpp>
-#include <boost/mpi/request.hpp>
-
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -31,6 +25,11 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/nonblocking.hpp>
+#include <boost/mpi/request.hpp>
+#include <mpi.h>
 
 #include <llc/group.hpp>
 #include <llc/partners.hpp>
@@ -61,8 +60,13 @@ void post_send(const boost::mpi::communicator& comm, const R& value, int dest, P
     } else if constexpr (TrivialContainer<R>) {
         using T = std::ranges::range_value_t<R>;
         const int count = to_count("llc::par", "result size", std::ranges::size(value));
-        check_mpi(MPI_Isend(std::ranges::data(value), count, mpi_type<T>(), dest, result_tag,
-                            static_cast<MPI_Comm>(comm), &request),
+        check_mpi(MPI_Isend(std::ranges::data(value),
+                            count,
+                            mpi_type<T>(),
+                            dest,
+                            result_tag,
+                            static_cast<MPI_Comm>(comm),
+                            &request),
                   "llc::par (result exchange)");
         pending.raw.push_back(request);
         pending.bytes += static_cast<std::uint64_t>(count) * sizeof(T);
@@ -75,8 +79,9 @@ template <class R>
 R receive(const boost::mpi::communicator& comm, int source, std::uint64_t& bytes) {
     if constexpr (Trivial<R>) {
         R value;
-        check_mpi(MPI_Recv(&value, 1, mpi_type<R>(), source, result_tag, static_cast<MPI_Comm>(comm), MPI_STATUS_IGNORE),
-                  "llc::par (result exchange)");
+        check_mpi(
+            MPI_Recv(&value, 1, mpi_type<R>(), source, result_tag, static_cast<MPI_Comm>(comm), MPI_STATUS_IGNORE),
+            "llc::par (result exchange)");
         bytes += sizeof(R);
         return value;
     } else if constexpr (TrivialContainer<R>) {
@@ -154,7 +159,8 @@ void run_division(Group& g, const char* op, std::span<const double> weights, Run
             run(*sub, t);
         } catch (const std::exception& e) {
             if (P > 1) {
-                abort_job(sub->path(), std::string(op) + ": exception escaped task " + std::to_string(t) + ": " + e.what());
+                abort_job(sub->path(),
+                          std::string(op) + ": exception escaped task " + std::to_string(t) + ": " + e.what());
             }
             if (tracing) {
                 recorder.end_task(recorder.now() - task_start);
@@ -204,7 +210,8 @@ template <std::size_t N, class F>
 void with_index(std::size_t i, F&& f) {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
         ((i == I ? (f(std::integral_constant<std::size_t, I>{}), true) : false) || ...);
-    }(std::make_index_sequence<N>{});
+    }
+    (std::make_index_sequence<N>{});
 }
 
 }  // namespace detail
@@ -218,14 +225,16 @@ void with_index(std::size_t i, F&& f) {
 /// @throws llc::Error for no weights, a negative or non-finite weight, all-zero weights, or weights that differ
 /// across ranks.
 template <class F>
-    requires std::invocable<F&, Group&, int>
+requires std::invocable<F&, Group&, int>
 auto weighted_par(Group& g, std::span<const double> weights, F&& task) {
     using R = std::remove_cvref_t<std::invoke_result_t<F&, Group&, int>>;
     static_assert(!std::is_void_v<R>, "llc::weighted_par: a task must return its result (common-common division)");
     detail::check_weights_agree(g, "llc::weighted_par", weights);
     std::vector<std::optional<R>> results(weights.size());
     detail::run_division(
-        g, "weighted_par", weights,
+        g,
+        "weighted_par",
+        weights,
         [&](Group& sub, int t) { results[static_cast<std::size_t>(t)].emplace(std::invoke(task, sub, t)); },
         [&](int t, int dest, detail::PendingSends& pending) {
             detail::post_send(g.communicator(), *results[static_cast<std::size_t>(t)], dest, pending);
@@ -242,7 +251,7 @@ auto weighted_par(Group& g, std::span<const double> weights, F&& task) {
 }
 
 template <class F>
-    requires std::invocable<F&, Group&, int>
+requires std::invocable<F&, Group&, int>
 auto weighted_par(Group& g, std::initializer_list<double> weights, F&& task) {
     return weighted_par(g, std::span<const double>(weights.begin(), weights.size()), std::forward<F>(task));
 }
@@ -256,8 +265,7 @@ auto weighted_par(Group& g, std::initializer_list<double> weights, F&& task) {
 /// @endcode
 /// Collective over `g`. Cost (CCM): T_PAR(P, h) + max_t Φ(task t).
 template <class... F>
-    requires(sizeof...(F) > 0 && (std::invocable<F&, Group&> && ...))
-auto par(Group& g, F&&... tasks) {
+requires(sizeof...(F) > 0 && (std::invocable<F&, Group&> && ...)) auto par(Group& g, F&&... tasks) {
     using Results = std::tuple<std::remove_cvref_t<std::invoke_result_t<F&, Group&>>...>;
     static_assert((!std::is_void_v<std::invoke_result_t<F&, Group&>> && ...),
                   "llc::par: every task must return its result (common-common division)");
@@ -267,10 +275,13 @@ auto par(Group& g, F&&... tasks) {
     std::tuple<std::optional<std::remove_cvref_t<std::invoke_result_t<F&, Group&>>>...> results;
     auto functions = std::forward_as_tuple(tasks...);
     detail::run_division(
-        g, "par", weights,
+        g,
+        "par",
+        weights,
         [&](Group& sub, int t) {
-            detail::with_index<r>(static_cast<std::size_t>(t),
-                                  [&](auto I) { std::get<I>(results).emplace(std::invoke(std::get<I>(functions), sub)); });
+            detail::with_index<r>(static_cast<std::size_t>(t), [&](auto I) {
+                std::get<I>(results).emplace(std::invoke(std::get<I>(functions), sub));
+            });
         },
         [&](int t, int dest, detail::PendingSends& pending) {
             detail::with_index<r>(static_cast<std::size_t>(t), [&](auto I) {

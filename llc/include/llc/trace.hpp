@@ -29,7 +29,7 @@ enum class StepKind {
 
 /// One superstep. Times in seconds; `start` is measured from the moment tracing was switched on.
 struct TraceNode {
-    std::string label;        ///< the innermost llc::Label in force, else the operation's name
+    std::string label;  ///< the innermost llc::Label in force, else the operation's name
     StepKind kind = StepKind::root;
     std::string op;           ///< the collective ("allreduce", "swap", …) or the division ("par", "weighted_par")
     int P = 0;                ///< processors of the group that ran it
@@ -38,12 +38,12 @@ struct TraceNode {
     double compute = 0.0;     ///< W: local computation since the previous superstep of the group ended
     double comm = 0.0;        ///< time inside the collective (normal) or the task (task)
     // Division supersteps only.
-    std::vector<int> sizes;   ///< subgroup sizes (ones when P < r)
-    double split = 0.0;       ///< processor assignment and communicator lookup / creation
-    double exchange = 0.0;    ///< result exchange between partners
-    double rejoin = 0.0;      ///< from the end of the exchange to the return of the division
-    int task = -1;            ///< task index (task nodes)
-    int ranks = 1;            ///< how many processors' records were merged into this node
+    std::vector<int> sizes;  ///< subgroup sizes (ones when P < r)
+    double split = 0.0;      ///< processor assignment and communicator lookup / creation
+    double exchange = 0.0;   ///< result exchange between partners
+    double rejoin = 0.0;     ///< from the end of the exchange to the return of the division
+    int task = -1;           ///< task index (task nodes)
+    int ranks = 1;           ///< how many processors' records were merged into this node
     std::vector<TraceNode> children;
 
     /// Wall time the node covers: compute + comm for a normal superstep; split + max over tasks + exchange + rejoin
@@ -57,7 +57,7 @@ void merge_into(TraceNode& into, const TraceNode& other);
 
 /// The merged trace of a group, and the per-rank trees it came from. Only the group's rank 0 holds data.
 class Trace {
-public:
+  public:
     /// Switches recording on or off on this processor. Switching on clears what was recorded.
     static void enable(bool on = true);
     [[nodiscard]] static bool enabled() noexcept;
@@ -81,7 +81,7 @@ public:
     void write_json(const std::string& path) const;
     void write_chrome(const std::string& path) const;
 
-private:
+  private:
     TraceNode merged_;
     std::vector<TraceNode> per_rank_;
 };
@@ -92,7 +92,7 @@ private:
 
 /// Names the supersteps recorded while it lives (innermost wins). Purely local; costs nothing when tracing is off.
 class Label {
-public:
+  public:
     explicit Label(std::string name);
     ~Label();
     Label(const Label&) = delete;
@@ -102,7 +102,7 @@ public:
 namespace detail {
 /// The per-processor recorder behind Trace; used by Group and the division supersteps.
 class Recorder {
-public:
+  public:
     static Recorder& instance();
     [[nodiscard]] bool on() const noexcept { return on_; }
     [[nodiscard]] double now() const;  ///< seconds since tracing was switched on
@@ -117,7 +117,7 @@ public:
     void pop_label();
     [[nodiscard]] const TraceNode& root() const noexcept { return root_; }
 
-private:
+  private:
     [[nodiscard]] std::string current_label(std::string_view op) const;
     bool on_ = false;
     double epoch_ = 0.0;

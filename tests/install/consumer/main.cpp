@@ -7,8 +7,12 @@
 int main(int argc, char** argv) {
     llc::Environment env(argc, argv);
     auto& world = llc::Group::world();
-    auto [left, right] = llc::par(world, [](llc::Group&) { return std::vector<int>{1, 2}; },
-                                  [](llc::Group& g) { return std::vector<int>{g.size()}; });
+    auto [left, right] = llc::par(
+        world,
+        [](llc::Group&) {
+            return std::vector<int>{1, 2};
+        },
+        [](llc::Group& g) { return std::vector<int>{g.size()}; });
     const int total = world.allreduce(static_cast<int>(left.size() + right.size()), llc::Op::sum);
     if (total != 3 * world.size()) {
         std::fprintf(stderr, "consumer: wrong result %d\n", total);

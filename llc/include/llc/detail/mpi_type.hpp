@@ -3,13 +3,13 @@
 /// MPI datatypes for the fast path: a value type that is trivially copyable travels as its own MPI type (arithmetic
 /// and complex types) or as a contiguous block of sizeof(T) bytes (anything else trivially copyable).
 
-#include <mpi.h>
-
 #include <complex>
 #include <concepts>
 #include <cstdint>
 #include <ranges>
 #include <type_traits>
+
+#include <mpi.h>
 
 namespace llc {
 
@@ -19,14 +19,16 @@ concept Trivial = std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>;
 
 /// Values that MPI's predefined reduction operations understand.
 template <class T>
-concept Reducible = std::is_arithmetic_v<T> || std::same_as<T, std::complex<float>> ||
-                    std::same_as<T, std::complex<double>>;
+concept Reducible =
+    std::is_arithmetic_v<T> || std::same_as<T, std::complex<float>> || std::same_as<T, std::complex<double>>;
 
 /// Containers that travel without serialisation: contiguous, resizable, trivially copyable elements
 /// (std::vector<double>, std::string, …).
 template <class R>
 concept TrivialContainer = std::ranges::contiguous_range<R> && Trivial<std::ranges::range_value_t<R>> &&
-                           requires(R& r, std::size_t n) { r.resize(n); };
+    requires(R& r, std::size_t n) {
+    r.resize(n);
+};
 
 namespace detail {
 
@@ -36,24 +38,42 @@ MPI_Datatype byte_block_type(std::size_t bytes);
 template <class T>
 MPI_Datatype mpi_type() {
     using U = std::remove_cv_t<T>;
-    if constexpr (std::is_same_v<U, char>) return MPI_CHAR;
-    else if constexpr (std::is_same_v<U, signed char>) return MPI_SIGNED_CHAR;
-    else if constexpr (std::is_same_v<U, unsigned char>) return MPI_UNSIGNED_CHAR;
-    else if constexpr (std::is_same_v<U, bool>) return MPI_CXX_BOOL;
-    else if constexpr (std::is_same_v<U, short>) return MPI_SHORT;
-    else if constexpr (std::is_same_v<U, unsigned short>) return MPI_UNSIGNED_SHORT;
-    else if constexpr (std::is_same_v<U, int>) return MPI_INT;
-    else if constexpr (std::is_same_v<U, unsigned>) return MPI_UNSIGNED;
-    else if constexpr (std::is_same_v<U, long>) return MPI_LONG;
-    else if constexpr (std::is_same_v<U, unsigned long>) return MPI_UNSIGNED_LONG;
-    else if constexpr (std::is_same_v<U, long long>) return MPI_LONG_LONG;
-    else if constexpr (std::is_same_v<U, unsigned long long>) return MPI_UNSIGNED_LONG_LONG;
-    else if constexpr (std::is_same_v<U, float>) return MPI_FLOAT;
-    else if constexpr (std::is_same_v<U, double>) return MPI_DOUBLE;
-    else if constexpr (std::is_same_v<U, long double>) return MPI_LONG_DOUBLE;
-    else if constexpr (std::is_same_v<U, std::complex<float>>) return MPI_CXX_FLOAT_COMPLEX;
-    else if constexpr (std::is_same_v<U, std::complex<double>>) return MPI_CXX_DOUBLE_COMPLEX;
-    else return byte_block_type(sizeof(U));
+    if constexpr (std::is_same_v<U, char>)
+        return MPI_CHAR;
+    else if constexpr (std::is_same_v<U, signed char>)
+        return MPI_SIGNED_CHAR;
+    else if constexpr (std::is_same_v<U, unsigned char>)
+        return MPI_UNSIGNED_CHAR;
+    else if constexpr (std::is_same_v<U, bool>)
+        return MPI_CXX_BOOL;
+    else if constexpr (std::is_same_v<U, short>)
+        return MPI_SHORT;
+    else if constexpr (std::is_same_v<U, unsigned short>)
+        return MPI_UNSIGNED_SHORT;
+    else if constexpr (std::is_same_v<U, int>)
+        return MPI_INT;
+    else if constexpr (std::is_same_v<U, unsigned>)
+        return MPI_UNSIGNED;
+    else if constexpr (std::is_same_v<U, long>)
+        return MPI_LONG;
+    else if constexpr (std::is_same_v<U, unsigned long>)
+        return MPI_UNSIGNED_LONG;
+    else if constexpr (std::is_same_v<U, long long>)
+        return MPI_LONG_LONG;
+    else if constexpr (std::is_same_v<U, unsigned long long>)
+        return MPI_UNSIGNED_LONG_LONG;
+    else if constexpr (std::is_same_v<U, float>)
+        return MPI_FLOAT;
+    else if constexpr (std::is_same_v<U, double>)
+        return MPI_DOUBLE;
+    else if constexpr (std::is_same_v<U, long double>)
+        return MPI_LONG_DOUBLE;
+    else if constexpr (std::is_same_v<U, std::complex<float>>)
+        return MPI_CXX_FLOAT_COMPLEX;
+    else if constexpr (std::is_same_v<U, std::complex<double>>)
+        return MPI_CXX_DOUBLE_COMPLEX;
+    else
+        return byte_block_type(sizeof(U));
 }
 
 }  // namespace detail
