@@ -1,0 +1,729 @@
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <llc/cost/profile.hpp>
+#include <llc/error.hpp>
+
+#include "json_util.hpp"
+
+namespace llc::cost {
+
+namespace {
+
+using detail::field;
+using detail::Json;
+using detail::number;
+
+std::string str(double x) {
+    std::ostringstream out;
+    out.precision(17);
+    out << x;
+    return out.str();
+}
+
+std::size_t p2p_index(Path path, Layout layout) {
+    return static_cast<std::size_t>(path) * 4 + static_cast<std::size_t>(layout);
+}
+
+void check_P(const char* function, int P) {
+    if (P < 1) {
+        throw_argument_error(function, "P", std::to_string(P), "must be >= 1");
+    }
+}
+
+void check_bytes(const char* function, double bytes) {
+    if (!std::isfinite(bytes) || bytes < 0.0) {
+        throw_argument_error(function, "bytes", str(bytes), "must be finite and >= 0");
+    }
+}
+
+template <class Map>
+std::vector<int> keys(const Map& map) {
+    std::vector<int> out;
+    for (const auto& [P, value] : map) {
+        out.push_back(P);
+    }
+    return out;
+}
+
+int parse_P(const std::string& key, const std::string& where) {
+    std::size_t used = 0;
+    int P = 0;
+    try {
+        P = std::stoi(key, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != key.size() || P < 1) {
+        throw Error(where + ": key '" + key + "' is not a processor count >= 1");
+    }
+    return P;
+}
+
+}  // namespace
+
+std::string how_to_make_profile() {
+    return "make one with: mpirun -np 2 build/bin/llc-probe --out FILE";
+}
+
+std::string default_profile_path() {
+    if (const char* env = std::getenv("LLC_PROFILE"); env != nullptr && *env != '\0') {
+        return env;
+    }
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') {
+        std::strcpy(host, "unknown-host");
+    }
+    std::filesystem::path dir;
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
+        dir = xdg;
+    } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+        dir = std::filesystem::path(home) / ".cache";
+    } else {
+        dir = std::filesystem::temp_directory_path();
+    }
+    return (dir / "llc" / (std::string("profile-") + host + ".json")).string();
+}
+
+std::string canonical_collective(std::string_view op) {
+    if (op == "gatherv") {
+        return "gather";
+    }
+    if (op == "allgatherv") {
+        return "allgather";
+    }
+    if (op == "scatterv") {
+        return "scatter";
+    }
+    if (op == "alltoallv") {
+        return "alltoall";
+    }
+    return std::string(op);
+}
+
+const std::vector<std::string>& standard_collectives() {
+    static const std::vector<std::string> names{
+        "bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "barrier", "swap"};
+    return names;
+}
+
+std::string_view to_string(Path path) {
+    switch (path) {
+        case Path::send:
+            return "send";
+        case Path::recv:
+            return "recv";
+        case Path::full:
+            return "full";
+    }
+    return "?";
+}
+
+std::string_view to_string(Layout layout) {
+    switch (layout) {
+        case Layout::cc:
+            return "cc";
+        case Layout::cn:
+            return "cn";
+        case Layout::nc:
+            return "nc";
+        case Layout::nn:
+            return "nn";
+    }
+    return "?";
+}
+
+Path path_from_string(std::string_view name) {
+    for (const Path p : {Path::send, Path::recv, Path::full}) {
+        if (to_string(p) == name) {
+            return p;
+        }
+    }
+    throw_argument_error("llc::cost::path_from_string", "name", name, "expected send, recv or full");
+}
+
+Layout layout_from_string(std::string_view name) {
+    for (const Layout l : {Layout::cc, Layout::cn, Layout::nc, Layout::nn}) {
+        if (to_string(l) == name) {
+            return l;
+        }
+    }
+    throw_argument_error("llc::cost::layout_from_string", "name", name, "expected cc, cn, nc or nn");
+}
+
+std::string_view to_string(C3Topology topology) {
+    switch (topology) {
+        case C3Topology::complete:
+            return "complete";
+        case C3Topology::linear_array:
+            return "linear_array";
+        case C3Topology::ring:
+            return "ring";
+        case C3Topology::mesh:
+            return "mesh";
+        case C3Topology::hypercube:
+            return "hypercube";
+    }
+    return "?";
+}
+
+C3Topology c3_topology_from_string(std::string_view name) {
+    for (const C3Topology t :
+         {C3Topology::complete, C3Topology::linear_array, C3Topology::ring, C3Topology::mesh, C3Topology::hypercube}) {
+        if (to_string(t) == name) {
+            return t;
+        }
+    }
+    throw_argument_error(
+        "llc::cost::c3_topology_from_string", "name", name, "expected complete, linear_array, ring, mesh or hypercube");
+}
+
+Lookup interpolate_in_p(std::span<const int> measured, std::span<const double> values, int P) {
+    constexpr const char* function = "llc::cost::interpolate_in_p";
+    if (measured.empty() || measured.size() != values.size()) {
+        throw_argument_error(function,
+                             "measured_P",
+                             std::to_string(measured.size()) + " entries",
+                             "need >= 1 entry and as many values (" + std::to_string(values.size()) + ")");
+    }
+    check_P(function, P);
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+        if (measured[i] < 1 || (i > 0 && measured[i] <= measured[i - 1])) {
+            throw_argument_error(function,
+                                 "measured_P[" + std::to_string(i) + "]",
+                                 std::to_string(measured[i]),
+                                 "must be >= 1 and strictly ascending");
+        }
+        if (measured[i] == P) {
+            return {values[i], false};
+        }
+    }
+    const double x = std::log(static_cast<double>(P));
+    if (measured.size() == 1) {
+        const int Pm = measured[0];
+        if (Pm == 1) {
+            return {values[0], true};
+        }
+        return {std::max(0.0, values[0] * x / std::log(static_cast<double>(Pm))), true};
+    }
+    // The bracketing pair, or the two nearest measured P at the end P lies beyond.
+    std::size_t hi = static_cast<std::size_t>(std::upper_bound(measured.begin(), measured.end(), P) - measured.begin());
+    const bool outside = hi == 0 || hi == measured.size();
+    hi = std::clamp<std::size_t>(hi, 1, measured.size() - 1);
+    const std::size_t lo = hi - 1;
+    const double x0 = std::log(static_cast<double>(measured[lo]));
+    const double x1 = std::log(static_cast<double>(measured[hi]));
+    const double value = values[lo] + (values[hi] - values[lo]) * (x - x0) / (x1 - x0);
+    return {std::max(0.0, value), outside};
+}
+
+// ---- collectives ------------------------------------------------------------------------------------------------
+
+void Profile::set_collective(std::string_view f, int P, Piecewise t) {
+    if (f.empty()) {
+        throw_argument_error("llc::cost::Profile::set_collective", "f", "\"\"", "must name a collective");
+    }
+    check_P("llc::cost::Profile::set_collective", P);
+    collectives_[canonical_collective(f)][P] = std::move(t);
+}
+
+bool Profile::has_collective(std::string_view f) const {
+    return collectives_.find(canonical_collective(f)) != collectives_.end();
+}
+
+std::vector<std::string> Profile::collectives() const {
+    std::vector<std::string> out;
+    for (const auto& [name, fits] : collectives_) {
+        out.push_back(name);
+    }
+    return out;
+}
+
+std::vector<int> Profile::measured_sizes(std::string_view f) const {
+    const auto it = collectives_.find(canonical_collective(f));
+    return it == collectives_.end() ? std::vector<int>{} : keys(it->second);
+}
+
+const Piecewise& Profile::collective_fit(std::string_view f, int P) const {
+    const auto it = collectives_.find(canonical_collective(f));
+    if (it != collectives_.end()) {
+        if (const auto fit = it->second.find(P); fit != it->second.end()) {
+            return fit->second;
+        }
+    }
+    throw Error("llc::cost::Profile::collective_fit: the profile has no T_f for '" + canonical_collective(f) +
+                "' measured at P = " + std::to_string(P) + "; " + how_to_make_profile());
+}
+
+Lookup Profile::collective(std::string_view f, int P, double bytes) const {
+    constexpr const char* function = "llc::cost::Profile::collective";
+    check_P(function, P);
+    check_bytes(function, bytes);
+    const std::string name = canonical_collective(f);
+    const auto it = collectives_.find(name);
+    if (it == collectives_.end() || it->second.empty()) {
+        std::string known;
+        for (const auto& [k, v] : collectives_) {
+            if (!known.empty()) {
+                known += ", ";
+            }
+            known += k;
+        }
+        throw Error(std::string(function) + ": the profile has no T_f for collective '" + name +
+                    "' (it has: " + (known.empty() ? "none" : known) + "); " + how_to_make_profile());
+    }
+    std::vector<int> Ps;
+    std::vector<double> values;
+    bool outside_h = false;
+    for (const auto& [Pm, fit] : it->second) {
+        Ps.push_back(Pm);
+        values.push_back(fit(bytes));
+    }
+    Lookup result = interpolate_in_p(Ps, values, P);
+    // Flag h outside the sizes of the fits the value rests on: the exact P, else the two used for the interpolation.
+    std::vector<const Piecewise*> fits;
+    for (const auto& [Pm, fit] : it->second) {
+        fits.push_back(&fit);
+    }
+    const auto exact = std::find(Ps.begin(), Ps.end(), P);
+    if (exact != Ps.end()) {
+        outside_h = fits[static_cast<std::size_t>(exact - Ps.begin())]->extrapolates(bytes);
+    } else if (fits.size() == 1) {
+        outside_h = fits[0]->extrapolates(bytes);
+    } else {
+        std::size_t hi = static_cast<std::size_t>(std::upper_bound(Ps.begin(), Ps.end(), P) - Ps.begin());
+        hi = std::clamp<std::size_t>(hi, 1, Ps.size() - 1);
+        outside_h = fits[hi - 1]->extrapolates(bytes) || fits[hi]->extrapolates(bytes);
+    }
+    result.extrapolated = result.extrapolated || outside_h;
+    return result;
+}
+
+// ---- divisions --------------------------------------------------------------------------------------------------
+
+void Profile::set_division(int P, DivisionCost cost) {
+    constexpr const char* function = "llc::cost::Profile::set_division";
+    check_P(function, P);
+    if (!std::isfinite(cost.split) || cost.split < 0.0 || !std::isfinite(cost.rejoin) || cost.rejoin < 0.0) {
+        throw_argument_error(
+            function, "cost.split/rejoin", str(cost.split) + "/" + str(cost.rejoin), "must be finite and >= 0");
+    }
+    division_[P] = std::move(cost);
+}
+
+std::vector<int> Profile::division_sizes() const {
+    return keys(division_);
+}
+
+const DivisionCost& Profile::division_fit(int P) const {
+    if (const auto it = division_.find(P); it != division_.end()) {
+        return it->second;
+    }
+    throw Error("llc::cost::Profile::division_fit: the profile has no division cost measured at P = " +
+                std::to_string(P) + "; " + how_to_make_profile());
+}
+
+DivisionLookup Profile::division(int P, double bytes) const {
+    constexpr const char* function = "llc::cost::Profile::division";
+    check_P(function, P);
+    check_bytes(function, bytes);
+    if (division_.empty()) {
+        throw Error(std::string(function) + ": the profile has no division cost (field 'division'); " +
+                    how_to_make_profile());
+    }
+    std::vector<int> Ps;
+    std::vector<double> split;
+    std::vector<double> exchange;
+    std::vector<double> rejoin;
+    bool outside_h = false;
+    for (const auto& [Pm, cost] : division_) {
+        Ps.push_back(Pm);
+        split.push_back(cost.split);
+        exchange.push_back(cost.exchange(bytes));
+        rejoin.push_back(cost.rejoin);
+        outside_h = outside_h || cost.exchange.extrapolates(bytes);
+    }
+    const Lookup s = interpolate_in_p(Ps, split, P);
+    const Lookup e = interpolate_in_p(Ps, exchange, P);
+    const Lookup r = interpolate_in_p(Ps, rejoin, P);
+    if (const auto it = division_.find(P); it != division_.end()) {
+        outside_h = it->second.exchange.extrapolates(bytes);
+    }
+    return {s.seconds, e.seconds, r.seconds, s.extrapolated || e.extrapolated || r.extrapolated || outside_h};
+}
+
+// ---- point-to-point ---------------------------------------------------------------------------------------------
+
+void Profile::set_point_to_point(Path path, Layout layout, Piecewise t) {
+    p2p_[p2p_index(path, layout)] = std::move(t);
+}
+
+bool Profile::has_point_to_point() const noexcept {
+    return std::all_of(p2p_.begin(), p2p_.end(), [](const auto& f) { return f.has_value(); });
+}
+
+const Piecewise& Profile::point_to_point(Path path, Layout layout) const {
+    const auto& f = p2p_[p2p_index(path, layout)];
+    if (!f) {
+        throw Error("llc::cost::Profile::point_to_point: the profile has no P-3PC time for path '" +
+                    std::string(to_string(path)) + "', layout '" + std::string(to_string(layout)) +
+                    "' (field 'point_to_point'); " + how_to_make_profile());
+    }
+    return *f;
+}
+
+// ---- model parameters -------------------------------------------------------------------------------------------
+
+void Profile::set_loggp(const LogGPParams& p) {
+    for (const double x : {p.L, p.o, p.g, p.G}) {
+        if (!std::isfinite(x) || x < 0.0) {
+            throw_argument_error("llc::cost::Profile::set_loggp", "params", str(x), "L, o, g, G must be finite, >= 0");
+        }
+    }
+    loggp_ = p;
+}
+
+void Profile::set_bsp(int P, const BSPParams& p) {
+    check_P("llc::cost::Profile::set_bsp", P);
+    if (!std::isfinite(p.g) || p.g < 0.0 || !std::isfinite(p.l) || p.l < 0.0) {
+        throw_argument_error(
+            "llc::cost::Profile::set_bsp", "params", str(p.g) + "/" + str(p.l), "g and l must be finite, >= 0");
+    }
+    bsp_[P] = p;
+}
+
+BSPLookup Profile::bsp(int P) const {
+    if (bsp_.empty()) {
+        throw Error("llc::cost::Profile::bsp: the profile has no BSP parameters (field 'bsp'); " +
+                    how_to_make_profile());
+    }
+    std::vector<int> Ps;
+    std::vector<double> g;
+    std::vector<double> l;
+    for (const auto& [Pm, params] : bsp_) {
+        Ps.push_back(Pm);
+        g.push_back(params.g);
+        l.push_back(params.l);
+    }
+    const Lookup gl = interpolate_in_p(Ps, g, P);
+    const Lookup ll = interpolate_in_p(Ps, l, P);
+    return {{gl.seconds, ll.seconds}, gl.extrapolated || ll.extrapolated};
+}
+
+void Profile::set_hockney(const HockneyParams& p) {
+    if (!std::isfinite(p.alpha) || p.alpha < 0.0 || !std::isfinite(p.beta) || p.beta < 0.0) {
+        throw_argument_error("llc::cost::Profile::set_hockney",
+                             "params",
+                             str(p.alpha) + "/" + str(p.beta),
+                             "alpha and beta must be finite, >= 0");
+    }
+    hockney_ = p;
+}
+
+void Profile::set_c3(const C3Params& p) {
+    if (!std::isfinite(p.setup) || p.setup < 0.0 || !std::isfinite(p.packet_time) || p.packet_time <= 0.0 ||
+        !std::isfinite(p.packet_bytes) || p.packet_bytes <= 0.0) {
+        throw_argument_error("llc::cost::Profile::set_c3",
+                             "params",
+                             str(p.setup) + "/" + str(p.packet_time) + "/" + str(p.packet_bytes),
+                             "setup >= 0, packet_time > 0 and packet_bytes > 0 must be finite");
+    }
+    c3_ = p;
+}
+
+// ---- kernels ----------------------------------------------------------------------------------------------------
+
+void Profile::set_kernel(std::string_view name, KernelConstant constant) {
+    if (name.empty()) {
+        throw_argument_error("llc::cost::Profile::set_kernel", "name", "\"\"", "must not be empty");
+    }
+    if (!std::isfinite(constant.seconds_per_unit) || constant.seconds_per_unit < 0.0) {
+        throw_argument_error("llc::cost::Profile::set_kernel",
+                             "seconds_per_unit",
+                             str(constant.seconds_per_unit),
+                             "must be finite and >= 0");
+    }
+    kernels_[std::string(name)] = std::move(constant);
+}
+
+bool Profile::has_kernel(std::string_view name) const {
+    return kernels_.find(name) != kernels_.end();
+}
+
+const KernelConstant& Profile::kernel(std::string_view name) const {
+    if (const auto it = kernels_.find(name); it != kernels_.end()) {
+        return it->second;
+    }
+    std::string known;
+    for (const auto& [k, v] : kernels_) {
+        if (!known.empty()) {
+            known += ", ";
+        }
+        known += k;
+    }
+    throw Error("llc::cost::Profile::kernel: the profile has no kernel constant '" + std::string(name) +
+                "' (it has: " + (known.empty() ? "none" : known) + "); " + how_to_make_profile());
+}
+
+double Profile::kernel_seconds(std::string_view name, double units) const {
+    if (!std::isfinite(units) || units < 0.0) {
+        throw_argument_error("llc::cost::Profile::kernel_seconds", "units", str(units), "must be finite and >= 0");
+    }
+    return kernel(name).seconds_per_unit * units;
+}
+
+// ---- JSON -------------------------------------------------------------------------------------------------------
+
+std::string Profile::to_json() const {
+    Json j;
+    j["format"] = "llc-profile";
+    j["version"] = profile_format_version;
+    j["meta"] = {{"host", meta_.host},
+                 {"machine", meta_.machine},
+                 {"mpi_library", meta_.mpi_library},
+                 {"date", meta_.date},
+                 {"quick", meta_.quick},
+                 {"world_size", meta_.world_size}};
+    Json collectives = Json::object();
+    for (const auto& [name, fits] : collectives_) {
+        Json per_P = Json::object();
+        for (const auto& [P, fit] : fits) {
+            per_P[std::to_string(P)] = detail::piecewise_to_json(fit);
+        }
+        collectives[name] = per_P;
+    }
+    j["collectives"] = collectives;
+    Json division = Json::object();
+    for (const auto& [P, cost] : division_) {
+        division[std::to_string(P)] = {
+            {"split", cost.split}, {"exchange", detail::piecewise_to_json(cost.exchange)}, {"rejoin", cost.rejoin}};
+    }
+    j["division"] = division;
+    if (std::any_of(p2p_.begin(), p2p_.end(), [](const auto& f) { return f.has_value(); })) {
+        Json p2p = Json::object();
+        for (const Path path : {Path::send, Path::recv, Path::full}) {
+            for (const Layout layout : {Layout::cc, Layout::cn, Layout::nc, Layout::nn}) {
+                if (const auto& f = p2p_[p2p_index(path, layout)]) {
+                    p2p[std::string(to_string(path))][std::string(to_string(layout))] = detail::piecewise_to_json(*f);
+                }
+            }
+        }
+        j["point_to_point"] = p2p;
+    }
+    if (loggp_) {
+        j["loggp"] = {{"L", loggp_->L}, {"o", loggp_->o}, {"g", loggp_->g}, {"G", loggp_->G}};
+    }
+    if (!bsp_.empty()) {
+        Json bsp = Json::object();
+        for (const auto& [P, p] : bsp_) {
+            bsp[std::to_string(P)] = {{"g", p.g}, {"l", p.l}};
+        }
+        j["bsp"] = bsp;
+    }
+    if (hockney_) {
+        j["hockney"] = {{"alpha", hockney_->alpha}, {"beta", hockney_->beta}};
+    }
+    if (c3_) {
+        j["c3"] = {{"setup", c3_->setup},
+                   {"packet_time", c3_->packet_time},
+                   {"packet_bytes", c3_->packet_bytes},
+                   {"topology", std::string(to_string(c3_->topology))}};
+    }
+    Json kernels = Json::object();
+    for (const auto& [name, k] : kernels_) {
+        kernels[name] = {{"seconds_per_unit", k.seconds_per_unit}, {"unit", k.unit}};
+    }
+    j["kernels"] = kernels;
+    return j.dump(1);
+}
+
+Profile Profile::from_json(std::string_view text, std::string_view source) {
+    const std::string hint = how_to_make_profile();
+    const std::string src(source);
+    const auto fail = [&](const std::string& what) -> Error {
+        return Error("llc::cost::Profile: " + src + ": " + what + "; " + hint);
+    };
+    Json j;
+    try {
+        j = Json::parse(text);
+    } catch (const Json::exception& e) {
+        throw fail(std::string("not valid JSON (") + e.what() + ")");
+    }
+    try {
+        if (!j.is_object()) {
+            throw fail("not a profile (expected a JSON object)");
+        }
+        const Json& version = field(j, "version", src + ": field 'version'");
+        if (!version.is_number_integer() || version.get<int>() != profile_format_version) {
+            throw fail("field 'version' is " + version.dump() + ", this build reads version " +
+                       std::to_string(profile_format_version) + " (re-calibrate)");
+        }
+        Profile p;
+        const Json& meta = field(j, "meta", src);
+        const std::string wm = src + ".meta";
+        const auto text_field = [&](const char* key) {
+            const Json& v = field(meta, key, wm);
+            if (!v.is_string()) {
+                throw fail("field 'meta." + std::string(key) + "' must be a string");
+            }
+            return v.get<std::string>();
+        };
+        p.meta_.host = text_field("host");
+        p.meta_.machine = text_field("machine");
+        p.meta_.mpi_library = text_field("mpi_library");
+        p.meta_.date = text_field("date");
+        const Json& quick = field(meta, "quick", wm);
+        if (!quick.is_boolean()) {
+            throw fail("field 'meta.quick' must be true or false");
+        }
+        p.meta_.quick = quick.get<bool>();
+        p.meta_.world_size = static_cast<int>(number(field(meta, "world_size", wm), wm + ".world_size"));
+
+        const Json& collectives = field(j, "collectives", src);
+        if (!collectives.is_object() || collectives.empty()) {
+            throw fail("field 'collectives' is empty: the profile is incomplete");
+        }
+        for (const auto& [name, fits] : collectives.items()) {
+            const std::string wc = "collectives." + name;
+            if (!fits.is_object() || fits.empty()) {
+                throw fail("field '" + wc + "' has no fit");
+            }
+            for (const auto& [key, fit] : fits.items()) {
+                const int P = parse_P(key, src + ": " + wc);
+                p.collectives_[name][P] = detail::piecewise_from_json(fit, src + ": " + wc + "." + key);
+            }
+        }
+        const Json& division = field(j, "division", src);
+        if (!division.is_object() || division.empty()) {
+            throw fail("field 'division' is empty: the profile is incomplete");
+        }
+        for (const auto& [key, cost] : division.items()) {
+            const std::string wd = src + ": division." + key;
+            const int P = parse_P(key, wd);
+            DivisionCost c;
+            c.split = number(field(cost, "split", wd), wd + ".split");
+            c.exchange = detail::piecewise_from_json(field(cost, "exchange", wd), wd + ".exchange");
+            c.rejoin = number(field(cost, "rejoin", wd), wd + ".rejoin");
+            p.division_[P] = std::move(c);
+        }
+        if (const auto it = j.find("point_to_point"); it != j.end()) {
+            for (const auto& [path_name, layouts] : it->items()) {
+                const Path path = path_from_string(path_name);
+                for (const auto& [layout_name, fit] : layouts.items()) {
+                    p.p2p_[p2p_index(path, layout_from_string(layout_name))] =
+                        detail::piecewise_from_json(fit, src + ": point_to_point." + path_name + "." + layout_name);
+                }
+            }
+        }
+        if (const auto it = j.find("loggp"); it != j.end()) {
+            const std::string w = src + ": loggp";
+            p.loggp_ = LogGPParams{number(field(*it, "L", w), w + ".L"),
+                                   number(field(*it, "o", w), w + ".o"),
+                                   number(field(*it, "g", w), w + ".g"),
+                                   number(field(*it, "G", w), w + ".G")};
+        }
+        if (const auto it = j.find("bsp"); it != j.end()) {
+            for (const auto& [key, params] : it->items()) {
+                const std::string w = src + ": bsp." + key;
+                p.bsp_[parse_P(key, w)] =
+                    BSPParams{number(field(params, "g", w), w + ".g"), number(field(params, "l", w), w + ".l")};
+            }
+        }
+        if (const auto it = j.find("hockney"); it != j.end()) {
+            const std::string w = src + ": hockney";
+            p.hockney_ =
+                HockneyParams{number(field(*it, "alpha", w), w + ".alpha"), number(field(*it, "beta", w), w + ".beta")};
+        }
+        if (const auto it = j.find("c3"); it != j.end()) {
+            const std::string w = src + ": c3";
+            const Json& topology = field(*it, "topology", w);
+            if (!topology.is_string()) {
+                throw fail("field 'c3.topology' must be a string");
+            }
+            C3Params c3{number(field(*it, "setup", w), w + ".setup"),
+                        number(field(*it, "packet_time", w), w + ".packet_time"),
+                        number(field(*it, "packet_bytes", w), w + ".packet_bytes"),
+                        c3_topology_from_string(topology.get<std::string>())};
+            if (c3.packet_time <= 0.0 || c3.packet_bytes <= 0.0) {
+                throw fail("fields 'c3.packet_time' and 'c3.packet_bytes' must be > 0");
+            }
+            p.c3_ = c3;
+        }
+        if (const auto it = j.find("kernels"); it != j.end()) {
+            for (const auto& [name, k] : it->items()) {
+                const std::string w = src + ": kernels." + name;
+                const Json& unit = field(k, "unit", w);
+                if (!unit.is_string()) {
+                    throw fail("field 'kernels." + name + ".unit' must be a string");
+                }
+                p.kernels_[name] = KernelConstant{number(field(k, "seconds_per_unit", w), w + ".seconds_per_unit"),
+                                                  unit.get<std::string>()};
+            }
+        }
+        return p;
+    } catch (const Json::exception& e) {
+        throw fail(std::string("malformed (") + e.what() + ")");
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        if (what.find(hint) != std::string::npos) {
+            throw;
+        }
+        throw fail(what);
+    }
+}
+
+void Profile::save(const std::string& path) const {
+    const std::filesystem::path target(path);
+    const std::string text = to_json();
+    std::error_code ec;
+    if (target.has_parent_path()) {
+        std::filesystem::create_directories(target.parent_path(), ec);
+        if (ec) {
+            throw Error("llc::cost::Profile::save: cannot create directory '" + target.parent_path().string() +
+                        "': " + ec.message());
+        }
+    }
+    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << text << '\n';
+        out.flush();
+        if (!out) {
+            out.close();
+            std::filesystem::remove(temporary, ec);
+            throw Error("llc::cost::Profile::save: cannot write '" + temporary + "': " + std::strerror(errno));
+        }
+    }
+    std::filesystem::rename(temporary, target, ec);
+    if (ec) {
+        std::error_code ignored;
+        std::filesystem::remove(temporary, ignored);
+        throw Error("llc::cost::Profile::save: cannot rename '" + temporary + "' to '" + path + "': " + ec.message());
+    }
+}
+
+Profile Profile::load(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw Error("llc::cost::Profile::load: no machine profile at '" + path + "' (" + std::strerror(errno) + "); " +
+                    how_to_make_profile() + " (or set LLC_PROFILE to an existing profile)");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return from_json(text.str(), path);
+}
+
+Profile Profile::load_default() {
+    return load(default_profile_path());
+}
+
+}  // namespace llc::cost
