@@ -1,6 +1,4 @@
 // Seidel's broadcasts: pure schedules (rounds of sends) and their execution over point-to-point MPI.
-#include <mpi.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstddef>
@@ -12,6 +10,8 @@
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include <mpi.h>
 
 #include <llc/broadcast.hpp>
 #include <llc/error.hpp>
@@ -46,7 +46,9 @@ int ceil_log2(int n) {
     return d;
 }
 
-bool is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
+bool is_power_of_two(int n) {
+    return n > 0 && (n & (n - 1)) == 0;
+}
 
 std::vector<int> block(int first, int count) {
     std::vector<int> packets(static_cast<std::size_t>(count));
@@ -200,7 +202,8 @@ Rounds rh_rounds(int D, int k) {
 /// A packet sent to an index that neither is a processor nor forwards it later to one that needs it is dropped
 /// (nothing physical waits for it); what is left is mapped to processors and sends within n − 1 disappear.
 Rounds apply_virtual_nodes(const Rounds& rounds, int n, int N, int K) {
-    std::vector<std::vector<char>> forwards(static_cast<std::size_t>(N), std::vector<char>(static_cast<std::size_t>(K), 0));
+    std::vector<std::vector<char>> forwards(static_cast<std::size_t>(N),
+                                            std::vector<char>(static_cast<std::size_t>(K), 0));
     Rounds kept(rounds.size());
     for (std::size_t r = rounds.size(); r-- > 0;) {
         for (const Move& move : rounds[r]) {
@@ -315,9 +318,8 @@ BcastSchedule finish(int P, int root, int K, const Rounds& rounds, bool require_
             if (fresh.empty()) {
                 continue;
             }
-            const auto same = std::find_if(merged.begin(), merged.end(), [&](const Move& m) {
-                return m.from == move.from && m.to == move.to;
-            });
+            const auto same = std::find_if(
+                merged.begin(), merged.end(), [&](const Move& m) { return m.from == move.from && m.to == move.to; });
             if (same == merged.end()) {
                 merged.push_back({move.from, move.to, std::move(fresh)});
             } else {
@@ -378,9 +380,15 @@ void check_nu(const char* function, int P, int nu, Padding padding, int largest)
     }
 }
 
-Rounds st_builder(int D, int k, int nu) { return st_rounds(D, k, nu); }
-Rounds bst_builder(int D, int k, int nu) { return D == 0 ? Rounds{} : bst_rounds(D, k, nu); }
-Rounds rh_builder(int D, int k, int /*nu*/) { return rh_rounds(D, k); }
+Rounds st_builder(int D, int k, int nu) {
+    return st_rounds(D, k, nu);
+}
+Rounds bst_builder(int D, int k, int nu) {
+    return D == 0 ? Rounds{} : bst_rounds(D, k, nu);
+}
+Rounds rh_builder(int D, int k, int /*nu*/) {
+    return rh_rounds(D, k);
+}
 
 // ---- The chooser ---------------------------------------------------------------------------------------------------
 
@@ -487,7 +495,9 @@ BcastSchedule bcast_schedule(Bcast algorithm, int P, int root) {
                          "has no schedule (binomial, bidirectional or recursive_halving)");
 }
 
-void set_bcast_chooser(BcastChooser chooser) { installed_chooser() = std::move(chooser); }
+void set_bcast_chooser(BcastChooser chooser) {
+    installed_chooser() = std::move(chooser);
+}
 
 Bcast choose_bcast(int P, std::size_t bytes) {
     const BcastChooser& chooser = installed_chooser();
@@ -516,7 +526,8 @@ Bcast default_bcast_choice(int P, std::size_t bytes) {
     return bst <= rh ? Bcast::bidirectional : Bcast::recursive_halving;
 }
 
-// ---- Execution -------------------------------------------------------------------------------------------------------
+// ---- Execution
+// -------------------------------------------------------------------------------------------------------
 
 namespace detail {
 namespace {
@@ -634,7 +645,8 @@ void run_plan(const Plan& plan, std::byte* data, std::size_t n, std::size_t elem
             const int count = to_count(function, "message bytes", bytes);
             MPI_Request request = MPI_REQUEST_NULL;
             if (parts.size() == 1) {
-                check_mpi(MPI_Irecv(data + parts[0].first, count, MPI_BYTE, message.peer, tag, comm, &request), function);
+                check_mpi(MPI_Irecv(data + parts[0].first, count, MPI_BYTE, message.peer, tag, comm, &request),
+                          function);
             } else {
                 staging.emplace_back(bytes);
                 check_mpi(MPI_Irecv(staging.back().data(), count, MPI_BYTE, message.peer, tag, comm, &request),
@@ -652,7 +664,8 @@ void run_plan(const Plan& plan, std::byte* data, std::size_t n, std::size_t elem
             const int count = to_count(function, "message bytes", bytes);
             MPI_Request request = MPI_REQUEST_NULL;
             if (parts.size() == 1) {
-                check_mpi(MPI_Isend(data + parts[0].first, count, MPI_BYTE, message.peer, tag, comm, &request), function);
+                check_mpi(MPI_Isend(data + parts[0].first, count, MPI_BYTE, message.peer, tag, comm, &request),
+                          function);
             } else {
                 staging.emplace_back(bytes);
                 std::byte* out = staging.back().data();
@@ -705,13 +718,8 @@ bool known(Bcast algorithm) {
 
 }  // namespace
 
-void bcast_elements(Group& g,
-                    void* data,
-                    std::size_t n,
-                    std::size_t elem_size,
-                    MPI_Datatype type,
-                    int root,
-                    Bcast algorithm) {
+void bcast_elements(
+    Group& g, void* data, std::size_t n, std::size_t elem_size, MPI_Datatype type, int root, Bcast algorithm) {
     const char* function = "llc::bcast";
     const std::size_t bytes = n * elem_size;
     // Agreement first (one allreduce, or nothing when checks are off), so that a bad argument on some ranks only is
@@ -727,10 +735,8 @@ void bcast_elements(Group& g,
                   {"algorithm chosen by the installed chooser", static_cast<long long>(resolved)}});
     g.check_root(function, root);
     if (!known(algorithm)) {
-        throw_argument_error(function,
-                             "algorithm",
-                             std::to_string(static_cast<int>(algorithm)),
-                             "is not a value of llc::Bcast");
+        throw_argument_error(
+            function, "algorithm", std::to_string(static_cast<int>(algorithm)), "is not a value of llc::Bcast");
     }
     if (resolved == Bcast::automatic || !known(resolved)) {
         throw_argument_error(function,

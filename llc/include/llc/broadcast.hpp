@@ -43,8 +43,8 @@ enum class Bcast {
 /// How a schedule serves a P that is not a power of two (paper §5).
 enum class Padding {
     virtual_nodes,  ///< run on 2^⌈lg P⌉ nodes; node P−1 simulates the virtual ones (§5.1; ST and BST with ν = 0)
-    companions,     ///< run on 2^⌊lg P⌋ "full" nodes, then each of the first c = P − 2^⌊lg P⌋ sends to its right
-                    ///< neighbour, its companion (§5.2; any algorithm, any ν)
+    companions,  ///< run on 2^⌊lg P⌋ "full" nodes, then each of the first c = P − 2^⌊lg P⌋ sends to its right
+                 ///< neighbour, its companion (§5.2; any algorithm, any ν)
 };
 
 /// One message of a round: `from` sends packets first, first + stride, …, (count of them) to `to`.
@@ -131,13 +131,8 @@ inline constexpr double default_bcast_copy_per_byte = 1e-10;
 namespace detail {
 /// Runs `algorithm` (already resolved, not automatic) on raw elements: n elements of elem_size bytes at data;
 /// `type` is the element's MPI type (used by Bcast::mpi). Arguments are checked and the superstep recorded.
-void bcast_elements(Group& g,
-                    void* data,
-                    std::size_t n,
-                    std::size_t elem_size,
-                    MPI_Datatype type,
-                    int root,
-                    Bcast algorithm);
+void bcast_elements(
+    Group& g, void* data, std::size_t n, std::size_t elem_size, MPI_Datatype type, int root, Bcast algorithm);
 }  // namespace detail
 
 /// The root's `data` to every processor of `g` by `algorithm`. Collective over `g`: every processor passes the same
