@@ -52,6 +52,7 @@ nlohmann::json node_to_json(const TraceNode& node) {
     if (node.kind == StepKind::division) {
         j["sizes"] = node.sizes;
         j["split"] = node.split;
+        j["tasks"] = node.tasks;
         j["exchange"] = node.exchange;
         j["rejoin"] = node.rejoin;
     }
@@ -80,6 +81,7 @@ TraceNode node_from_json(const nlohmann::json& j) {
     node.ranks = j.value("ranks", 1);
     node.sizes = j.value("sizes", std::vector<int>{});
     node.split = j.value("split", 0.0);
+    node.tasks = j.value("tasks", 0.0);
     node.exchange = j.value("exchange", 0.0);
     node.rejoin = j.value("rejoin", 0.0);
     node.task = j.value("task", -1);
@@ -97,6 +99,7 @@ void merge_times(TraceNode& into, const TraceNode& other) {
     into.compute = std::max(into.compute, other.compute);
     into.comm = std::max(into.comm, other.comm);
     into.split = std::max(into.split, other.split);
+    into.tasks = std::max(into.tasks, other.tasks);
     into.exchange = std::max(into.exchange, other.exchange);
     into.rejoin = std::max(into.rejoin, other.rejoin);
     into.P = std::max(into.P, other.P);
@@ -138,8 +141,9 @@ void chrome_events(const TraceNode& node, int rank, nlohmann::json& events) {
             slice(node.label, node.start + node.compute, node.comm, "communication");
             break;
         case StepKind::division:
-            slice(node.label, node.start, node.total(), "division");
-            slice("split", node.start, node.split, "division");
+            slice(node.label + " (W)", node.start, node.compute, "compute");
+            slice(node.label, node.start + node.compute, node.total() - node.compute, "division");
+            slice("split", node.start + node.compute, node.split, "division");
             break;
         case StepKind::task:
             slice(node.label + " task " + std::to_string(node.task), node.start, node.comm, "task");
@@ -150,12 +154,8 @@ void chrome_events(const TraceNode& node, int rank, nlohmann::json& events) {
     for (const auto& child : node.children) {
         chrome_events(child, rank, events);
     }
-    if (node.kind == StepKind::division && !node.children.empty()) {
-        double tasks_end = node.start + node.split;
-        for (const auto& child : node.children) {
-            tasks_end = std::max(tasks_end, child.start + child.comm);
-        }
-        slice("exchange", tasks_end, node.exchange, "communication");
+    if (node.kind == StepKind::division) {
+        slice("exchange", node.start + node.compute + node.split + node.tasks, node.exchange, "communication");
     }
 }
 
@@ -165,20 +165,15 @@ double TraceNode::total() const {
     switch (kind) {
         case StepKind::normal:
             return compute + comm;
-        case StepKind::division: {
-            double tasks = 0.0;
-            for (const auto& child : children) {
-                tasks = std::max(tasks, child.total());
-            }
-            return split + tasks + exchange + rejoin;
-        }
+        case StepKind::division:
+            return compute + split + tasks + exchange + rejoin;
         case StepKind::task:
         case StepKind::root: {
             double sum = 0.0;
             for (const auto& child : children) {
                 sum += child.total();
             }
-            return kind == StepKind::task ? std::max(sum, comm) : sum;
+            return kind == StepKind::task ? comm : sum;
         }
     }
     return 0.0;
@@ -346,13 +341,14 @@ void Recorder::normal(std::string_view op, int P, std::uint64_t bytes, double st
     open_.back()->children.push_back(std::move(node));
 }
 
-void Recorder::begin_division(std::string_view op, int P, std::vector<int> sizes, double start) {
+void Recorder::begin_division(std::string_view op, int P, std::vector<int> sizes, double start, double compute) {
     TraceNode node;
     node.label = current_label(op);
     node.kind = StepKind::division;
     node.op = op;
     node.P = P;
     node.start = start;
+    node.compute = compute;
     node.sizes = std::move(sizes);
     auto& children = open_.back()->children;
     children.push_back(std::move(node));
@@ -377,9 +373,10 @@ void Recorder::end_task(double duration) {
     open_.pop_back();
 }
 
-void Recorder::end_division(double split, double exchange, double rejoin, std::uint64_t bytes) {
+void Recorder::end_division(double split, double tasks, double exchange, double rejoin, std::uint64_t bytes) {
     TraceNode& node = *open_.back();
     node.split = split;
+    node.tasks = tasks;
     node.exchange = exchange;
     node.rejoin = rejoin;
     node.bytes = bytes;

@@ -96,6 +96,37 @@ TEST(ErrorsTest, RootOutOfRange) {
                             {"llc::Group::bcast", "root", std::to_string(g.size())});
 }
 
+TEST(ErrorsTest, ArgumentErrorOnOneRankOnlyIsAnErrorEverywhere) {
+    auto& g = world();
+    if (g.size() == 1) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    // Rank 0 alone passes a root out of range: it gets the detailed message, the others one pointing to it.
+    std::vector<int> one(1);
+    expect_error_everywhere([&] { g.bcast(std::span<int>(one), g.rank() == 0 ? g.size() : 0); }, {"llc::Group::bcast"});
+    // The last rank alone passes an output of the wrong size.
+    const std::vector<double> in(4, 1.0);
+    std::vector<double> out(g.rank() == g.size() - 1 ? 3 : 4);
+    expect_error_everywhere([&] { g.allreduce(std::span<const double>(in), std::span<double>(out), llc::Op::sum); },
+                            {"llc::Group::allreduce"});
+    // Only the root's counts are wrong.
+    std::vector<double> all(g.rank() == 0 ? g.size() + 1 : 0);
+    const std::vector<int> counts(static_cast<std::size_t>(g.size()), 1);
+    expect_error_everywhere([&] { (void)g.scatterv(std::span<const double>(all), std::span<const int>(counts), 0); },
+                            {"llc::Group::scatterv"});
+    // One rank's alltoallv counts do not add up to what it sends.
+    const std::vector<int> payload(static_cast<std::size_t>(g.size()), 7);
+    std::vector<int> send_counts(static_cast<std::size_t>(g.size()), 1);
+    if (g.rank() == 1) {
+        send_counts[0] = 2;
+    }
+    expect_error_everywhere(
+        [&] { (void)g.alltoallv(std::span<const int>(payload), std::span<const int>(send_counts)); },
+        {"llc::Group::alltoallv"});
+    // The group is still usable afterwards: nothing is left half-done.
+    EXPECT_EQ(g.allreduce(1, llc::Op::sum), g.size());
+}
+
 TEST(ErrorsTest, SwapMismatchedBuffers) {
     auto& g = world();
     if (g.size() < 2) {

@@ -148,11 +148,27 @@ class Group {
     void restart_superstep_clock() noexcept;
     [[nodiscard]] double superstep_clock() const noexcept { return last_end_; }
     void set_superstep_clock(double t) noexcept { last_end_ = t; }
+    /// When tracing: the time the pending agreement check began (it belongs to the collective that follows, not to the
+    /// computation before it), or `fallback` if no check is pending; clears it.
+    [[nodiscard]] double take_check_start(double fallback) noexcept {
+        const double start = check_start_ >= 0.0 ? check_start_ : fallback;
+        check_start_ = -1.0;
+        return start;
+    }
 
     /// Throws llc::Error on every rank unless every rank passed the same value of each named argument.
     /// One allreduce; skipped when checks are off.
-    void check_same(const char* function, std::initializer_list<std::pair<const char*, long long>> arguments);
-    /// Throws llc::Error (locally) unless 0 ≤ root < size().
+    /// `local_error`, when not empty, is this rank's own verdict on its arguments (a root out of range, an output of
+    /// the wrong size): it joins the same allreduce, so that every rank throws — the ranks that found the error with
+    /// its message, the others with one that points to them — instead of some throwing and the rest waiting forever.
+    /// With checks off, a local error is thrown at once on the rank that found it.
+    void check_same(const char* function,
+                    std::initializer_list<std::pair<const char*, long long>> arguments,
+                    const std::string& local_error = {});
+    /// The message of the argument error for a root outside [0, size()), or an empty string.
+    [[nodiscard]] std::string root_error(const char* function, int root) const;
+    /// Throws root_error(...) locally when not empty. Only where every rank is known to pass the same root;
+    /// otherwise pass root_error(...) to check_same.
     void check_root(const char* function, int root) const;
 
     /// Passkey: only Group can make subgroups, yet std::make_unique can call the constructor.
@@ -174,6 +190,7 @@ class Group {
     std::string path_ = "/";
     int splits_ = 0;
     double last_end_ = 0.0;
+    double check_start_ = -1.0;
     std::map<std::vector<int>, std::unique_ptr<Group>> subgroups_;
     std::unique_ptr<Group> self_;
 };
@@ -188,7 +205,7 @@ void Group::superstep(const char* op, std::uint64_t bytes, F&& body) {
         body();
         return;
     }
-    const double start = recorder.now();
+    const double start = take_check_start(recorder.now());
     const double begin = last_end_ < start ? last_end_ : start;
     body();
     const double end = recorder.now();
@@ -198,8 +215,9 @@ void Group::superstep(const char* op, std::uint64_t bytes, F&& body) {
 
 template <Trivial T>
 void Group::bcast(std::span<T> data, int root) {
-    check_root("llc::Group::bcast", root);
-    check_same("llc::Group::bcast", {{"data.size()", static_cast<long long>(data.size())}, {"root", root}});
+    check_same("llc::Group::bcast",
+               {{"data.size()", static_cast<long long>(data.size())}, {"root", root}},
+               root_error("llc::Group::bcast", root));
     const int count = detail::to_count("llc::Group::bcast", "data.size()", data.size());
     superstep("bcast", data.size_bytes(), [&] {
         detail::check_mpi(MPI_Bcast(data.data(), count, detail::mpi_type<T>(), root, native()), "llc::Group::bcast");
@@ -208,8 +226,7 @@ void Group::bcast(std::span<T> data, int root) {
 
 template <TrivialContainer C>
 void Group::bcast(C& container, int root) {
-    check_root("llc::Group::bcast", root);
-    check_same("llc::Group::bcast", {{"root", root}});
+    check_same("llc::Group::bcast", {{"root", root}}, root_error("llc::Group::bcast", root));
     using T = std::ranges::range_value_t<C>;
     unsigned long long n = std::ranges::size(container);
     superstep("bcast", 0, [&] {
@@ -223,20 +240,20 @@ void Group::bcast(C& container, int root) {
 
 template <class T>
 requires(!Trivial<T> && !TrivialContainer<T>) void Group::bcast(T& value, int root) {
-    check_root("llc::Group::bcast", root);
-    check_same("llc::Group::bcast", {{"root", root}});
+    check_same("llc::Group::bcast", {{"root", root}}, root_error("llc::Group::bcast", root));
     superstep("bcast", 0, [&] { boost::mpi::broadcast(comm_, value, root); });
 }
 
 template <Reducible T>
 void Group::reduce(std::span<const T> in, std::span<T> out, Op op, int root) {
-    check_root("llc::Group::reduce", root);
-    // The root's out.size() joins the agreement: every rank compares in.size() with it in one allreduce.
-    const auto n = static_cast<long long>(in.size());
-    check_same("llc::Group::reduce",
-               {{"in.size()", n},
-                {"root", root},
-                {"in.size() vs out.size() on the root", rank_ == root ? static_cast<long long>(out.size()) : n}});
+    std::string error = root_error("llc::Group::reduce", root);
+    if (error.empty() && rank_ == root && out.size() != in.size()) {
+        error = argument_message("llc::Group::reduce",
+                                 "out.size()",
+                                 std::to_string(out.size()),
+                                 "must equal in.size() = " + std::to_string(in.size()) + " on the root");
+    }
+    check_same("llc::Group::reduce", {{"in.size()", static_cast<long long>(in.size())}, {"root", root}}, error);
     const int count = detail::to_count("llc::Group::reduce", "in.size()", in.size());
     superstep("reduce", in.size_bytes(), [&] {
         const void* send = in.data();
@@ -256,13 +273,13 @@ void Group::reduce(std::span<const T> in, std::span<T> out, Op op, int root) {
 
 template <Reducible T>
 void Group::allreduce(std::span<const T> in, std::span<T> out, Op op) {
-    if (out.size() != in.size()) {
-        throw_argument_error("llc::Group::allreduce",
-                             "out.size()",
-                             std::to_string(out.size()),
-                             "must equal in.size() = " + std::to_string(in.size()));
-    }
-    check_same("llc::Group::allreduce", {{"in.size()", static_cast<long long>(in.size())}});
+    check_same("llc::Group::allreduce",
+               {{"in.size()", static_cast<long long>(in.size())}},
+               out.size() == in.size() ? std::string()
+                                       : argument_message("llc::Group::allreduce",
+                                                          "out.size()",
+                                                          std::to_string(out.size()),
+                                                          "must equal in.size() = " + std::to_string(in.size())));
     const int count = detail::to_count("llc::Group::allreduce", "in.size()", in.size());
     superstep("allreduce", in.size_bytes(), [&] {
         const void* send =
@@ -284,8 +301,9 @@ T Group::allreduce(T value, Op op) {
 
 template <Trivial T>
 std::vector<T> Group::gather(std::span<const T> send, int root) {
-    check_root("llc::Group::gather", root);
-    check_same("llc::Group::gather", {{"send.size()", static_cast<long long>(send.size())}, {"root", root}});
+    check_same("llc::Group::gather",
+               {{"send.size()", static_cast<long long>(send.size())}, {"root", root}},
+               root_error("llc::Group::gather", root));
     const int count = detail::to_count("llc::Group::gather", "send.size()", send.size());
     std::vector<T> result(rank_ == root ? send.size() * static_cast<std::size_t>(size_) : 0);
     superstep("gather", send.size_bytes(), [&] {
@@ -304,8 +322,7 @@ std::vector<int> displacements(const char* function, std::span<const int> counts
 
 template <Trivial T>
 std::vector<T> Group::gatherv(std::span<const T> send, int root, std::vector<int>* counts) {
-    check_root("llc::Group::gatherv", root);
-    check_same("llc::Group::gatherv", {{"root", root}});
+    check_same("llc::Group::gatherv", {{"root", root}}, root_error("llc::Group::gatherv", root));
     const int count = detail::to_count("llc::Group::gatherv", "send.size()", send.size());
     std::vector<int> sizes(rank_ == root ? static_cast<std::size_t>(size_) : 0);
     std::vector<T> result;
@@ -378,13 +395,15 @@ std::vector<T> Group::allgatherv(std::span<const T> send, std::vector<int>* coun
 
 template <Trivial T>
 void Group::scatter(std::span<const T> send, std::span<T> recv, int root) {
-    check_root("llc::Group::scatter", root);
-    const auto expected = static_cast<long long>(recv.size()) * size_;
-    check_same("llc::Group::scatter",
-               {{"recv.size()", static_cast<long long>(recv.size())},
-                {"root", root},
-                {"send.size() on the root vs size() * recv.size()",
-                 rank_ == root ? static_cast<long long>(send.size()) : expected}});
+    std::string error = root_error("llc::Group::scatter", root);
+    if (error.empty() && rank_ == root && send.size() != recv.size() * static_cast<std::size_t>(size_)) {
+        error = argument_message("llc::Group::scatter",
+                                 "send.size()",
+                                 std::to_string(send.size()),
+                                 "must be size() * recv.size() = " +
+                                     std::to_string(recv.size() * static_cast<std::size_t>(size_)) + " on the root");
+    }
+    check_same("llc::Group::scatter", {{"recv.size()", static_cast<long long>(recv.size())}, {"root", root}}, error);
     const int count = detail::to_count("llc::Group::scatter", "recv.size()", recv.size());
     superstep("scatter", recv.size_bytes(), [&] {
         detail::check_mpi(
@@ -396,22 +415,29 @@ void Group::scatter(std::span<const T> send, std::span<T> recv, int root) {
 
 template <Trivial T>
 std::vector<T> Group::scatterv(std::span<const T> send, std::span<const int> counts, int root) {
-    check_root("llc::Group::scatterv", root);
     std::vector<int> displs;
-    bool root_ok = true;
-    if (rank_ == root) {
-        root_ok = counts.size() == static_cast<std::size_t>(size_);
-        if (root_ok) {
-            displs = detail::displacements("llc::Group::scatterv", counts);
-            root_ok = static_cast<std::size_t>(displs.back()) == send.size();
+    std::string error = root_error("llc::Group::scatterv", root);
+    if (error.empty() && rank_ == root) {
+        if (counts.size() != static_cast<std::size_t>(size_)) {
+            error = argument_message("llc::Group::scatterv",
+                                     "counts.size()",
+                                     std::to_string(counts.size()),
+                                     "must equal the group size " + std::to_string(size_) + " on the root");
+        } else {
+            try {
+                displs = detail::displacements("llc::Group::scatterv", counts);
+                if (static_cast<std::size_t>(displs.back()) != send.size()) {
+                    error = argument_message("llc::Group::scatterv",
+                                             "send.size()",
+                                             std::to_string(send.size()),
+                                             "must equal sum(counts) = " + std::to_string(displs.back()));
+                }
+            } catch (const Error& e) {
+                error = e.what();
+            }
         }
     }
-    check_same(
-        "llc::Group::scatterv",
-        {{"root", root}, {"counts.size() == size() and sum(counts) == send.size() on the root", root_ok ? 1 : 0}});
-    if (!root_ok) {  // reached only with checks off: the others are already inside the collective
-        abort_job(path_, "llc::Group::scatterv: counts on the root do not match the group size or send.size()");
-    }
+    check_same("llc::Group::scatterv", {{"root", root}}, error);
     int mine = 0;
     std::vector<T> result;
     superstep("scatterv", 0, [&] {
@@ -434,14 +460,15 @@ std::vector<T> Group::scatterv(std::span<const T> send, std::span<const int> cou
 
 template <Trivial T>
 void Group::alltoall(std::span<const T> send, std::span<T> recv) {
-    if (send.size() != recv.size() || send.size() % static_cast<std::size_t>(size_) != 0) {
-        throw_argument_error("llc::Group::alltoall",
-                             "send.size()",
-                             std::to_string(send.size()),
-                             "must equal recv.size() = " + std::to_string(recv.size()) +
-                                 " and be divisible by the group size " + std::to_string(size_));
-    }
-    check_same("llc::Group::alltoall", {{"send.size()", static_cast<long long>(send.size())}});
+    check_same("llc::Group::alltoall",
+               {{"send.size()", static_cast<long long>(send.size())}},
+               send.size() == recv.size() && send.size() % static_cast<std::size_t>(size_) == 0
+                   ? std::string()
+                   : argument_message("llc::Group::alltoall",
+                                      "send.size()",
+                                      std::to_string(send.size()),
+                                      "must equal recv.size() = " + std::to_string(recv.size()) +
+                                          " and be divisible by the group size " + std::to_string(size_)));
     const int block = detail::to_count("llc::Group::alltoall", "send.size()", send.size() / size_);
     superstep("alltoall", send.size_bytes(), [&] {
         detail::check_mpi(
@@ -455,17 +482,27 @@ template <Trivial T>
 std::vector<T> Group::alltoallv(std::span<const T> send,
                                 std::span<const int> send_counts,
                                 std::vector<int>* recv_counts) {
+    std::vector<int> send_displs;
+    std::string error;
     if (send_counts.size() != static_cast<std::size_t>(size_)) {
-        throw_argument_error("llc::Group::alltoallv",
-                             "send_counts.size()",
-                             std::to_string(send_counts.size()),
-                             "must equal the group size " + std::to_string(size_));
+        error = argument_message("llc::Group::alltoallv",
+                                 "send_counts.size()",
+                                 std::to_string(send_counts.size()),
+                                 "must equal the group size " + std::to_string(size_));
+    } else {
+        try {
+            send_displs = detail::displacements("llc::Group::alltoallv", send_counts);
+            if (static_cast<std::size_t>(send_displs.back()) != send.size()) {
+                error = argument_message("llc::Group::alltoallv",
+                                         "send.size()",
+                                         std::to_string(send.size()),
+                                         "must equal sum(send_counts) = " + std::to_string(send_displs.back()));
+            }
+        } catch (const Error& e) {
+            error = e.what();
+        }
     }
-    const std::vector<int> send_displs = detail::displacements("llc::Group::alltoallv", send_counts);
-    if (static_cast<std::size_t>(send_displs.back()) != send.size()) {
-        throw_argument_error(
-            "llc::Group::alltoallv", "send.size()", std::to_string(send.size()), "must equal the sum of send_counts");
-    }
+    check_same("llc::Group::alltoallv", {}, error);
     std::vector<int> sizes(static_cast<std::size_t>(size_));
     std::vector<T> result;
     superstep("alltoallv", send.size_bytes(), [&] {

@@ -115,7 +115,7 @@ template <class Run, class Send, class Recv>
 void run_division(Group& g, const char* op, std::span<const double> weights, Run&& run, Send&& send, Recv&& recv) {
     auto& recorder = Recorder::instance();
     const bool tracing = recorder.on();
-    const double begin = tracing ? recorder.now() : 0.0;
+    const double begin = tracing ? g.take_check_start(recorder.now()) : 0.0;
     const int P = g.size();
     const int r = static_cast<int>(weights.size());
 
@@ -144,7 +144,9 @@ void run_division(Group& g, const char* op, std::span<const double> weights, Run
         sub = &g.self();
     }
     if (tracing) {
-        recorder.begin_division(op, P, sizes, std::min(begin, g.superstep_clock()));
+        // The local work since the group's previous superstep (e.g. the divide step) is this superstep's W.
+        const double previous = std::min(begin, g.superstep_clock());
+        recorder.begin_division(op, P, sizes, previous, begin - previous);
     }
     const double assigned = tracing ? recorder.now() : 0.0;
 
@@ -164,7 +166,7 @@ void run_division(Group& g, const char* op, std::span<const double> weights, Run
             }
             if (tracing) {
                 recorder.end_task(recorder.now() - task_start);
-                recorder.end_division(assigned - begin, 0.0, 0.0, 0);
+                recorder.end_division(assigned - begin, recorder.now() - assigned, 0.0, 0.0, 0);
             }
             throw;
         } catch (...) {
@@ -202,7 +204,7 @@ void run_division(Group& g, const char* op, std::span<const double> weights, Run
     if (tracing) {
         const double exchanged = recorder.now();
         g.set_superstep_clock(exchanged);
-        recorder.end_division(assigned - begin, exchanged - exchange_start, 0.0, bytes);
+        recorder.end_division(assigned - begin, exchange_start - assigned, exchanged - exchange_start, 0.0, bytes);
     }
 }
 

@@ -40,14 +40,16 @@ struct TraceNode {
     // Division supersteps only.
     std::vector<int> sizes;  ///< subgroup sizes (ones when P < r)
     double split = 0.0;      ///< processor assignment and communicator lookup / creation
+    double tasks = 0.0;      ///< this processor's task execution: all its tasks in turn when P < r
     double exchange = 0.0;   ///< result exchange between partners
     double rejoin = 0.0;     ///< from the end of the exchange to the return of the division
     int task = -1;           ///< task index (task nodes)
     int ranks = 1;           ///< how many processors' records were merged into this node
     std::vector<TraceNode> children;
 
-    /// Wall time the node covers: compute + comm for a normal superstep; split + max over tasks + exchange + rejoin
-    /// for a division; the sum over children for task and root nodes.
+    /// Wall time the node covers: compute + comm for a normal superstep; compute + split + tasks + exchange + rejoin
+    /// for a division (compute: the local work since the group's previous superstep, e.g. the divide step); the
+    /// task's measured duration (comm) for a task; the sum over children for the root.
     [[nodiscard]] double total() const;
 };
 
@@ -109,10 +111,10 @@ class Recorder {
     void enable(bool on);
     void clear();
     void normal(std::string_view op, int P, std::uint64_t bytes, double start, double compute, double comm);
-    void begin_division(std::string_view op, int P, std::vector<int> sizes, double start);
+    void begin_division(std::string_view op, int P, std::vector<int> sizes, double start, double compute);
     void begin_task(int task, int P, double start);
     void end_task(double duration);
-    void end_division(double split, double exchange, double rejoin, std::uint64_t bytes);
+    void end_division(double split, double tasks, double exchange, double rejoin, std::uint64_t bytes);
     void push_label(std::string name);
     void pop_label();
     [[nodiscard]] const TraceNode& root() const noexcept { return root_; }
