@@ -65,11 +65,13 @@ void check_machine(const char* function, const C3Machine& m) {
     }
 }
 
-C3Units finish(const C3Machine& m, const C3Options& o, C3Units u, double packets_total) {
+C3Units finish(const C3Machine& m, C3Units u, double packets_total) {
     if (u.cong > 0) {
         u.L_a = packets_total / u.cong;
-        const double over_b = o.ceilings ? std::ceil(u.cong / m.b) : u.cong / m.b;
-        const double over_p = o.ceilings ? std::ceil(u.cong / m.p) : u.cong / m.p;
+        // ⌈cong / b⌉ and ⌈cong / p⌉ count routing steps: they keep their ceilings in every mode (the paper's
+        // recurrence for logp-lev-sq charges a single message ⌈1/b⌉ = 1, §4.1).
+        const double over_b = std::ceil(u.cong / m.b);
+        const double over_p = std::ceil(u.cong / m.p);
         u.link = u.L_a * over_b;
         u.processor = u.L_a * over_p * m.h;
     }
@@ -201,7 +203,7 @@ C3Units c3_superstep(const C3Machine& machine, std::span<const C3Message> messag
             u.setups = sr.setups;
         }
     }
-    return finish(machine, options, u, packets_total);
+    return finish(machine, u, packets_total);
 }
 
 C3Units c3_pattern(
@@ -278,7 +280,7 @@ C3Units c3_pattern(
         }
     }
     u.cong = L > 0.0 ? cong : 0.0;
-    return finish(machine, o, u, pk * u.cong);
+    return finish(machine, u, pk * u.cong);
 }
 
 double c3_computation_units(std::span<const double> bytes_accessed, double l) {

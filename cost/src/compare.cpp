@@ -38,7 +38,7 @@ ComparisonNode predicted_only(const Breakdown& b, MatchStatus status, std::strin
     n.predicted = b.total;
     n.measured = nan;
     n.relative_error = nan;
-    n.predicted_compute = b.compute;
+    n.predicted_compute = b.kind == ExprKind::division ? 0.0 : b.compute;  // a division's own W comes from before it
     n.measured_compute = nan;
     n.predicted_comm = b.kind == ExprKind::division ? b.split + b.exchange + b.rejoin : b.comm;
     n.measured_comm = nan;
@@ -153,12 +153,14 @@ std::vector<ComparisonNode> match_list(const Breakdown& predicted, const std::ve
     for (std::size_t i = 0; i < items.size(); ++i) {
         const Breakdown& b = *items[i];
         if (b.kind == ExprKind::compute) {
-            if (i + 1 < items.size() && items[i + 1]->kind == ExprKind::normal) {
-                pending += b.total;  // the trace charges it to the next collective's W
+            if (i + 1 < items.size() &&
+                (items[i + 1]->kind == ExprKind::normal || items[i + 1]->kind == ExprKind::division)) {
+                pending += b.total;  // the trace charges it to the W of the group's next superstep
             } else {
-                out.push_back(predicted_only(b,
-                                             MatchStatus::unrecorded,
-                                             "local work not ended by a collective: the trace records no node for it"));
+                out.push_back(predicted_only(
+                    b,
+                    MatchStatus::unrecorded,
+                    "local work after the last superstep of its group: the trace records no node for it"));
             }
             continue;
         }

@@ -293,7 +293,7 @@ Piecewise Piecewise::fit(std::span<const Sample> input, const FitOptions& option
             const double floor_sse = dn * 1e-12;  // relative residuals of 1e-6 are exact for our purpose
             score = dn * std::log(std::max(sse, floor_sse) / dn) + (3.0 * static_cast<double>(k) - 1.0) * std::log(dn);
         }
-        if (score < chosen_score - 1e-12 * std::abs(chosen_score)) {
+        if (chosen_score == inf || score < chosen_score - 1e-12 * std::abs(chosen_score)) {
             chosen_score = score;
             chosen = k;
         }

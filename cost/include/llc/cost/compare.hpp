@@ -3,15 +3,16 @@
 /// Predicted against measured, superstep by superstep: a measured llc::TraceNode (merged over processors, max as the
 /// CCM charges) held against the predicted Expr of the same run.
 ///
-/// Matching. A sequence (or the trace's root and task nodes) is matched item by item in order; a normal superstep
-/// with a normal node (compute with W, comm with T_f); a division with a division node, task t of the Expr with the
-/// trace's task node whose `task` is t. Expr compute nodes have no trace node of their own: the trace charges local
-/// work to the W of the next collective of the group, so a compute node directly followed by a normal superstep is
-/// added to that superstep's predicted W; any other compute node (before a division, at the end of a task) is reported
-/// as `unrecorded` and counts in the predicted totals of the enclosing task (whose measured time is its duration) but
-/// not in the root's measured total (the sum of its recorded supersteps). Nodes without a counterpart are reported as
-/// only_predicted or only_measured; a kind or operation that differs is reported as mismatch. Nothing is dropped
-/// silently.
+/// Matching. A sequence (or the trace's root and task nodes) is matched item by item in order (nested sequences are
+/// flattened); a normal superstep with a normal node (compute with W, comm with T_f); a division with a division node
+/// (comm with T_g = split + exchange + rejoin), task t of the Expr with the trace's task node whose `task` is t. Expr
+/// compute nodes have no trace node of their own: the trace charges local work to the W of the group's next superstep
+/// (TraceNode::compute of the next normal or division node), so a compute node directly followed by a normal or a
+/// division superstep is added to that superstep's predicted W; any other compute node (at the end of a task or of the
+/// run) is reported as `unrecorded` and counts in the predicted totals of the enclosing task (whose measured time is
+/// its duration) but not in the root's measured total (the sum of its recorded supersteps). Nodes without a
+/// counterpart are reported as only_predicted or only_measured; a kind, P or collective that differs is reported as
+/// mismatch. Nothing is dropped silently.
 ///
 /// Signed relative error: (predicted − measured) / measured; NaN when measured is 0 or a side is missing.
 
@@ -42,7 +43,7 @@ struct ComparisonNode {
     double predicted = 0.0;
     double measured = 0.0;
     double relative_error = 0.0;
-    double predicted_compute = 0.0;
+    double predicted_compute = 0.0;  ///< the superstep's own W (for a division: the local work just before it)
     double measured_compute = 0.0;
     double predicted_comm = 0.0;  ///< T_f (normal) or T_g (division)
     double measured_comm = 0.0;   ///< comm (normal) or split + exchange + rejoin (division)

@@ -209,7 +209,9 @@ struct C3Machine {
 struct C3Options {
     C3Routing routing = C3Routing::wormhole;
     C3SendMode send = C3SendMode::nonblocking;
-    bool ceilings = true;  ///< false drops every ⌈·⌉ (the paper does for power-of-two sizes, §4.1)
+    /// false drops the ⌈·⌉ of packet counts ⌈L/l⌉ (the paper does for power-of-two sizes, §4.1); the step counts
+    /// ⌈cong/b⌉ and ⌈cong/p⌉ of the congestion terms keep theirs.
+    bool ceilings = true;
 };
 
 /// One message of a superstep: `bytes` from processor `from` to processor `to`.
@@ -239,7 +241,7 @@ struct C3Units {
 /// The regular patterns of paper Fig. 4 with every message of L bytes, source/destination t = 0.
 enum class C3Pattern { one_to_one, one_to_all, all_to_one, all_to_all };
 /// Units of a pattern by direct sends. `paper_approximation` makes the paper's §4 simplifications: p is written for
-/// p − 1 (so the source of a one-to-all sends p messages) and ⌈·⌉ is dropped.
+/// p − 1 (so the source of a one-to-all sends p messages) and ⌈L/l⌉ is dropped.
 [[nodiscard]] C3Units c3_pattern(const C3Machine& machine,
                                  C3Pattern pattern,
                                  double L,

@@ -1,0 +1,214 @@
+// Profile: interpolation in P, lookups, JSON round trip, and the errors of missing / corrupt / old profiles.
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <llc/cost/profile.hpp>
+#include <llc/error.hpp>
+
+namespace {
+
+using namespace llc::cost;
+
+std::string error_of(auto&& f) {
+    try {
+        f();
+    } catch (const llc::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+Profile sample_profile() {
+    Profile p;
+    p.meta().host = "testhost";
+    p.meta().machine = "2 cores";
+    p.meta().mpi_library = "Open MPI test";
+    p.meta().date = "2024-01-01T00:00:00Z";
+    p.meta().quick = true;
+    p.meta().world_size = 2;
+    p.set_collective("bcast", 2, Piecewise::linear(1e-6, 1e-9));
+    p.set_collective("bcast", 8, Piecewise::linear(3e-6, 3e-9));
+    p.set_collective("gatherv", 2, Piecewise::constant(5e-6));
+    p.set_division(2, DivisionCost{1e-5, Piecewise::linear(2e-6, 1e-9), 1e-6});
+    p.set_point_to_point(Path::send, Layout::cc, Piecewise::linear(1e-6, 1e-9));
+    p.set_loggp({5e-6, 1e-6, 2e-6, 1e-9});
+    p.set_bsp(2, {1e-9, 1e-5});
+    p.set_bsp(8, {2e-9, 4e-5});
+    p.set_hockney({1e-6, 1e-9});
+    p.set_c3({8e-6, 1e-6, 512, C3Topology::mesh});
+    p.set_kernel("fft.leaf", {2e-9, "n*log2(n)"});
+    return p;
+}
+
+std::filesystem::path temp_dir() {
+    const auto dir = std::filesystem::temp_directory_path() / ("llc-cost-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+TEST(ProfileTest, interpolates_linearly_in_log_P) {
+    const std::vector<int> Ps{2, 8};
+    const std::vector<double> v{1.0, 3.0};
+    Lookup l = interpolate_in_p(Ps, v, 4);  // log4 is halfway between log2 and log8
+    EXPECT_DOUBLE_EQ(l.seconds, 2.0);
+    EXPECT_FALSE(l.extrapolated);
+    l = interpolate_in_p(Ps, v, 8);
+    EXPECT_DOUBLE_EQ(l.seconds, 3.0);
+    EXPECT_FALSE(l.extrapolated);
+    l = interpolate_in_p(Ps, v, 32);  // continues the line in log P
+    EXPECT_NEAR(l.seconds, 5.0, 1e-12);
+    EXPECT_TRUE(l.extrapolated);
+    l = interpolate_in_p(Ps, v, 1);
+    EXPECT_NEAR(l.seconds, 0.0, 1e-12);
+    EXPECT_TRUE(l.extrapolated);
+    // One measured P: T ∝ log P.
+    const std::vector<int> one{2};
+    const std::vector<double> w{1.5};
+    l = interpolate_in_p(one, w, 16);
+    EXPECT_NEAR(l.seconds, 6.0, 1e-12);
+    EXPECT_TRUE(l.extrapolated);
+    EXPECT_THROW((void)interpolate_in_p(one, w, 0), llc::Error);
+}
+
+TEST(ProfileTest, collective_lookup_interpolates_and_flags) {
+    const Profile p = sample_profile();
+    Lookup l = p.collective("bcast", 4, 1000);
+    EXPECT_NEAR(l.seconds, 0.5 * (1e-6 + 1e-9 * 1000) + 0.5 * (3e-6 + 3e-9 * 1000), 1e-15);
+    EXPECT_FALSE(l.extrapolated);
+    l = p.collective("bcast", 2, 1000);
+    EXPECT_DOUBLE_EQ(l.seconds, 1e-6 + 1e-6);
+    EXPECT_TRUE(p.collective("bcast", 64, 1000).extrapolated);
+    EXPECT_EQ(p.measured_sizes("bcast"), (std::vector<int>{2, 8}));
+    // v-variants are stored and found under their regular names.
+    EXPECT_TRUE(p.has_collective("gather"));
+    EXPECT_TRUE(p.has_collective("gatherv"));
+    EXPECT_DOUBLE_EQ(p.collective("gatherv", 2, 10).seconds, 5e-6);
+    EXPECT_EQ(canonical_collective("alltoallv"), "alltoall");
+    EXPECT_EQ(canonical_collective("swap"), "swap");
+    const std::string e = error_of([&] { (void)p.collective("alltoall", 2, 10); });
+    EXPECT_NE(e.find("alltoall"), std::string::npos) << e;
+    EXPECT_NE(e.find("llc-probe"), std::string::npos) << e;
+}
+
+TEST(ProfileTest, division_bsp_kernels) {
+    const Profile p = sample_profile();
+    const DivisionLookup d = p.division(2, 1000);
+    EXPECT_DOUBLE_EQ(d.split, 1e-5);
+    EXPECT_DOUBLE_EQ(d.exchange, 3e-6);
+    EXPECT_DOUBLE_EQ(d.rejoin, 1e-6);
+    EXPECT_DOUBLE_EQ(d.total(), 1e-5 + 3e-6 + 1e-6);
+    EXPECT_TRUE(p.division(4, 1000).extrapolated);
+    const BSPLookup b = p.bsp(4);
+    EXPECT_NEAR(b.params.g, 1.5e-9, 1e-21);
+    EXPECT_NEAR(b.params.l, 2.5e-5, 1e-17);
+    EXPECT_DOUBLE_EQ(p.kernel_seconds("fft.leaf", 1000), 2e-6);
+    const std::string e = error_of([&] { (void)p.kernel("dp.step"); });
+    EXPECT_NE(e.find("dp.step"), std::string::npos) << e;
+    EXPECT_NE(e.find("fft.leaf"), std::string::npos) << e;
+    EXPECT_THROW((void)Profile().division(2, 1), llc::Error);
+    EXPECT_THROW(Profile().set_kernel("x", {-1.0, "u"}), llc::Error);
+    EXPECT_THROW(Profile().set_collective("bcast", 0, Piecewise()), llc::Error);
+    EXPECT_THROW((void)p.point_to_point(Path::full, Layout::nn), llc::Error);
+    EXPECT_FALSE(p.has_point_to_point());
+}
+
+TEST(ProfileTest, save_and_load_round_trip_whole) {
+    const Profile p = sample_profile();
+    const auto dir = temp_dir();
+    const std::string path = (dir / "sub" / "profile.json").string();
+    p.save(path);
+    const Profile q = Profile::load(path);
+    EXPECT_EQ(p, q);
+    EXPECT_EQ(q.meta().host, "testhost");
+    EXPECT_EQ(q.c3()->topology, C3Topology::mesh);
+    // Nothing but the profile is left behind.
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir / "sub")) {
+        (void)entry;
+        ++files;
+    }
+    EXPECT_EQ(files, 1);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(ProfileTest, bad_profiles_are_errors_that_say_how_to_make_one) {
+    const auto dir = temp_dir();
+    const auto write = [&](const std::string& name, const std::string& text) {
+        const std::string path = (dir / name).string();
+        std::ofstream(path) << text;
+        return path;
+    };
+    const std::string missing = (dir / "none.json").string();
+    std::string e = error_of([&] { (void)Profile::load(missing); });
+    EXPECT_NE(e.find(missing), std::string::npos) << e;
+    EXPECT_NE(e.find("mpirun -np 2 build/bin/llc-probe --out FILE"), std::string::npos) << e;
+
+    e = error_of([&] { (void)Profile::load(write("corrupt.json", "{\"version\": 1, ")); });
+    EXPECT_NE(e.find("corrupt.json"), std::string::npos) << e;
+    EXPECT_NE(e.find("llc-probe"), std::string::npos) << e;
+
+    std::string text = sample_profile().to_json();
+    const auto replace = [](std::string s, const std::string& from, const std::string& to) {
+        const auto at = s.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        return s.replace(at, from.size(), to);
+    };
+    e = error_of([&] { (void)Profile::load(write("old.json", replace(text, "\"version\": 1", "\"version\": 0"))); });
+    EXPECT_NE(e.find("version"), std::string::npos) << e;
+
+    e = error_of([&] { (void)Profile::from_json(replace(text, "\"division\"", "\"divisions\""), "x.json"); });
+    EXPECT_NE(e.find("division"), std::string::npos) << e;
+    EXPECT_NE(e.find("x.json"), std::string::npos) << e;
+    EXPECT_NE(e.find("llc-probe"), std::string::npos) << e;
+
+    e = error_of([&] { (void)Profile::from_json(replace(text, "\"rejoin\": 1e-06", "\"rejoin\": -1.0"), "x.json"); });
+    EXPECT_NE(e.find("division.2.rejoin"), std::string::npos) << e;
+
+    e = error_of([&] { (void)Profile::from_json(replace(text, "\"host\"", "\"hostname\""), "x.json"); });
+    EXPECT_NE(e.find("host"), std::string::npos) << e;
+
+    e = error_of([&] { (void)Profile::from_json("[1,2]", "x.json"); });
+    EXPECT_FALSE(e.empty());
+    std::filesystem::remove_all(dir);
+}
+
+TEST(ProfileTest, default_path_follows_the_environment) {
+    const char* old_profile = std::getenv("LLC_PROFILE");
+    const char* old_xdg = std::getenv("XDG_CACHE_HOME");
+    const std::string saved_profile = old_profile ? old_profile : "";
+    const std::string saved_xdg = old_xdg ? old_xdg : "";
+
+    ::setenv("LLC_PROFILE", "/some/where.json", 1);
+    EXPECT_EQ(default_profile_path(), "/some/where.json");
+    ::unsetenv("LLC_PROFILE");
+    ::setenv("XDG_CACHE_HOME", "/cache", 1);
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    EXPECT_EQ(default_profile_path(), std::string("/cache/llc/profile-") + host + ".json");
+    ::unsetenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    if (home != nullptr && *home != '\0') {
+        EXPECT_EQ(default_profile_path(), std::string(home) + "/.cache/llc/profile-" + host + ".json");
+    }
+    ::setenv("LLC_PROFILE", "/nonexistent/llc-profile.json", 1);
+    const std::string e = error_of([] { (void)Profile::load_default(); });
+    EXPECT_NE(e.find("/nonexistent/llc-profile.json"), std::string::npos) << e;
+
+    if (old_profile) {
+        ::setenv("LLC_PROFILE", saved_profile.c_str(), 1);
+    } else {
+        ::unsetenv("LLC_PROFILE");
+    }
+    if (old_xdg) {
+        ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+    }
+}
+
+}  // namespace
