@@ -122,6 +122,8 @@ Price P3PC::collective(std::string_view f, int P, double bytes) const {
     }
     const Layout M = options_.layout;
     const double R = detail::ceil_log2(P);
+    // The largest single message priced, to flag prices beyond the benchmarked sizes.
+    double largest = 0.0;
     const auto tree = [&](Path busy, double m) { return std::max(R * time(busy, M, m), R * time(Path::full, M, m)); };
     const auto spread = [&](Path busy, double total) {  // SBT: the root's i-th message carries total / 2^i
         double time1 = 0.0;
@@ -166,7 +168,25 @@ Price P3PC::collective(std::string_view f, int P, double bytes) const {
             seconds = time(Path::full, M, bytes / 2.0);
             break;
     }
-    return {seconds, false};
+    switch (c) {
+        case detail::Collective::scatter:
+        case detail::Collective::gather:
+            largest = bytes * P / 2.0;
+            break;
+        case detail::Collective::alltoall:
+            largest = bytes / P;
+            break;
+        case detail::Collective::swap:
+            largest = bytes / 2.0;
+            break;
+        case detail::Collective::barrier:
+            largest = 0.0;
+            break;
+        default:
+            largest = bytes;
+            break;
+    }
+    return {seconds, table(Path::full, M).extrapolates(largest)};
 }
 
 DivisionLookup P3PC::division(int P, std::span<const int> sizes, double bytes) const {
@@ -175,7 +195,9 @@ DivisionLookup P3PC::division(int P, std::span<const int> sizes, double bytes) c
         return {};
     }
     const double others = static_cast<double>(sizes.size() - 1);
-    return {0.0, others * time(Path::full, options_.layout, bytes / (2.0 * others)), 0.0, false};
+    const double m = bytes / (2.0 * others);
+    return {
+        0.0, others * time(Path::full, options_.layout, m), 0.0, table(Path::full, options_.layout).extrapolates(m)};
 }
 
 }  // namespace llc::cost

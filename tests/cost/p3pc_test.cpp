@@ -58,6 +58,9 @@ TEST(P3PCTest, tc1_interpolation_and_extrapolation) {
     EXPECT_NEAR(model.time(Path::full, Layout::nn, 102400 * floats), 25652.54, 1e-9);
     EXPECT_NEAR(model.time(Path::send, Layout::cc, 1048576 * floats), 121935.76, 0.01);
     EXPECT_NEAR(model.time(Path::send, Layout::cc, 2097152 * floats), 245712.29, 0.01);
+    // As a Model, prices beyond the largest benchmarked size (500K floats) are flagged.
+    EXPECT_FALSE(model.collective("bcast", 4, 1024 * floats).extrapolated);
+    EXPECT_TRUE(model.collective("bcast", 4, 1048576 * floats).extrapolated);
 }
 
 TEST(P3PCTest, tc2_loggp_star_view) {
