@@ -1,0 +1,167 @@
+// Checks a profile written by a minimal llc-probe run (run_minimal.cmake): it loads with Profile::load, and holds every
+// collective and the division at every p = 1 … P, the 12 P-3PC functions, LogGP, BSP at every p, Hockney, C³, and a
+// kernel constant for every algorithm's kernel probe, with finite, non-negative, plausible values; the samples file
+// beside it has a row for every measured function. The oracle is the list of what must be there, not the probe's code.
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <llc/algorithms/kernel_probes.hpp>
+#include <llc/cost/profile.hpp>
+
+namespace {
+
+std::string profile_path() {
+    const char* path = std::getenv("LLC_PROBE_TEST_PROFILE");
+    return path == nullptr ? std::string() : std::string(path);
+}
+
+int world_size() {
+    const char* p = std::getenv("LLC_PROBE_TEST_P");
+    return p == nullptr ? 0 : std::atoi(p);
+}
+
+bool plausible(double seconds) {
+    return std::isfinite(seconds) && seconds >= 0.0 && seconds < 10.0;
+}
+
+class ProbeProfile : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        ASSERT_FALSE(profile_path().empty()) << "set LLC_PROBE_TEST_PROFILE";
+        ASSERT_GE(P, 1) << "set LLC_PROBE_TEST_P";
+        profile = llc::cost::Profile::load(profile_path());
+    }
+    int P = world_size();
+    llc::cost::Profile profile;
+};
+
+TEST_F(ProbeProfile, MetadataDescribesTheRun) {
+    EXPECT_EQ(profile.meta().world_size, P);
+    EXPECT_TRUE(profile.meta().quick);
+    EXPECT_FALSE(profile.meta().host.empty());
+    EXPECT_FALSE(profile.meta().mpi_library.empty());
+    EXPECT_EQ(profile.meta().date.size(), 20U) << profile.meta().date;  // 2024-06-01T12:00:00Z
+}
+
+TEST_F(ProbeProfile, EveryCollectiveAtEveryGroupSize) {
+    for (const std::string f :
+         {"bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "barrier", "swap"}) {
+        ASSERT_TRUE(profile.has_collective(f)) << f;
+        std::vector<int> expected;
+        for (int p = 1; p <= P; ++p) {
+            expected.push_back(p);
+        }
+        EXPECT_EQ(profile.measured_sizes(f), expected) << f;
+        for (int p = 1; p <= P; ++p) {
+            const llc::cost::Piecewise& fit = profile.collective_fit(f, p);
+            EXPECT_FALSE(fit.empty()) << f << " p=" << p;
+            EXPECT_GT(fit.quality().samples, 0U) << f << " p=" << p;
+            const double small = profile.collective(f, p, 8).seconds;
+            const double large = profile.collective(f, p, 4096).seconds;
+            EXPECT_TRUE(plausible(small) && plausible(large)) << f << " p=" << p << ": " << small << ", " << large;
+            if (f != "barrier") {
+                EXPECT_LE(fit.min_bytes(), 16.0) << f << " p=" << p;
+                EXPECT_GE(fit.max_bytes(), 2048.0) << f << " p=" << p;
+            }
+        }
+        // The v-variants are priced by their regular form.
+    }
+    EXPECT_TRUE(profile.has_collective("gatherv"));
+    EXPECT_TRUE(profile.has_collective("alltoallv"));
+}
+
+TEST_F(ProbeProfile, DivisionAtEveryGroupSize) {
+    ASSERT_TRUE(profile.has_division());
+    for (int p = 1; p <= P; ++p) {
+        const llc::cost::DivisionLookup d = profile.division(p, 1024);
+        EXPECT_TRUE(plausible(d.split) && plausible(d.exchange) && plausible(d.rejoin)) << "p=" << p;
+        EXPECT_GT(d.total(), 0.0) << "p=" << p;
+    }
+    EXPECT_EQ(static_cast<int>(profile.division_sizes().size()), P);
+}
+
+TEST_F(ProbeProfile, PointToPointAndAnalyticModels) {
+    ASSERT_TRUE(profile.has_point_to_point());
+    for (const auto path : {llc::cost::Path::send, llc::cost::Path::recv, llc::cost::Path::full}) {
+        for (const auto layout :
+             {llc::cost::Layout::cc, llc::cost::Layout::cn, llc::cost::Layout::nc, llc::cost::Layout::nn}) {
+            const double t = profile.point_to_point(path, layout)(1000);
+            EXPECT_TRUE(plausible(t)) << llc::cost::to_string(path) << "." << llc::cost::to_string(layout) << ": " << t;
+        }
+    }
+    ASSERT_TRUE(profile.loggp().has_value());
+    const auto& loggp = *profile.loggp();
+    EXPECT_TRUE(plausible(loggp.L) && plausible(loggp.o) && plausible(loggp.g) && plausible(loggp.G));
+    ASSERT_TRUE(profile.hockney().has_value());
+    EXPECT_GT(profile.hockney()->alpha + profile.hockney()->beta, 0.0);
+    ASSERT_TRUE(profile.c3().has_value());
+    EXPECT_GT(profile.c3()->packet_time, 0.0);
+    EXPECT_GE(profile.c3()->packet_bytes, 1.0);
+    ASSERT_TRUE(profile.has_bsp());
+    EXPECT_EQ(static_cast<int>(profile.bsp_table().size()), P);
+    for (const auto& [p, params] : profile.bsp_table()) {
+        EXPECT_TRUE(plausible(params.g) && plausible(params.l)) << "p=" << p;
+        EXPECT_GT(params.l, 0.0) << "p=" << p;
+    }
+}
+
+TEST_F(ProbeProfile, EveryKernelProbe) {
+    const auto probes = llc::algorithm_kernel_probes();
+    for (const auto& probe : probes) {
+        ASSERT_TRUE(profile.has_kernel(probe.name)) << probe.name;
+        EXPECT_GT(profile.kernel(probe.name).seconds_per_unit, 0.0) << probe.name;
+        EXPECT_LT(profile.kernel(probe.name).seconds_per_unit, 1e-3) << probe.name;
+        EXPECT_EQ(profile.kernel(probe.name).unit, probe.unit);
+    }
+    EXPECT_EQ(profile.kernels().size(), probes.size());
+}
+
+TEST_F(ProbeProfile, RawSamplesBesideTheProfile) {
+    std::string path = profile_path();
+    path = path.substr(0, path.size() - 5) + ".samples.csv";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "kind,op,p,bytes,rep,seconds");
+    std::set<std::string> ops;
+    std::set<int> ps;
+    while (std::getline(in, line)) {
+        std::stringstream fields(line);
+        std::string kind;
+        std::string op;
+        std::string p;
+        std::getline(fields, kind, ',');
+        std::getline(fields, op, ',');
+        std::getline(fields, p, ',');
+        ops.insert(op);
+        if (kind == "collective") {
+            ps.insert(std::stoi(p));
+        }
+    }
+    for (const std::string f : {"bcast",
+                                "reduce",
+                                "allreduce",
+                                "gather",
+                                "allgather",
+                                "scatter",
+                                "alltoall",
+                                "barrier",
+                                "swap",
+                                "division.split",
+                                "division.par",
+                                "p2p.send.cc",
+                                "p2p.full.nn",
+                                "model.pingpong"}) {
+        EXPECT_EQ(ops.count(f), 1U) << f;
+    }
+    EXPECT_EQ(static_cast<int>(ps.size()), P);
+}
+
+}  // namespace

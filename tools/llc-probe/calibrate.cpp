@@ -1,0 +1,674 @@
+// llc-probe's calibration and check (see calibrate.hpp).
+#include "calibrate.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+#include <llc/algorithms/kernel_probes.hpp>
+#include <llc/error.hpp>
+
+#include "operations.hpp"
+
+namespace llc::probe {
+
+namespace {
+
+using cost::Layout;
+using cost::Path;
+using cost::Sample;
+
+constexpr double warm_up_limit = 64.0 * 1024;  // a warm-up call before each timed one up to this many bytes
+constexpr int back_to_back = 16;
+constexpr std::array<Path, 3> paths{Path::send, Path::recv, Path::full};
+constexpr std::array<Layout, 4> layouts{Layout::cc, Layout::cn, Layout::nc, Layout::nn};
+
+/// The group of the first p ranks of the world (the world itself for p = P). Collective over the world the first
+/// time (llc's subgroup cache).
+Group& group_of(Group& world, int p) {
+    const int P = world.size();
+    return p == P ? world : world.subgroup({p, P - p});
+}
+
+std::string p2p_name(Path path, Layout layout) {
+    return "p2p." + std::string(cost::to_string(path)) + "." + std::string(cost::to_string(layout));
+}
+
+/// The sizes h at which `op` is measured on p processors: the grid cut at largest_bytes, made feasible, distinct.
+std::vector<double> collective_sizes(const std::string& op, int p, std::span<const double> grid, double max_bytes) {
+    if (op == "barrier") {
+        return {0.0};
+    }
+    std::vector<double> out;
+    const double top = largest_bytes(op, p, max_bytes);
+    for (const double x : grid) {
+        if (x <= top * 1.0001) {
+            const double h = feasible_bytes(op, p, x);
+            if (out.empty() || h > out.back()) {
+                out.push_back(h);
+            }
+        }
+    }
+    return out;
+}
+
+/// p2p sizes: 0 (the paths' constants) and the payloads of the grid.
+std::vector<double> p2p_sizes(std::span<const double> grid) {
+    std::vector<double> out{0.0};
+    for (const double x : grid) {
+        const double n = PointToPointBench::payload(x);
+        if (n > out.back()) {
+            out.push_back(n);
+        }
+    }
+    return out;
+}
+
+Cell collective_cell(CollectiveBench& bench, Group& g, const std::string& op, double h) {
+    Cell cell;
+    cell.kind = "collective";
+    cell.op = op;
+    cell.p = g.size();
+    cell.bytes = h;
+    cell.time_once = [&bench, &g, op, h] {
+        if (h <= warm_up_limit) {
+            bench.run(op, h);
+        }
+        return time_max_over_ranks(g.native(), [&] { bench.run(op, h); });
+    };
+    return cell;
+}
+
+Cell division_split_cell(DivisionBench& bench, int p) {
+    Cell cell;
+    cell.kind = "division";
+    cell.op = "division.split";
+    cell.p = p;
+    cell.time_once = [&bench] { return bench.time_split(); };
+    return cell;
+}
+
+Cell division_par_cell(DivisionBench& bench, int p, std::size_t m) {
+    Cell cell;
+    cell.kind = "division";
+    cell.op = "division.par";
+    cell.p = p;
+    cell.bytes = bench.exchange_bytes(m);
+    cell.time_once = [&bench, m] {
+        if (static_cast<double>(m) <= warm_up_limit) {
+            (void)bench.time_par(m);
+        }
+        return bench.time_par(m);
+    };
+    return cell;
+}
+
+/// Result sizes m of the division cells for the h sizes of a grid (h = factor · m).
+std::vector<std::size_t> division_results(int p, std::span<const double> grid) {
+    if (p < 2) {
+        return {8};
+    }
+    std::vector<std::size_t> out;
+    for (const double x : grid) {
+        const auto m = static_cast<std::size_t>(std::max(1.0, std::round(x / 2.0)));
+        if (out.empty() || m > out.back()) {
+            out.push_back(m);
+        }
+    }
+    return out;
+}
+
+Cell p2p_cell(PointToPointBench& bench, int p, Path path, Layout layout, double n) {
+    Cell cell;
+    cell.kind = "p2p";
+    cell.op = p2p_name(path, layout);
+    cell.p = p;
+    cell.bytes = n;
+    cell.time_once = [&bench, path, layout, n] {
+        if (n <= warm_up_limit) {
+            (void)bench.time_path(path, layout, n);
+        }
+        return bench.time_path(path, layout, n);
+    };
+    return cell;
+}
+
+Cell model_cell(std::string op, int p, double n, std::function<double()> body) {
+    Cell cell;
+    cell.kind = "model";
+    cell.op = std::move(op);
+    cell.p = p;
+    cell.bytes = n;
+    cell.time_once = [body = std::move(body), n] {
+        if (n <= warm_up_limit) {
+            (void)body();
+        }
+        return body();
+    };
+    return cell;
+}
+
+std::string first_line(const std::string& text) {
+    const auto end = text.find('\n');
+    return end == std::string::npos ? text : text.substr(0, end);
+}
+
+std::string hostname() {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') {
+        return "unknown-host";
+    }
+    return host;
+}
+
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) {
+                return line.substr(colon + 2);
+            }
+        }
+    }
+    return "unknown CPU";
+}
+
+std::string iso_date() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string mpi_library() {
+    char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int length = 0;
+    MPI_Get_library_version(text, &length);
+    return first_line(std::string(text, static_cast<std::size_t>(length)));
+}
+
+/// Whether more ranks share this node than it has cores (then only rank 0 runs the kernel probes).
+bool crowded(Group& world) {
+    MPI_Comm node = MPI_COMM_NULL;
+    MPI_Comm_split_type(world.native(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int on_node = 1;
+    MPI_Comm_size(node, &on_node);
+    MPI_Comm_free(&node);
+    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+    int over = on_node > static_cast<int>(cores) ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_INT, MPI_MAX, world.native());
+    return over != 0;
+}
+
+using Medians = std::map<std::pair<std::string, int>, std::vector<Sample>>;
+
+void collect(const std::vector<Cell>& cells, Medians& medians) {
+    for (const Cell& c : cells) {
+        medians[{c.op, c.p}].push_back({c.bytes, c.median()});
+    }
+}
+
+double median_at(const Medians& medians, const std::string& op, int p, double bytes) {
+    const auto it = medians.find({op, p});
+    if (it == medians.end()) {
+        return 0.0;
+    }
+    for (const Sample& s : it->second) {
+        if (s.bytes == bytes) {
+            return s.seconds;
+        }
+    }
+    return 0.0;
+}
+
+/// The smallest nonzero size's median of op.
+double smallest_median(const Medians& medians, const std::string& op, int p) {
+    const auto it = medians.find({op, p});
+    if (it == medians.end()) {
+        return 0.0;
+    }
+    double best_bytes = std::numeric_limits<double>::infinity();
+    double value = 0.0;
+    for (const Sample& s : it->second) {
+        if (s.bytes > 0.0 && s.bytes < best_bytes) {
+            best_bytes = s.bytes;
+            value = s.seconds;
+        }
+    }
+    return value;
+}
+
+void report(std::vector<FitReport>& out, const std::string& name, int p, const cost::Piecewise& f) {
+    out.push_back({name, p, f.segments().size(), f.quality()});
+}
+
+}  // namespace
+
+std::vector<int> group_sizes(int P) {
+    std::set<int> ps;
+    for (int p = 1; p <= std::min(P, 8); ++p) {
+        ps.insert(p);
+    }
+    for (int p = 16; p <= P; p *= 2) {
+        ps.insert(p);
+    }
+    ps.insert(P);
+    return {ps.begin(), ps.end()};
+}
+
+Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
+    Calibration out;
+    const int P = world.size();
+    const bool root = world.rank() == 0;
+    const std::vector<int> ps = group_sizes(P);
+    const std::vector<double> grid = log_grid(s.min_bytes, s.max_bytes, s.sizes);
+    const int pair_size = std::min(P, 2);
+    const auto& names = measured_collectives();
+    const std::vector<cost::KernelProbe> probes =
+        run_kernels ? algorithm_kernel_probes() : std::vector<cost::KernelProbe>{};
+
+    // The plan's size, for the progress bar.
+    double total = 0.0;
+    for (const int p : ps) {
+        for (const auto& op : names) {
+            total += static_cast<double>(collective_sizes(op, p, grid, s.max_bytes).size());
+        }
+        total += 1.0 + static_cast<double>(division_results(p, grid).size());
+    }
+    total += 12.0 * static_cast<double>(p2p_sizes(grid).size()) + static_cast<double>(grid.size()) + 2.0;
+    total += static_cast<double>(probes.size());
+    Progress progress(root && s.progress, total);
+    Medians medians;
+
+    // ---- collectives, swap and the division, per group size p ----
+    for (const int p : ps) {
+        Group& g = group_of(world, p);
+        if (world.rank() < p) {
+            progress.phase("collectives and division at p = " + std::to_string(p));
+            auto bench = std::make_unique<CollectiveBench>(g, s.max_bytes);
+            auto division = std::make_unique<DivisionBench>(g, s.max_bytes);
+            std::vector<Cell> cells;
+            for (const auto& op : names) {
+                for (const double h : collective_sizes(op, p, grid, s.max_bytes)) {
+                    cells.push_back(collective_cell(*bench, g, op, h));
+                }
+            }
+            cells.push_back(division_split_cell(*division, p));
+            for (const std::size_t m : division_results(p, grid)) {
+                cells.push_back(division_par_cell(*division, p, m));
+            }
+            std::mt19937_64 rng(s.seed + static_cast<std::uint64_t>(p));
+            run_cells(cells, s, rng, progress, out.samples);
+            collect(cells, medians);
+        }
+        sleepy_barrier(world.native());
+    }
+
+    // ---- point-to-point: P-3PC paths and layouts, ping-pong, back-to-back sends ----
+    {
+        Group& pair = group_of(world, pair_size);
+        if (world.rank() < pair_size) {
+            progress.phase(pair_size == 2 ? "point-to-point (ranks 0 and 1)" : "point-to-point (to oneself, P = 1)");
+            auto bench = std::make_unique<PointToPointBench>(pair, s.max_bytes);
+            std::vector<Cell> cells;
+            for (const Path path : paths) {
+                for (const Layout layout : layouts) {
+                    for (const double n : p2p_sizes(grid)) {
+                        cells.push_back(p2p_cell(*bench, pair_size, path, layout, n));
+                    }
+                }
+            }
+            PointToPointBench* b = bench.get();
+            for (const double n : grid) {
+                cells.push_back(model_cell("model.pingpong", pair_size, n, [b, n] { return b->time_pingpong(n); }));
+            }
+            cells.push_back(
+                model_cell("model.back_to_back.1", pair_size, 8, [b] { return b->time_back_to_back(1, 8); }));
+            cells.push_back(model_cell("model.back_to_back." + std::to_string(back_to_back), pair_size, 8, [b] {
+                return b->time_back_to_back(back_to_back, 8);
+            }));
+            std::mt19937_64 rng(s.seed + 1000);
+            run_cells(cells, s, rng, progress, out.samples);
+            collect(cells, medians);
+        }
+        sleepy_barrier(world.native());
+    }
+
+    // ---- kernel constants of the algorithms ----
+    std::vector<double> kernel_values(probes.size(), std::numeric_limits<double>::quiet_NaN());
+    if (!probes.empty()) {
+        progress.phase("kernel probes");
+        const bool all_run = !crowded(world);
+        int failed = 0;
+        std::string failure;
+        if (all_run || root) {
+            for (std::size_t i = 0; i < probes.size(); ++i) {
+                try {
+                    kernel_values[i] = probes[i].measure(s.quick);
+                    if (!std::isfinite(kernel_values[i]) || kernel_values[i] < 0.0) {
+                        failed = 1;
+                        failure = probes[i].name + " returned " + std::to_string(kernel_values[i]);
+                    }
+                } catch (const std::exception& e) {
+                    failed = 1;
+                    failure = probes[i].name + ": " + e.what();
+                }
+                progress.advance();
+            }
+        }
+        sleepy_barrier(world.native());
+        MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());
+        if (failed != 0) {
+            throw Error("llc-probe: a kernel probe failed" +
+                        (failure.empty() ? std::string(" on another rank") : ": " + failure));
+        }
+        std::vector<double> all(root ? probes.size() * static_cast<std::size_t>(P) : 0);
+        MPI_Gather(kernel_values.data(),
+                   static_cast<int>(probes.size()),
+                   MPI_DOUBLE,
+                   all.data(),
+                   static_cast<int>(probes.size()),
+                   MPI_DOUBLE,
+                   0,
+                   world.native());
+        if (root) {
+            for (std::size_t i = 0; i < probes.size(); ++i) {
+                std::vector<double> values;
+                for (int r = 0; r < P; ++r) {
+                    const double v = all[static_cast<std::size_t>(r) * probes.size() + i];
+                    if (std::isfinite(v)) {
+                        values.push_back(v);
+                        out.samples.push_back({"kernel", probes[i].name, r, 0.0, 0, v});
+                    }
+                }
+                kernel_values[i] = median(values);
+            }
+        }
+    }
+    progress.finish();
+    if (!root) {
+        return out;
+    }
+
+    // ---- fits (rank 0, which took part in every measurement) ----
+    cost::Profile& profile = out.profile;
+    for (const int p : ps) {
+        for (const auto& op : names) {
+            const auto it = medians.find({op, p});
+            if (it != medians.end()) {
+                cost::Piecewise f = fit_piecewise(it->second);
+                report(out.report, op, p, f);
+                profile.set_collective(op, p, std::move(f));
+            }
+        }
+        cost::DivisionCost division;
+        division.split = std::max(median_at(medians, "division.split", p, 0.0), 0.0);
+        std::vector<Sample> exchange;
+        for (const Sample& sample : medians[{"division.par", p}]) {
+            exchange.push_back({sample.bytes, sample.seconds - division.split});
+        }
+        division.exchange = fit_piecewise(exchange);
+        division.rejoin = 0.0;
+        report(out.report, "division.exchange", p, division.exchange);
+        profile.set_division(p, std::move(division));
+
+        std::vector<Sample> alltoall = medians[{"alltoall", p}];
+        profile.set_bsp(p, fit_bsp(p, alltoall, median_at(medians, "barrier", p, 0.0)));
+    }
+
+    const double t_cf = median_at(medians, p2p_name(Path::full, Layout::cc), pair_size, 0.0) / 2.0;
+    for (const Path path : paths) {
+        for (const Layout layout : layouts) {
+            std::vector<Sample> points = medians[{p2p_name(path, layout), pair_size}];
+            if (path == Path::full) {
+                for (Sample& sample : points) {  // T_full = round trip − t_cf (P-3PC digest §5)
+                    sample.seconds -= t_cf;
+                }
+            }
+            cost::Piecewise f = fit_piecewise(points);
+            report(out.report, p2p_name(path, layout), pair_size, f);
+            profile.set_point_to_point(path, layout, std::move(f));
+        }
+    }
+    std::vector<Sample> one_way = medians[{"model.pingpong", pair_size}];
+    for (Sample& sample : one_way) {
+        sample.seconds /= 2.0;
+    }
+    profile.set_hockney(fit_hockney(one_way));
+    profile.set_loggp(fit_loggp(one_way,
+                                smallest_median(medians, p2p_name(Path::send, Layout::cc), pair_size),
+                                median_at(medians, "model.back_to_back.1", pair_size, 8),
+                                median_at(medians, "model.back_to_back." + std::to_string(back_to_back), pair_size, 8),
+                                back_to_back));
+    profile.set_c3(fit_c3(pair_size, one_way));
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+        profile.set_kernel(probes[i].name, {kernel_values[i], probes[i].unit});
+    }
+
+    cost::ProfileMeta& meta = profile.meta();
+    meta.host = hostname();
+    meta.machine = cpu_model() + ", " + std::to_string(std::thread::hardware_concurrency()) +
+                   " hardware threads; llc agreement checks " + (Group::checks_enabled() ? "on" : "off") +
+                   (pair_size == 1 ? "; point-to-point measured as messages to oneself (P = 1)" : "");
+    meta.mpi_library = mpi_library();
+    meta.date = iso_date();
+    meta.quick = s.quick;
+    meta.world_size = P;
+    return out;
+}
+
+// ---- check ----------------------------------------------------------------------------------------------------------
+
+namespace {
+
+std::vector<double> held_out(
+    const std::vector<RawSample>& fit_samples, const std::string& op, int p, double lo, double hi, int fallback_sizes) {
+    std::set<double> sizes;
+    for (const RawSample& r : fit_samples) {
+        if (r.op == op && r.p == p && r.bytes > 0.0) {
+            sizes.insert(r.bytes);
+        }
+    }
+    std::vector<double> grid(sizes.begin(), sizes.end());
+    if (grid.size() < 2) {
+        grid = log_grid(std::max(lo, 1.0), std::max(hi, 2.0), fallback_sizes);
+    }
+    return geometric_midpoints(grid);
+}
+
+void summarise(CheckRow& row) {
+    std::vector<double> abs;
+    for (const double e : row.errors) {
+        abs.push_back(std::abs(e));
+    }
+    row.median_abs = abs.empty() ? 0.0 : median(abs);
+    row.p90_abs = abs.empty() ? 0.0 : quantile(abs, 0.9);
+    row.max_abs = abs.empty() ? 0.0 : *std::max_element(abs.begin(), abs.end());
+}
+
+}  // namespace
+
+std::vector<CheckRow> check(Group& world,
+                            const cost::Profile& profile,
+                            const std::vector<RawSample>& fit_samples,
+                            const Settings& s) {
+    const int P = world.size();
+    const bool root = world.rank() == 0;
+    std::set<int> pset;
+    for (const auto& op : measured_collectives()) {
+        for (const int p : profile.measured_sizes(op)) {
+            pset.insert(p);
+        }
+    }
+    for (const int p : profile.division_sizes()) {
+        pset.insert(p);
+    }
+    std::vector<int> ps;
+    for (const int p : pset) {
+        if (p <= P) {
+            ps.push_back(p);
+        }
+    }
+    const bool p2p = profile.has_point_to_point() && (P >= 2 || profile.meta().world_size == 1);
+    const int pair_size = std::min(P, 2);
+    Progress progress(root && s.progress, static_cast<double>(ps.size() + (p2p ? 1 : 0)));
+    std::vector<CheckRow> rows;
+    std::map<std::pair<std::string, int>, CheckRow> by_function;
+
+    auto add = [&](const std::string& function, int p, double bytes, double predicted, double measured) {
+        CheckRow& row = by_function[{function, p}];
+        row.function = function;
+        row.p = p;
+        row.bytes.push_back(bytes);
+        row.errors.push_back(measured > 0.0 ? (predicted - measured) / measured : 0.0);
+    };
+
+    for (const int p : ps) {
+        Group& g = group_of(world, p);
+        if (world.rank() < p) {
+            progress.phase("check at p = " + std::to_string(p));
+            auto bench = std::make_unique<CollectiveBench>(g, s.max_bytes);
+            auto division = std::make_unique<DivisionBench>(g, s.max_bytes);
+            std::vector<Cell> cells;
+            for (const auto& op : measured_collectives()) {
+                const auto measured = profile.measured_sizes(op);
+                if (std::find(measured.begin(), measured.end(), p) == measured.end()) {
+                    continue;
+                }
+                if (op == "barrier") {
+                    cells.push_back(collective_cell(*bench, g, op, 0.0));
+                    continue;
+                }
+                const cost::Piecewise& fit = profile.collective_fit(op, p);
+                const double top = std::min(fit.max_bytes(), largest_bytes(op, p, s.max_bytes));
+                double last = -1.0;
+                for (const double x : held_out(fit_samples, op, p, fit.min_bytes(), fit.max_bytes(), s.sizes)) {
+                    const double h = feasible_bytes(op, p, x);
+                    if (h <= top && h > last) {
+                        cells.push_back(collective_cell(*bench, g, op, h));
+                        last = h;
+                    }
+                }
+            }
+            const auto dsizes = profile.division_sizes();
+            if (std::find(dsizes.begin(), dsizes.end(), p) != dsizes.end()) {
+                if (p < 2) {
+                    cells.push_back(division_par_cell(*division, p, 8));
+                } else {
+                    const double factor = division->exchange_bytes(1);
+                    const cost::Piecewise& fit = profile.division_fit(p).exchange;
+                    std::size_t last = 0;
+                    for (const double h :
+                         held_out(fit_samples, "division.par", p, fit.min_bytes(), fit.max_bytes(), s.sizes)) {
+                        const auto m = static_cast<std::size_t>(std::max(1.0, std::round(h / factor)));
+                        if (m > last && static_cast<double>(m) * 2.0 <= s.max_bytes * 1.0001) {
+                            cells.push_back(division_par_cell(*division, p, m));
+                            last = m;
+                        }
+                    }
+                }
+            }
+            std::vector<RawSample> samples;
+            std::mt19937_64 rng(s.seed + 7 + static_cast<std::uint64_t>(p));
+            Progress quiet(false, 1.0);
+            run_cells(cells, s, rng, quiet, samples);
+            for (const Cell& c : cells) {
+                if (c.op == "division.par") {
+                    add("division", p, c.bytes, profile.division(p, c.bytes).total(), c.median());
+                } else {
+                    add(c.op, p, c.bytes, profile.collective(c.op, p, c.bytes).seconds, c.median());
+                }
+            }
+            progress.advance();
+        }
+        sleepy_barrier(world.native());
+    }
+
+    if (p2p) {
+        Group& pair = group_of(world, pair_size);
+        if (world.rank() < pair_size) {
+            progress.phase("check of point-to-point");
+            auto bench = std::make_unique<PointToPointBench>(pair, s.max_bytes);
+            std::vector<Cell> cells;
+            for (const Path path : paths) {
+                for (const Layout layout : layouts) {
+                    const cost::Piecewise& fit = profile.point_to_point(path, layout);
+                    double last = 0.0;
+                    for (const double x : held_out(fit_samples,
+                                                   p2p_name(path, layout),
+                                                   pair_size,
+                                                   fit.min_bytes(),
+                                                   fit.max_bytes(),
+                                                   s.sizes)) {
+                        const double n = PointToPointBench::payload(x);
+                        if (n > last && n <= fit.max_bytes()) {
+                            cells.push_back(p2p_cell(*bench, pair_size, path, layout, n));
+                            last = n;
+                        }
+                    }
+                }
+            }
+            std::vector<RawSample> samples;
+            std::mt19937_64 rng(s.seed + 2000);
+            Progress quiet(false, 1.0);
+            run_cells(cells, s, rng, quiet, samples);
+            const double t_cf = profile.point_to_point(Path::full, Layout::cc)(0.0);
+            for (const Cell& c : cells) {
+                for (const Path path : paths) {
+                    for (const Layout layout : layouts) {
+                        if (c.op == p2p_name(path, layout)) {
+                            double predicted = profile.point_to_point(path, layout)(c.bytes);
+                            if (path == Path::full) {
+                                predicted += t_cf;  // the measured round trip = T_full(n) + t_cf
+                            }
+                            add(c.op, pair_size, c.bytes, predicted, c.median());
+                        }
+                    }
+                }
+            }
+            progress.advance();
+        }
+        sleepy_barrier(world.native());
+    }
+    progress.finish();
+    if (!root) {
+        return rows;
+    }
+    std::map<std::string, CheckRow> summary;
+    for (auto& [key, row] : by_function) {
+        const bool tight = row.function == "swap" || row.function.rfind("p2p.", 0) == 0;
+        row.target_median = tight ? 0.05 : 0.10;
+        row.target_p90 = tight ? 0.15 : 0.25;
+        summarise(row);
+        if (row.p <= 2) {
+            CheckRow& all = summary[row.function];
+            all.function = row.function;
+            all.p = 0;
+            all.target_median = row.target_median;
+            all.target_p90 = row.target_p90;
+            all.errors.insert(all.errors.end(), row.errors.begin(), row.errors.end());
+            all.bytes.insert(all.bytes.end(), row.bytes.begin(), row.bytes.end());
+        }
+        rows.push_back(row);
+    }
+    for (auto& [name, row] : summary) {
+        summarise(row);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+}  // namespace llc::probe

@@ -1,0 +1,54 @@
+#pragma once
+// llc-probe's two jobs: calibrate (measure everything, fit, build the Profile) and check (re-measure held-out sizes and
+// compare with a profile's prediction).
+
+#include <string>
+#include <vector>
+
+#include <llc/cost/profile.hpp>
+#include <llc/group.hpp>
+
+#include "fits.hpp"
+#include "measure.hpp"
+
+namespace llc::probe {
+
+/// The group sizes p measured on P processors: every p ≤ min(P, 8), then the powers of two up to P, and P.
+[[nodiscard]] std::vector<int> group_sizes(int P);
+
+/// The result of a calibration: the profile, its raw samples and the fit report (complete on rank 0 of the world;
+/// other ranks hold what they measured).
+struct Calibration {
+    cost::Profile profile;
+    std::vector<RawSample> samples;
+    std::vector<FitReport> report;
+};
+
+/// Measures and fits everything. Collective over `world`.
+/// @throws llc::Error on every rank if a kernel probe failed on any rank.
+[[nodiscard]] Calibration calibrate(Group& world, const Settings& settings, bool run_kernels);
+
+/// One line of --check: held-out relative errors of one function at one p (p = 0: over every p ≤ 2).
+struct CheckRow {
+    std::string function;
+    int p = 0;
+    std::vector<double> errors;  ///< signed (predicted − measured) / measured, per held-out size
+    std::vector<double> bytes;
+    double median_abs = 0.0;
+    double p90_abs = 0.0;
+    double max_abs = 0.0;
+    double target_median = 0.10;
+    double target_p90 = 0.25;
+    [[nodiscard]] bool met() const { return median_abs <= target_median && p90_abs <= target_p90; }
+};
+
+/// Re-measures held-out sizes (geometric midpoints of the sizes in the profile's samples file, else of a log grid
+/// over each fit's range) for every collective, swap and division at every p of the profile that the run has, and the
+/// P-3PC paths (P ≥ 2, or P = 1 for a profile made at P = 1), and compares with the profile. Collective over
+/// `world`. Rows complete on rank 0.
+[[nodiscard]] std::vector<CheckRow> check(Group& world,
+                                          const cost::Profile& profile,
+                                          const std::vector<RawSample>& fit_samples,
+                                          const Settings& settings);
+
+}  // namespace llc::probe

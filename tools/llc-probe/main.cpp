@@ -1,0 +1,257 @@
+// llc-probe — calibrates the machine profile of the CCM cost layer (DESIGN §3), or checks one.
+//
+//   mpirun -np P build/bin/llc-probe [--out profile.json] [--quick]
+//   mpirun -np P build/bin/llc-probe --check profile.json [--json] [--quick]
+//
+// Exit status: 0 success, 2 bad arguments or input (the message names the argument or the file), 1 other failure.
+// Every rank parses the same command line and reaches the same verdict, so an error ends every rank, never a hang.
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include <llc/cost/profile.hpp>
+#include <llc/llc.hpp>
+
+#include "calibrate.hpp"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* usage = R"(llc-probe — measure this machine's cost profile for the CCM cost layer
+
+usage:  mpirun -np P llc-probe [--out FILE] [--quick]
+        mpirun -np P llc-probe --check FILE [--json] [--quick]
+
+Measures, for every group size p <= P (p = 1 … min(P, 8), then powers of two and P), every collective of the llc
+layer and swap over log-uniform message sizes in shuffled order (each repeated until the median is stable), the
+division (llc::par), the P-3PC point-to-point paths, LogGP / BSP / Hockney / C3 parameters and the algorithms' kernel
+constants, fits them and writes the profile (raw samples beside it, FILE with .samples.csv).
+Default FILE: $LLC_PROFILE, else $XDG_CACHE_HOME/llc/profile-<host>.json, else ~/.cache/llc/profile-<host>.json.
+)";
+
+struct Arguments {
+    std::string out;
+    std::string check;
+    bool quick = false;
+    bool json = false;
+    bool help = false;
+    bool no_kernels = false;
+    bool quiet = false;
+    double max_bytes = 0.0;
+    int sizes = 0;
+    int max_reps = 0;
+};
+
+/// A bad command line: the message names the argument.
+struct BadArgument : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+Arguments parse(int argc, char** argv, po::options_description& visible) {
+    Arguments a;
+    visible.add_options()("help,h", po::bool_switch(&a.help), "this text")(
+        "out", po::value(&a.out), "where to write the profile (default: the default profile location)")(
+        "quick",
+        po::bool_switch(&a.quick),
+        "a profile in under a minute at P = 2 (fewer sizes up to 4 MiB, fewer repetitions)")(
+        "check", po::value(&a.check), "re-measure held-out sizes and print the profile's relative errors")(
+        "json", po::bool_switch(&a.json), "with --check: the table as JSON");
+    po::options_description hidden;
+    hidden.add_options()("max-bytes", po::value(&a.max_bytes), "testing: largest message size")(
+        "sizes", po::value(&a.sizes), "testing: number of message sizes")(
+        "max-reps", po::value(&a.max_reps), "testing: repetition cap per cell")(
+        "no-kernels", po::bool_switch(&a.no_kernels), "testing: skip the kernel probes")(
+        "quiet", po::bool_switch(&a.quiet), "no progress bar");
+    po::options_description all;
+    all.add(visible).add(hidden);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
+        po::notify(vm);
+        if (vm.count("out") != 0 && a.out.empty()) {
+            throw BadArgument("argument '--out' = '': must name a file");
+        }
+        if (vm.count("check") != 0 && a.check.empty()) {
+            throw BadArgument("argument '--check' = '': must name a profile file");
+        }
+        if (!a.check.empty() && vm.count("out") != 0) {
+            throw BadArgument("argument '--out' = '" + a.out + "': not with --check (a check writes no profile)");
+        }
+        if (a.json && a.check.empty()) {
+            throw BadArgument("argument '--json': only with --check");
+        }
+        if (vm.count("max-bytes") != 0 && !(a.max_bytes >= 64.0 && a.max_bytes <= 1024.0 * 1024 * 1024)) {
+            throw BadArgument("argument '--max-bytes' = " + std::to_string(a.max_bytes) + ": must be in [64, 2^30]");
+        }
+        if (vm.count("sizes") != 0 && (a.sizes < 4 || a.sizes > 200)) {
+            throw BadArgument("argument '--sizes' = " + std::to_string(a.sizes) + ": must be in [4, 200]");
+        }
+        if (vm.count("max-reps") != 0 && (a.max_reps < 3 || a.max_reps > 100000)) {
+            throw BadArgument("argument '--max-reps' = " + std::to_string(a.max_reps) + ": must be in [3, 100000]");
+        }
+    } catch (const po::error& e) {
+        throw BadArgument(e.what());
+    }
+    return a;
+}
+
+llc::probe::Settings settings_from(const Arguments& a) {
+    llc::probe::Settings s;
+    s.quick = a.quick;
+    if (a.quick) {
+        s.max_bytes = 4.0 * 1024 * 1024;
+        s.sizes = 14;
+        s.min_reps = 5;
+        s.max_reps = 25;
+        s.cell_budget = 0.1;
+    }
+    if (a.max_bytes > 0.0) {
+        s.max_bytes = a.max_bytes;
+    }
+    if (a.sizes > 0) {
+        s.sizes = a.sizes;
+    }
+    if (a.max_reps > 0) {
+        s.max_reps = a.max_reps;
+        s.min_reps = std::min(s.min_reps, a.max_reps);
+    }
+    s.progress = !a.quiet;
+    return s;
+}
+
+void print_report(const std::vector<llc::probe::FitReport>& report) {
+    std::printf("%-22s %4s %8s %8s %12s %12s\n", "function", "p", "pieces", "samples", "median rel", "max rel");
+    for (const auto& r : report) {
+        std::printf("%-22s %4d %8zu %8zu %11.2f%% %11.2f%%\n",
+                    r.function.c_str(),
+                    r.p,
+                    r.segments,
+                    r.quality.samples,
+                    100.0 * r.quality.median_relative,
+                    100.0 * r.quality.max_relative);
+    }
+}
+
+void print_check(const std::vector<llc::probe::CheckRow>& rows, bool json) {
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& r : rows) {
+            out.push_back({{"function", r.function},
+                           {"p", r.p == 0 ? nlohmann::json("<=2") : nlohmann::json(r.p)},
+                           {"sizes", r.errors.size()},
+                           {"median_abs_rel_error", r.median_abs},
+                           {"p90_abs_rel_error", r.p90_abs},
+                           {"max_abs_rel_error", r.max_abs},
+                           {"target_median", r.target_median},
+                           {"target_p90", r.target_p90},
+                           {"met", r.met()},
+                           {"bytes", r.bytes},
+                           {"signed_rel_errors", r.errors}});
+        }
+        std::cout << out.dump(1) << '\n';
+        return;
+    }
+    std::printf(
+        "%-18s %5s %6s %10s %10s %10s %16s  %s\n", "function", "p", "sizes", "median", "P90", "max", "target", "");
+    bool all_met = true;
+    for (const auto& r : rows) {
+        const std::string p = r.p == 0 ? "<=2" : std::to_string(r.p);
+        if (r.p == 0) {
+            all_met = all_met && r.met();
+        }
+        std::printf("%-18s %5s %6zu %9.1f%% %9.1f%% %9.1f%%   %4.0f%% / %3.0f%%  %s\n",
+                    r.function.c_str(),
+                    p.c_str(),
+                    r.errors.size(),
+                    100.0 * r.median_abs,
+                    100.0 * r.p90_abs,
+                    100.0 * r.max_abs,
+                    100.0 * r.target_median,
+                    100.0 * r.target_p90,
+                    r.p == 0 ? (r.met() ? "met" : "MISSED") : "");
+    }
+    std::printf("targets at p <= 2 (median / P90 of |predicted - measured| / measured): %s\n",
+                all_met ? "all met" : "some missed");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    llc::Environment env(argc, argv);
+    llc::Group& world = env.world();
+    const bool root = world.rank() == 0;
+
+    po::options_description visible("options");
+    Arguments args;
+    try {
+        args = parse(argc, argv, visible);
+    } catch (const BadArgument& e) {
+        if (root) {
+            std::cerr << "llc-probe: bad argument: " << e.what() << "\n(see llc-probe --help)\n";
+        }
+        return 2;
+    }
+    if (args.help) {
+        if (root) {
+            std::cout << usage << '\n' << visible << '\n';
+        }
+        return 0;
+    }
+    const llc::probe::Settings settings = settings_from(args);
+
+    if (!args.check.empty()) {
+        llc::cost::Profile profile;
+        try {
+            profile = llc::cost::Profile::load(args.check);
+        } catch (const std::exception& e) {
+            if (root) {
+                std::cerr << "llc-probe: bad argument '--check' = '" << args.check << "': " << e.what() << '\n';
+            }
+            return 2;
+        }
+        try {
+            const auto fit_samples = llc::probe::read_samples_csv(llc::probe::samples_path(args.check));
+            const auto rows = llc::probe::check(world, profile, fit_samples, settings);
+            if (root) {
+                print_check(rows, args.json);
+            }
+        } catch (const std::exception& e) {
+            std::cerr << "llc-probe: rank " << world.rank() << ": " << e.what() << '\n';
+            return 1;
+        }
+        return 0;
+    }
+
+    const std::string out = args.out.empty() ? llc::cost::default_profile_path() : args.out;
+    int status = 0;
+    try {
+        llc::probe::Calibration calibration = llc::probe::calibrate(world, settings, !args.no_kernels);
+        if (root) {
+            try {
+                calibration.profile.save(out);
+                llc::probe::write_samples_csv(llc::probe::samples_path(out), calibration.samples);
+                print_report(calibration.report);
+                std::printf("llc-probe: wrote %s (%s, P = %d) and %s\n",
+                            out.c_str(),
+                            settings.quick ? "quick" : "full",
+                            world.size(),
+                            llc::probe::samples_path(out).c_str());
+            } catch (const std::exception& e) {
+                std::cerr << "llc-probe: " << e.what() << '\n';
+                status = 1;
+            }
+        }
+    } catch (const std::exception& e) {
+        if (root) {
+            std::cerr << "llc-probe: " << e.what() << '\n';
+        }
+        status = 1;
+    }
+    // Every rank ends with rank 0's verdict on the write.
+    MPI_Bcast(&status, 1, MPI_INT, 0, world.native());
+    return status;
+}

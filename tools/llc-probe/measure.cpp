@@ -1,0 +1,296 @@
+// llc-probe's measurement loop (see measure.hpp).
+#include "measure.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include <llc/error.hpp>
+
+namespace llc::probe {
+
+// ---- statistics -------------------------------------------------------------------------------------------------
+
+double median(std::vector<double> values) {
+    return quantile(std::move(values), 0.5);
+}
+
+double quantile(std::vector<double> values, double q) {
+    if (values.empty()) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    std::sort(values.begin(), values.end());
+    const double pos = q * static_cast<double>(values.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const auto hi = std::min(lo + 1, values.size() - 1);
+    const double frac = pos - static_cast<double>(lo);
+    return values[lo] + frac * (values[hi] - values[lo]);
+}
+
+double median_rse(const std::vector<double>& values) {
+    if (values.size() < 3) {
+        return std::numeric_limits<double>::infinity();
+    }
+    const double m = median(values);
+    if (!(m > 0.0)) {
+        return 0.0;  // a zero median (nothing to time) is as stable as it gets
+    }
+    std::vector<double> deviations;
+    deviations.reserve(values.size());
+    for (const double v : values) {
+        deviations.push_back(std::abs(v - m));
+    }
+    const double mad = median(std::move(deviations));
+    return 1.2533 * 1.4826 * mad / (std::sqrt(static_cast<double>(values.size())) * m);
+}
+
+// ---- sizes --------------------------------------------------------------------------------------------------------
+
+std::vector<double> log_grid(double lo, double hi, int n) {
+    std::vector<double> grid;
+    if (n <= 1 || hi <= lo) {
+        grid.push_back(std::round(lo));
+        return grid;
+    }
+    const double step = std::log(hi / lo) / (n - 1);
+    for (int i = 0; i < n; ++i) {
+        const double x = std::round(lo * std::exp(step * i));
+        if (grid.empty() || x > grid.back()) {
+            grid.push_back(x);
+        }
+    }
+    return grid;
+}
+
+std::vector<double> geometric_midpoints(std::span<const double> grid) {
+    std::vector<double> mids;
+    const std::set<double> on_grid(grid.begin(), grid.end());
+    for (std::size_t i = 0; i + 1 < grid.size(); ++i) {
+        const double x = std::round(std::sqrt(grid[i] * grid[i + 1]));
+        if (on_grid.count(x) == 0 && (mids.empty() || x > mids.back())) {
+            mids.push_back(x);
+        }
+    }
+    return mids;
+}
+
+// ---- progress -----------------------------------------------------------------------------------------------------
+
+namespace {
+double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+Progress::Progress(bool enabled, double total_units)
+    : enabled_(enabled), tty_(isatty(STDERR_FILENO) != 0), total_(std::max(total_units, 1.0)), start_(now()) {}
+
+void Progress::phase(const std::string& name) {
+    phase_ = name;
+    if (enabled_ && !tty_) {
+        std::fprintf(stderr, "llc-probe: %3.0f%% %6.1f s  %s\n", 100.0 * done_ / total_, now() - start_, name.c_str());
+    }
+    draw(true);
+}
+
+void Progress::advance(double units) {
+    done_ = std::min(done_ + units, total_);
+    draw(false);
+}
+
+void Progress::draw(bool force) {
+    if (!enabled_) {
+        return;
+    }
+    const double t = now();
+    const double fraction = done_ / total_;
+    if (!tty_) {
+        const int quarter = static_cast<int>(fraction * 4.0);
+        if (quarter > last_quarter_ && quarter < 4) {
+            last_quarter_ = quarter;
+            std::fprintf(stderr, "llc-probe: %3d%% %6.1f s\n", quarter * 25, t - start_);
+        }
+        return;
+    }
+    if (!force && t - last_draw_ < 0.1) {
+        return;
+    }
+    last_draw_ = t;
+    constexpr int width = 30;
+    const int filled = static_cast<int>(fraction * width);
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.append(static_cast<std::size_t>(width - filled), '.');
+    std::fprintf(stderr, "\r[%s] %3.0f%% %6.1f s  %-40.40s", bar.c_str(), 100.0 * fraction, t - start_, phase_.c_str());
+    std::fflush(stderr);
+}
+
+void Progress::finish() {
+    if (!enabled_) {
+        return;
+    }
+    done_ = total_;
+    if (tty_) {
+        draw(true);
+        std::fprintf(stderr, "\n");
+    } else {
+        std::fprintf(stderr, "llc-probe: 100%% %6.1f s\n", now() - start_);
+    }
+}
+
+// ---- raw samples --------------------------------------------------------------------------------------------------
+
+void write_samples_csv(const std::string& path, std::span<const RawSample> samples) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    std::error_code ec;
+    if (target.has_parent_path()) {
+        fs::create_directories(target.parent_path(), ec);
+    }
+    const fs::path temp = target.string() + ".tmp." + std::to_string(getpid());
+    {
+        std::ofstream out(temp);
+        if (!out) {
+            throw Error("llc-probe: cannot write the samples file '" + temp.string() + "'");
+        }
+        out.precision(9);
+        out << "kind,op,p,bytes,rep,seconds\n";
+        for (const RawSample& s : samples) {
+            out << s.kind << ',' << s.op << ',' << s.p << ',' << static_cast<long long>(s.bytes) << ',' << s.rep << ','
+                << s.seconds << '\n';
+        }
+        out.flush();
+        if (!out) {
+            fs::remove(temp, ec);
+            throw Error("llc-probe: cannot write the samples file '" + temp.string() + "'");
+        }
+    }
+    fs::rename(temp, target, ec);
+    if (ec) {
+        fs::remove(temp, ec);
+        throw Error("llc-probe: cannot rename the samples file to '" + path + "': " + ec.message());
+    }
+}
+
+std::vector<RawSample> read_samples_csv(const std::string& path) {
+    std::vector<RawSample> rows;
+    std::ifstream in(path);
+    if (!in) {
+        return rows;
+    }
+    std::string line;
+    std::getline(in, line);  // header
+    while (std::getline(in, line)) {
+        std::stringstream fields(line);
+        RawSample s;
+        std::string p;
+        std::string bytes;
+        std::string rep;
+        std::string seconds;
+        if (std::getline(fields, s.kind, ',') && std::getline(fields, s.op, ',') && std::getline(fields, p, ',') &&
+            std::getline(fields, bytes, ',') && std::getline(fields, rep, ',') && std::getline(fields, seconds)) {
+            try {
+                s.p = std::stoi(p);
+                s.bytes = std::stod(bytes);
+                s.rep = std::stoi(rep);
+                s.seconds = std::stod(seconds);
+                rows.push_back(std::move(s));
+            } catch (const std::exception&) {
+                // a damaged line: skip it, the held-out sizes only need the sizes of the others
+            }
+        }
+    }
+    return rows;
+}
+
+std::string samples_path(const std::string& profile_path) {
+    constexpr std::string_view ext = ".json";
+    if (profile_path.size() > ext.size() && profile_path.ends_with(ext)) {
+        return profile_path.substr(0, profile_path.size() - ext.size()) + ".samples.csv";
+    }
+    return profile_path + ".samples.csv";
+}
+
+// ---- cells --------------------------------------------------------------------------------------------------------
+
+void run_cells(std::vector<Cell>& cells,
+               const Settings& settings,
+               std::mt19937_64& rng,
+               Progress& progress,
+               std::vector<RawSample>& samples) {
+    std::vector<std::size_t> order(cells.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
+    for (;;) {
+        std::vector<std::size_t> active;
+        for (const std::size_t i : order) {
+            if (!cells[i].done) {
+                active.push_back(i);
+            }
+        }
+        if (active.empty()) {
+            break;
+        }
+        // Fisher–Yates with the shared generator: the same permutation on every rank.
+        for (std::size_t i = active.size(); i > 1; --i) {
+            const auto j = static_cast<std::size_t>(rng() % i);
+            std::swap(active[i - 1], active[j]);
+        }
+        for (const std::size_t i : active) {
+            Cell& cell = cells[i];
+            const double t = cell.time_once();
+            samples.push_back({cell.kind, cell.op, cell.p, cell.bytes, static_cast<int>(cell.times.size()), t});
+            cell.times.push_back(t);
+            cell.spent += t;
+            const int n = static_cast<int>(cell.times.size());
+            if (n >= settings.max_reps || (n >= settings.min_reps && (cell.spent >= settings.cell_budget ||
+                                                                      median_rse(cell.times) <= settings.target_rse))) {
+                cell.done = true;
+                progress.advance();
+            }
+        }
+    }
+}
+
+// ---- timing -------------------------------------------------------------------------------------------------------
+
+double time_max_over_ranks(MPI_Comm comm, const std::function<void()>& body) {
+    MPI_Barrier(comm);
+    const double start = MPI_Wtime();
+    body();
+    double elapsed = MPI_Wtime() - start;
+    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return elapsed;
+}
+
+double time_on_rank(MPI_Comm comm, int who, const std::function<void()>& body) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Barrier(comm);
+    const double start = MPI_Wtime();
+    body();
+    double elapsed = rank == who ? MPI_Wtime() - start : 0.0;
+    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return elapsed;
+}
+
+void sleepy_barrier(MPI_Comm comm) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Ibarrier(comm, &request);
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    while (done == 0) {
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    }
+}
+
+}  // namespace llc::probe

@@ -1,0 +1,130 @@
+#pragma once
+// llc-probe's measurement loop: statistics, size grids, the shuffled adaptive repetition of measurement cells, raw
+// samples, the progress bar, and the timing of one repetition (barrier, call, max over ranks).
+
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+namespace llc::probe {
+
+/// How hard to measure (from the command line).
+struct Settings {
+    bool quick = false;
+    double min_bytes = 8;
+    double max_bytes = 64.0 * 1024 * 1024;  ///< largest h of the collectives (full mode: 64 MiB, quick: 4 MiB)
+    int sizes = 28;                         ///< log-uniform sizes in [min_bytes, max_bytes]
+    int min_reps = 7;                       ///< repetitions before the stop rule is consulted
+    int max_reps = 60;                      ///< repetition cap of one cell
+    double cell_budget = 1.0;               ///< seconds one cell may take before it stops at min_reps or more
+    double target_rse = 0.05;               ///< stop when the relative standard error of the median is below
+    std::uint64_t seed = 20240601;          ///< same on every rank: the shuffled order is the same everywhere
+    bool progress = true;
+};
+
+// ---- statistics -------------------------------------------------------------------------------------------------
+
+[[nodiscard]] double median(std::vector<double> values);
+/// Linear-interpolated quantile q ∈ [0, 1].
+[[nodiscard]] double quantile(std::vector<double> values, double q);
+/// Relative standard error of the median, robustly: 1.2533 · 1.4826 · MAD / (√n · median) (normal-equivalent spread
+/// from the median absolute deviation, asymptotic SE of a median). Infinity for fewer than 3 values.
+[[nodiscard]] double median_rse(const std::vector<double>& values);
+
+// ---- sizes --------------------------------------------------------------------------------------------------------
+
+/// n sizes log-uniform in [lo, hi], rounded to whole bytes, distinct, ascending.
+[[nodiscard]] std::vector<double> log_grid(double lo, double hi, int n);
+/// The geometric midpoints of neighbouring sizes (the held-out sizes of --check), rounded, distinct, and not on the
+/// grid.
+[[nodiscard]] std::vector<double> geometric_midpoints(std::span<const double> grid);
+
+// ---- progress -----------------------------------------------------------------------------------------------------
+
+/// A progress bar on rank 0, stderr, one line redrawn (at most 10 times a second). When stderr is not a terminal it
+/// prints a plain line at every phase and at every 25 %.
+class Progress {
+  public:
+    Progress(bool enabled, double total_units);
+    void phase(const std::string& name);
+    void advance(double units = 1.0);
+    void finish();
+
+  private:
+    void draw(bool force);
+    bool enabled_;
+    bool tty_;
+    double total_;
+    double done_ = 0.0;
+    int last_quarter_ = 0;
+    double start_;
+    double last_draw_ = -1.0;
+    std::string phase_;
+};
+
+// ---- raw samples --------------------------------------------------------------------------------------------------
+
+/// One timed repetition: kind (collective, division, p2p, model, kernel), operation, group size, bytes, repetition
+/// index, seconds.
+struct RawSample {
+    std::string kind;
+    std::string op;
+    int p = 0;
+    double bytes = 0.0;
+    int rep = 0;
+    double seconds = 0.0;
+};
+
+/// Writes the samples as CSV whole or not at all (temporary file beside it, then rename).
+/// @throws llc::Error naming the path if it cannot.
+void write_samples_csv(const std::string& path, std::span<const RawSample> samples);
+/// Reads a samples CSV (for --check's held-out sizes). Returns no rows if the file is missing.
+[[nodiscard]] std::vector<RawSample> read_samples_csv(const std::string& path);
+/// "dir/profile.json" → "dir/profile.samples.csv" (any other name: name + ".samples.csv").
+[[nodiscard]] std::string samples_path(const std::string& profile_path);
+
+// ---- cells --------------------------------------------------------------------------------------------------------
+
+/// A measurement cell: one operation at one group size and one message size, with the function that performs one
+/// timed repetition and returns its time — the same value on every rank of the group (so every rank takes the same
+/// stop decisions without a word).
+struct Cell {
+    std::string kind;
+    std::string op;
+    int p = 1;
+    double bytes = 0.0;
+    std::function<double()> time_once;
+    std::vector<double> times;
+    double spent = 0.0;
+    bool done = false;
+    [[nodiscard]] double median() const { return probe::median(times); }
+};
+
+/// Measures the cells in rounds; each round visits every unfinished cell once, in an order shuffled by `rng` (same
+/// seed on every rank), until each cell has min_reps repetitions and a relative standard error of the median ≤
+/// target_rse, or max_reps, or has spent cell_budget seconds. Collective over the group of the cells (every rank of it
+/// builds the same cells in the same order). Appends every repetition to `samples`, advances `progress` per cell done.
+void run_cells(std::vector<Cell>& cells,
+               const Settings& settings,
+               std::mt19937_64& rng,
+               Progress& progress,
+               std::vector<RawSample>& samples);
+
+// ---- timing -------------------------------------------------------------------------------------------------------
+
+/// One repetition of a collective operation on `comm`: barrier, then every rank times `body`; returns the largest
+/// time over the ranks (on every rank).
+[[nodiscard]] double time_max_over_ranks(MPI_Comm comm, const std::function<void()>& body);
+/// As time_max_over_ranks, but only rank `who`'s time counts (the others contribute 0).
+[[nodiscard]] double time_on_rank(MPI_Comm comm, int who, const std::function<void()>& body);
+
+/// Ranks that take no part in a phase wait here without spinning (MPI_Ibarrier polled with sleeps) while the others
+/// measure; the active ranks call it when done. Collective over `comm`.
+void sleepy_barrier(MPI_Comm comm);
+
+}  // namespace llc::probe

@@ -1,0 +1,302 @@
+// The operations llc-probe times (see operations.hpp).
+#include "operations.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <span>
+#include <tuple>
+
+#include <llc/par.hpp>
+#include <llc/partners.hpp>
+
+#include "measure.hpp"
+
+namespace llc::probe {
+
+namespace {
+constexpr int p2p_tag = 7600;
+constexpr double gather_budget = 256.0 * 1024 * 1024;
+const std::array<double, 2> two_equal{1.0, 1.0};
+
+std::size_t as_size(double bytes) {
+    return static_cast<std::size_t>(std::llround(std::max(bytes, 0.0)));
+}
+}  // namespace
+
+const std::vector<std::string>& measured_collectives() {
+    return cost::standard_collectives();
+}
+
+double feasible_bytes(std::string_view op, int p, double bytes) {
+    const double b = std::max(std::round(bytes), 1.0);
+    auto multiple = [&](double unit) { return std::max(unit, std::round(b / unit) * unit); };
+    if (op == "barrier") {
+        return 0.0;
+    }
+    if (op == "reduce" || op == "allreduce") {
+        return multiple(8.0);
+    }
+    if (op == "allgather" || op == "alltoall") {
+        return multiple(static_cast<double>(p));
+    }
+    if (op == "swap") {
+        return multiple(2.0);
+    }
+    return b;
+}
+
+double largest_bytes(std::string_view op, int p, double max_bytes) {
+    if (op == "gather" || op == "scatter") {
+        return std::min(max_bytes, std::max(max_bytes, gather_budget) / p);
+    }
+    return max_bytes;
+}
+
+// ---- collectives --------------------------------------------------------------------------------------------------
+
+CollectiveBench::CollectiveBench(Group& g, double max_bytes) : g_(g) {
+    const int p = g.size();
+    const std::size_t top = as_size(max_bytes) + static_cast<std::size_t>(p) * 8;
+    const std::size_t scatter_root = as_size(largest_bytes("scatter", p, max_bytes)) * static_cast<std::size_t>(p);
+    send_.assign(std::max(top, scatter_root + 8), 1);
+    recv_.assign(top, 2);
+    dsend_.assign(top / 8 + 1, 1.0);
+    drecv_.assign(top / 8 + 1, 0.0);
+}
+
+void CollectiveBench::run(std::string_view op, double bytes) {
+    const std::size_t h = as_size(bytes);
+    const int p = g_.size();
+    const auto pu = static_cast<std::size_t>(p);
+    if (op == "bcast") {
+        g_.bcast(std::span<unsigned char>(send_.data(), h), 0);
+    } else if (op == "reduce") {
+        g_.reduce(std::span<const double>(dsend_.data(), h / 8), std::span<double>(drecv_.data(), h / 8), Op::sum, 0);
+    } else if (op == "allreduce") {
+        g_.allreduce(std::span<const double>(dsend_.data(), h / 8), std::span<double>(drecv_.data(), h / 8), Op::sum);
+    } else if (op == "gather") {
+        const auto r = g_.gather(std::span<const unsigned char>(send_.data(), h), 0);
+        (void)r;
+    } else if (op == "allgather") {
+        const auto r = g_.allgather(std::span<const unsigned char>(send_.data(), h / pu));
+        (void)r;
+    } else if (op == "scatter") {
+        g_.scatter(std::span<const unsigned char>(send_.data(), h * pu), std::span<unsigned char>(recv_.data(), h), 0);
+    } else if (op == "alltoall") {
+        g_.alltoall(std::span<const unsigned char>(send_.data(), h), std::span<unsigned char>(recv_.data(), h));
+    } else if (op == "barrier") {
+        g_.barrier();
+    } else if (op == "swap") {
+        const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
+        g_.swap(
+            mate, std::span<const unsigned char>(send_.data(), h / 2), std::span<unsigned char>(recv_.data(), h / 2));
+    } else {
+        throw Error("llc-probe: no benchmark for collective '" + std::string(op) + "'");
+    }
+}
+
+// ---- division -----------------------------------------------------------------------------------------------------
+
+DivisionBench::DivisionBench(Group& g, double max_bytes) : g_(g), results_(2) {
+    (void)max_bytes;
+    // The first division of a shape splits the communicator (collective); every later one finds it in the cache,
+    // which is what a steady-state division pays and what is measured.
+    if (g.size() >= 2) {
+        (void)g.subgroup(split_sizes(g.size(), two_equal));
+    } else {
+        (void)g.self();
+    }
+}
+
+double DivisionBench::time_split() {
+    return time_max_over_ranks(g_.native(), [&] {
+        if (g_.size() >= 2) {
+            Group& sub = g_.subgroup(split_sizes(g_.size(), two_equal));
+            (void)sub;
+        } else {
+            (void)g_.self();
+        }
+    });
+}
+
+double DivisionBench::time_par(std::size_t m) {
+    for (auto& r : results_) {
+        r.resize(m, 3);
+    }
+    using V = std::vector<unsigned char>;
+    std::optional<std::tuple<V, V>> out;
+    const double t = time_max_over_ranks(g_.native(), [&] {
+        out.emplace(llc::par(
+            g_, [&](Group&) { return std::move(results_[0]); }, [&](Group&) { return std::move(results_[1]); }));
+    });
+    results_[0] = std::move(std::get<0>(*out));
+    results_[1] = std::move(std::get<1>(*out));
+    return t;
+}
+
+double DivisionBench::exchange_bytes(std::size_t m) const {
+    const int p = g_.size();
+    if (p < 2) {
+        return 0.0;
+    }
+    std::vector<double> moved(static_cast<std::size_t>(p), 0.0);
+    for (const Transfer& t : exchange_plan(p, two_equal)) {
+        moved[static_cast<std::size_t>(t.from)] += static_cast<double>(m);
+        moved[static_cast<std::size_t>(t.to)] += static_cast<double>(m);
+    }
+    return *std::max_element(moved.begin(), moved.end());
+}
+
+// ---- point-to-point -----------------------------------------------------------------------------------------------
+
+PointToPointBench::PointToPointBench(Group& pair, double max_bytes) : pair_(pair), self_(pair.size() == 1) {
+    const std::size_t n = 2 * as_size(max_bytes) + 64;
+    a_.assign(n, 4);
+    b_.assign(n, 5);
+}
+
+PointToPointBench::~PointToPointBench() {
+    for (auto& [key, type] : types_) {
+        MPI_Type_free(&type);
+    }
+}
+
+double PointToPointBench::payload(double bytes) {
+    const long long b = std::max(1LL, std::llround(bytes));
+    const long long blocks = std::clamp(b / 8, 1LL, 100LL);
+    return static_cast<double>(blocks * (b / blocks));
+}
+
+MPI_Datatype PointToPointBench::type(bool contiguous, double bytes) {
+    const long long b = std::llround(bytes);
+    const auto key = std::make_pair(contiguous, b);
+    if (const auto it = types_.find(key); it != types_.end()) {
+        return it->second;
+    }
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    if (contiguous || b == 0) {
+        MPI_Type_contiguous(static_cast<int>(b), MPI_BYTE, &t);
+    } else {
+        const long long blocks = std::clamp(b / 8, 1LL, 100LL);
+        const long long length = b / blocks;
+        MPI_Type_vector(static_cast<int>(blocks), static_cast<int>(length), static_cast<int>(2 * length), MPI_BYTE, &t);
+    }
+    MPI_Type_commit(&t);
+    types_.emplace(key, t);
+    return t;
+}
+
+double PointToPointBench::time_path(cost::Path path, cost::Layout layout, double bytes) {
+    const bool send_contiguous = layout == cost::Layout::cc || layout == cost::Layout::cn;
+    const bool recv_contiguous = layout == cost::Layout::cc || layout == cost::Layout::nc;
+    MPI_Datatype st = type(send_contiguous, bytes);
+    MPI_Datatype rt = type(recv_contiguous, bytes);
+    MPI_Datatype empty = type(true, 0);
+    const MPI_Comm comm = pair_.native();
+    if (self_) {
+        return time_on_rank(comm, 0, [&] {
+            MPI_Request r = MPI_REQUEST_NULL;
+            MPI_Isend(a_.data(), 1, st, 0, p2p_tag, comm, &r);
+            MPI_Recv(b_.data(), 1, rt, 0, p2p_tag, comm, MPI_STATUS_IGNORE);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+            if (path == cost::Path::full) {
+                MPI_Isend(a_.data(), 1, empty, 0, p2p_tag, comm, &r);
+                MPI_Recv(b_.data(), 1, empty, 0, p2p_tag, comm, MPI_STATUS_IGNORE);
+                MPI_Wait(&r, MPI_STATUS_IGNORE);
+            }
+        });
+    }
+    const int rank = pair_.rank();
+    switch (path) {
+        case cost::Path::send:
+            return time_on_rank(comm, 0, [&] {
+                if (rank == 0) {
+                    MPI_Send(a_.data(), 1, st, 1, p2p_tag, comm);
+                } else {
+                    MPI_Recv(b_.data(), 1, rt, 0, p2p_tag, comm, MPI_STATUS_IGNORE);
+                }
+            });
+        case cost::Path::recv:
+            return time_on_rank(comm, 0, [&] {
+                if (rank == 0) {
+                    MPI_Recv(b_.data(), 1, rt, 1, p2p_tag, comm, MPI_STATUS_IGNORE);
+                } else {
+                    MPI_Send(a_.data(), 1, st, 0, p2p_tag, comm);
+                }
+            });
+        case cost::Path::full:
+            return time_on_rank(comm, 0, [&] {
+                if (rank == 0) {
+                    MPI_Send(a_.data(), 1, st, 1, p2p_tag, comm);
+                    MPI_Recv(b_.data(), 1, empty, 1, p2p_tag, comm, MPI_STATUS_IGNORE);
+                } else {
+                    MPI_Recv(b_.data(), 1, rt, 0, p2p_tag, comm, MPI_STATUS_IGNORE);
+                    MPI_Send(a_.data(), 1, empty, 0, p2p_tag, comm);
+                }
+            });
+    }
+    return 0.0;
+}
+
+double PointToPointBench::time_pingpong(double bytes) {
+    const int n = static_cast<int>(std::llround(bytes));
+    const MPI_Comm comm = pair_.native();
+    if (self_) {
+        return time_on_rank(comm, 0, [&] {
+            for (int i = 0; i < 2; ++i) {
+                MPI_Request r = MPI_REQUEST_NULL;
+                MPI_Isend(a_.data(), n, MPI_BYTE, 0, p2p_tag, comm, &r);
+                MPI_Recv(b_.data(), n, MPI_BYTE, 0, p2p_tag, comm, MPI_STATUS_IGNORE);
+                MPI_Wait(&r, MPI_STATUS_IGNORE);
+            }
+        });
+    }
+    const int rank = pair_.rank();
+    return time_on_rank(comm, 0, [&] {
+        if (rank == 0) {
+            MPI_Send(a_.data(), n, MPI_BYTE, 1, p2p_tag, comm);
+            MPI_Recv(b_.data(), n, MPI_BYTE, 1, p2p_tag, comm, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(b_.data(), n, MPI_BYTE, 0, p2p_tag, comm, MPI_STATUS_IGNORE);
+            MPI_Send(a_.data(), n, MPI_BYTE, 0, p2p_tag, comm);
+        }
+    });
+}
+
+double PointToPointBench::time_back_to_back(int k, double bytes) {
+    const int n = static_cast<int>(std::llround(bytes));
+    const MPI_Comm comm = pair_.native();
+    const auto ku = static_cast<std::size_t>(k);
+    std::vector<MPI_Request> requests(ku, MPI_REQUEST_NULL);
+    if (self_) {
+        return time_on_rank(comm, 0, [&] {
+            for (std::size_t i = 0; i < ku; ++i) {
+                MPI_Isend(a_.data(), n, MPI_BYTE, 0, p2p_tag, comm, &requests[i]);
+            }
+            for (std::size_t i = 0; i < ku; ++i) {
+                MPI_Recv(b_.data(), n, MPI_BYTE, 0, p2p_tag, comm, MPI_STATUS_IGNORE);
+            }
+            MPI_Waitall(k, requests.data(), MPI_STATUSES_IGNORE);
+        });
+    }
+    const int rank = pair_.rank();
+    if (rank == 1) {  // receives posted before the barrier: the sends never wait for a matching receive
+        for (std::size_t i = 0; i < ku; ++i) {
+            MPI_Irecv(b_.data() + i * static_cast<std::size_t>(n), n, MPI_BYTE, 0, p2p_tag, comm, &requests[i]);
+        }
+    }
+    return time_on_rank(comm, 0, [&] {
+        if (rank == 0) {
+            for (int i = 0; i < k; ++i) {
+                MPI_Send(a_.data(), n, MPI_BYTE, 1, p2p_tag, comm);
+            }
+            MPI_Recv(b_.data(), 0, MPI_BYTE, 1, p2p_tag + 1, comm, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Waitall(k, requests.data(), MPI_STATUSES_IGNORE);
+            MPI_Send(a_.data(), 0, MPI_BYTE, 0, p2p_tag + 1, comm);
+        }
+    });
+}
+
+}  // namespace llc::probe

@@ -1,0 +1,93 @@
+#pragma once
+// The operations llc-probe times, each through llc's own calls (what the algorithms pay): the collectives of the set
+// F and swap on a Group, the division (llc::par), and the point-to-point paths of P-3PC.
+//
+// h, the abscissa of every cost function, means what the llc layer records in its trace (see llc/cost/model.hpp):
+// bcast the buffer; reduce, allreduce one processor's input; gather one contribution; scatter one block; allgather
+// the whole result; alltoall one processor's whole send buffer; barrier 0; swap bytes sent + received by one
+// processor; division result bytes sent + received by the busiest processor.
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <llc/cost/profile.hpp>
+#include <llc/group.hpp>
+
+namespace llc::probe {
+
+/// The collectives measured, in the profile's names (standard_collectives(): the set F and swap).
+[[nodiscard]] const std::vector<std::string>& measured_collectives();
+
+/// The h nearest to `bytes` that `op` can move on p processors (a multiple of 8 for the reductions, of p for
+/// allgather and alltoall, of 2 for swap; 0 for barrier).
+[[nodiscard]] double feasible_bytes(std::string_view op, int p, double bytes);
+/// The largest h measured for `op` on p processors: max_bytes, except gather and scatter, whose root holds p·h, capped
+/// so that p·h ≤ max(max_bytes, 256 MiB).
+[[nodiscard]] double largest_bytes(std::string_view op, int p, double max_bytes);
+
+/// Buffers for the collectives of one group, allocated and touched once.
+class CollectiveBench {
+  public:
+    /// Collective over nothing; allocates for h ≤ max_bytes on g.size() processors.
+    CollectiveBench(Group& g, double max_bytes);
+    /// Runs `op` once with h bytes on the group (through llc::Group). Collective over the group.
+    void run(std::string_view op, double bytes);
+
+  private:
+    Group& g_;
+    std::vector<unsigned char> send_;
+    std::vector<unsigned char> recv_;
+    std::vector<double> dsend_;
+    std::vector<double> drecv_;
+};
+
+/// The division superstep llc::par(g, task0, task1) with two equal-weight tasks whose results are m bytes each.
+class DivisionBench {
+  public:
+    DivisionBench(Group& g, double max_bytes);
+    /// One repetition of the split as a steady-state division pays it (the sizes and the cached subgroup lookup);
+    /// max over ranks.
+    [[nodiscard]] double time_split();
+    /// One repetition of a whole llc::par whose tasks return m-byte vectors (moved, not copied); max over ranks.
+    [[nodiscard]] double time_par(std::size_t m);
+    /// h of a division with m-byte results: the most result bytes one processor sends plus receives.
+    [[nodiscard]] double exchange_bytes(std::size_t m) const;
+
+  private:
+    Group& g_;
+    std::vector<std::vector<unsigned char>> results_;
+};
+
+/// P-3PC between ranks 0 and 1 of `pair` (a group of 2; a group of 1 measures messages to oneself).
+class PointToPointBench {
+  public:
+    explicit PointToPointBench(Group& pair, double max_bytes);
+    ~PointToPointBench();
+    PointToPointBench(const PointToPointBench&) = delete;
+    PointToPointBench& operator=(const PointToPointBench&) = delete;
+
+    /// The payload of a message of about `bytes` that both layouts can carry (the non-contiguous layout is
+    /// min(100, bytes/8) blocks of equal length with a gap of one block, as in the P-3PC paper's Fig. 8).
+    [[nodiscard]] static double payload(double bytes);
+    /// One repetition of a path with a layout: send = time inside MPI_Send on rank 0, recv = time inside MPI_Recv on
+    /// rank 0, full = round trip on rank 0 of `bytes` there and 0 back. Same value on both ranks.
+    [[nodiscard]] double time_path(cost::Path path, cost::Layout layout, double bytes);
+    /// Round trip of `bytes` both ways (for Hockney, LogGP, C³): one-way time = result / 2.
+    [[nodiscard]] double time_pingpong(double bytes);
+    /// k back-to-back blocking sends of `bytes` from rank 0 then a 0-byte acknowledgement (LogGP's gap g).
+    [[nodiscard]] double time_back_to_back(int k, double bytes);
+
+  private:
+    MPI_Datatype type(bool contiguous, double bytes);
+    Group& pair_;
+    bool self_;
+    std::vector<unsigned char> a_;
+    std::vector<unsigned char> b_;
+    std::map<std::pair<bool, long long>, MPI_Datatype> types_;
+};
+
+}  // namespace llc::probe
