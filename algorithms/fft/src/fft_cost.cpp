@@ -1,0 +1,108 @@
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <llc/algorithms/fft_cost.hpp>
+#include <llc/error.hpp>
+#include <llc/partners.hpp>
+
+namespace llc::cost {
+
+namespace {
+
+constexpr double complex_bytes = 16.0;
+
+double n_log_n(double n) {
+    return n > 1.0 ? n * std::log2(n) : 0.0;
+}
+
+bool is_power_of_two(std::int64_t x) {
+    return x > 0 && (x & (x - 1)) == 0;
+}
+
+/// The replicated algorithm on P processors from a division level on (leaves read with a stride ≥ 2).
+Expr replicated(int P, std::int64_t n, const FftConstants& k) {
+    if (P == 1 || n % 2 != 0) {
+        return Expr::compute("fft.leaf", k.leaf_strided * n_log_n(static_cast<double>(n)));
+    }
+    const std::array<double, 2> weights{1.0, 1.0};
+    const std::vector<int> sizes = split_sizes(P, weights);
+    const double half_bytes = static_cast<double>(n / 2) * complex_bytes;
+    // The busiest processor: one of the smaller half sends to ⌈P_0/P_1⌉ partners and receives once.
+    const int fan_out = (sizes[0] + sizes[1] - 1) / sizes[1];
+    const double bytes = (1.0 + fan_out) * half_bytes;
+    std::vector<Expr> tasks{replicated(sizes[0], n / 2, k), replicated(sizes[1], n / 2, k)};
+    return Expr::sequence("fft.level",
+                          {Expr::division("fft.split", P, sizes, std::move(tasks), bytes),
+                           Expr::compute("fft.combine", k.combine * static_cast<double>(n / 2))});
+}
+
+}  // namespace
+
+FftConstants FftConstants::from(const Profile& profile) {
+    FftConstants k;
+    k.divide = profile.kernel("fft.divide").seconds_per_unit;
+    k.combine = profile.kernel("fft.combine").seconds_per_unit;
+    k.leaf = profile.kernel("fft.leaf").seconds_per_unit;
+    k.leaf_strided = profile.kernel("fft.leaf_strided").seconds_per_unit;
+    k.reorder = profile.kernel("fft.reorder").seconds_per_unit;
+    return k;
+}
+
+Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConstants& k) {
+    constexpr const char* name = "llc::cost::fft";
+    if (P < 1) {
+        throw_argument_error(name, "P", std::to_string(P), "must be at least 1");
+    }
+    if (n < 1) {
+        throw_argument_error(name, "n", std::to_string(n), "must be at least 1");
+    }
+    const auto nd = static_cast<double>(n);
+    const Expr serial = Expr::compute("fft.leaf", k.leaf * n_log_n(nd));
+    if (layout == FftLayout::replicated) {
+        if (P == 1 || n % 2 != 0) {
+            return Expr::sequence("fft", {serial});
+        }
+        return Expr::sequence("fft", {replicated(P, n, k)});
+    }
+    if (P == 1) {
+        return Expr::sequence("fft", {serial});
+    }
+    if (!is_power_of_two(P) || n % P != 0) {
+        // The gathered fallback: all-gather (h = the whole result, as the models define it), then replicated.
+        Expr body = n % 2 == 0 ? replicated(P, n, k) : serial;
+        return Expr::sequence("fft",
+                              {Expr::normal("fft.gather", 0.0, "allgatherv", P, nd * complex_bytes), std::move(body)});
+    }
+    const std::int64_t L = n / P;
+    const auto Ld = static_cast<double>(L);
+    int s = 0;
+    while ((1 << s) < P) {
+        ++s;
+    }
+    std::vector<Expr> items;
+    for (int t = 0; t < s; ++t) {
+        // W of stage t's swap is the butterfly of stage t − 1 (none before the first).
+        items.push_back(Expr::normal("fft.dif", t == 0 ? 0.0 : k.divide * Ld, "swap", P, 2.0 * Ld * complex_bytes));
+    }
+    const double last = k.divide * Ld + k.leaf * n_log_n(Ld);
+    if (order == FftOrder::scrambled) {
+        items.push_back(Expr::compute("fft.divide", k.divide * Ld));
+        items.push_back(Expr::compute("fft.leaf", k.leaf * n_log_n(Ld)));
+        return Expr::sequence("fft", std::move(items));
+    }
+    if (P == 2 && L % 2 == 0) {
+        items.push_back(Expr::normal("fft.redistribute", last, "swap", P, Ld * complex_bytes));
+    } else {
+        items.push_back(Expr::normal("fft.redistribute", last, "alltoall", P, Ld * complex_bytes));
+    }
+    items.push_back(Expr::compute("fft.reorder", k.reorder * Ld));
+    return Expr::sequence("fft", std::move(items));
+}
+
+Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const Profile& profile) {
+    return fft(P, n, layout, order, FftConstants::from(profile));
+}
+
+}  // namespace llc::cost

@@ -1,0 +1,311 @@
+#include "fft_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <numbers>
+#include <utility>
+
+#include <llc/error.hpp>
+
+namespace llc::detail::fft {
+
+// ---- Buffer ---------------------------------------------------------------------------------------------------------
+
+Buffer::Buffer(std::size_t n) : size_(n) {
+    if (n == 0) {
+        return;
+    }
+    data_ = static_cast<Complex*>(fftw_malloc(n * sizeof(Complex)));
+    if (data_ == nullptr) {
+        throw std::bad_alloc();
+    }
+    std::memset(static_cast<void*>(data_), 0, n * sizeof(Complex));  // page faults now, not in execute()
+}
+
+Buffer::~Buffer() {
+    if (data_ != nullptr) {
+        fftw_free(data_);
+    }
+}
+
+Buffer::Buffer(Buffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+
+Buffer& Buffer::operator=(Buffer&& other) noexcept {
+    if (this != &other) {
+        if (data_ != nullptr) {
+            fftw_free(data_);
+        }
+        data_ = std::exchange(other.data_, nullptr);
+        size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+}
+
+// ---- Leaf -----------------------------------------------------------------------------------------------------------
+
+unsigned planner_flags(FftPlanner planner) {
+    switch (planner) {
+        case FftPlanner::estimate:
+            return FFTW_ESTIMATE;
+        case FftPlanner::measure:
+            return FFTW_MEASURE;
+        case FftPlanner::patient:
+            return FFTW_PATIENT;
+        case FftPlanner::exhaustive:
+            return FFTW_EXHAUSTIVE;
+    }
+    return FFTW_ESTIMATE;
+}
+
+Leaf::Leaf(std::size_t n, std::size_t istride, bool in_place, FftDirection direction, FftPlanner planner)
+    : n_(n),
+      istride_(istride),
+      in_place_(in_place),
+      sign_(direction == FftDirection::forward ? FFTW_FORWARD : FFTW_BACKWARD),
+      flags_(planner_flags(planner)) {
+    plan_ = make(0);
+}
+
+fftw_plan Leaf::make(unsigned extra_flags) const {
+    if (n_ > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
+        (n_ - 1) * istride_ >= static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        throw Error("llc::FftPlan: a leaf transform of " + std::to_string(n_) + " entries with stride " +
+                    std::to_string(istride_) + " exceeds FFTW's int-indexed interface");
+    }
+    // Plan on scratch arrays (FFTW_MEASURE overwrites them), SIMD-aligned like every Buffer.
+    const Buffer in((n_ - 1) * istride_ + 1);
+    const Buffer out(in_place_ ? 0 : n_);
+    const int n = static_cast<int>(n_);
+    auto* i = reinterpret_cast<fftw_complex*>(in.data());
+    auto* o = in_place_ ? i : reinterpret_cast<fftw_complex*>(out.data());
+    const fftw_plan plan = fftw_plan_many_dft(
+        1, &n, 1, i, nullptr, static_cast<int>(istride_), 0, o, nullptr, 1, 0, sign_, flags_ | extra_flags);
+    if (plan == nullptr) {
+        throw Error("llc::FftPlan: FFTW could not plan a transform of " + std::to_string(n_) + " entries");
+    }
+    return plan;
+}
+
+void Leaf::destroy() noexcept {
+    if (plan_ != nullptr) {
+        fftw_destroy_plan(plan_);
+        plan_ = nullptr;
+    }
+    if (unaligned_ != nullptr) {
+        fftw_destroy_plan(unaligned_);
+        unaligned_ = nullptr;
+    }
+}
+
+Leaf::~Leaf() {
+    destroy();
+}
+
+Leaf::Leaf(Leaf&& other) noexcept
+    : n_(other.n_),
+      istride_(other.istride_),
+      in_place_(other.in_place_),
+      sign_(other.sign_),
+      flags_(other.flags_),
+      plan_(std::exchange(other.plan_, nullptr)),
+      unaligned_(std::exchange(other.unaligned_, nullptr)) {}
+
+Leaf& Leaf::operator=(Leaf&& other) noexcept {
+    if (this != &other) {
+        destroy();
+        n_ = other.n_;
+        istride_ = other.istride_;
+        in_place_ = other.in_place_;
+        sign_ = other.sign_;
+        flags_ = other.flags_;
+        plan_ = std::exchange(other.plan_, nullptr);
+        unaligned_ = std::exchange(other.unaligned_, nullptr);
+    }
+    return *this;
+}
+
+void Leaf::execute(const Complex* in, Complex* out) {
+    // FFTW does not write to the input of an out-of-place complex transform (FFTW_PRESERVE_INPUT is its default).
+    auto* i = reinterpret_cast<fftw_complex*>(const_cast<Complex*>(in));
+    auto* o = reinterpret_cast<fftw_complex*>(out);
+    if (fftw_alignment_of(reinterpret_cast<double*>(i)) == 0 && fftw_alignment_of(reinterpret_cast<double*>(o)) == 0) {
+        fftw_execute_dft(plan_, i, o);
+        return;
+    }
+    if (unaligned_ == nullptr) {
+        unaligned_ = make(FFTW_UNALIGNED);
+    }
+    fftw_execute_dft(unaligned_, i, o);
+}
+
+// ---- Twiddles -------------------------------------------------------------------------------------------------------
+
+Complex unit_root(std::uint64_t N, int sign, std::uint64_t j) {
+    j %= N;
+    // Fold into the first octant for accuracy: angle = 2π·j/N with j/N reduced exactly in integers.
+    const long double angle =
+        2.0L * std::numbers::pi_v<long double> * static_cast<long double>(j) / static_cast<long double>(N);
+    const long double c = std::cos(angle);
+    const long double s = std::sin(angle);
+    // Exact values at multiples of a quarter turn (no 1e-17 residue where the answer is 0).
+    if (4 * j % N == 0) {
+        const std::uint64_t q = 4 * j / N;
+        static constexpr double cs[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+        return {cs[q][0], sign * cs[q][1]};
+    }
+    return {static_cast<double>(c), static_cast<double>(sign * s)};
+}
+
+Twiddles::Twiddles(std::uint64_t N, int sign, std::uint64_t first, std::size_t count) : count_(count) {
+    const std::size_t blocks = (count + fine_size - 1) / fine_size;
+    coarse_.resize(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) {
+        coarse_[b] = unit_root(N, sign, first + b * fine_size);
+    }
+    fine_.resize(std::min(count, fine_size));
+    for (std::size_t f = 0; f < fine_.size(); ++f) {
+        fine_[f] = unit_root(N, sign, f);
+    }
+}
+
+Complex Twiddles::at(std::size_t j) const {
+    const Complex c = coarse_[j >> fine_bits];
+    const Complex f = fine_[j & (fine_size - 1)];
+    return {c.real() * f.real() - c.imag() * f.imag(), c.real() * f.imag() + c.imag() * f.real()};
+}
+
+// ---- Kernels --------------------------------------------------------------------------------------------------------
+// Written on interleaved doubles with restrict pointers so that GCC vectorises them; complex products by hand (no
+// __muldc3 calls: NaN and infinities propagate as through FFTW's own arithmetic).
+
+namespace {
+
+/// wr/wi[f] = c·fine[f] for f < count: the twiddles of one block, in split form for vector loads.
+inline void block_twiddles(
+    Complex c, const Complex* fine, std::size_t count, double* __restrict wr, double* __restrict wi) {
+    const auto* f = reinterpret_cast<const double*>(fine);
+    const double cr = c.real();
+    const double ci = c.imag();
+    for (std::size_t i = 0; i < count; ++i) {
+        wr[i] = cr * f[2 * i] - ci * f[2 * i + 1];
+        wi[i] = cr * f[2 * i + 1] + ci * f[2 * i];
+    }
+}
+
+template <bool InPlace>
+void dif_upper_impl(const double* __restrict a, const double* b, double* y, const Twiddles& w) {
+    alignas(64) double wr[Twiddles::fine_size];
+    alignas(64) double wi[Twiddles::fine_size];
+    const std::size_t L = w.count();
+    for (std::size_t start = 0; start < L; start += Twiddles::fine_size) {
+        const std::size_t count = std::min(Twiddles::fine_size, L - start);
+        block_twiddles(w.coarse()[start >> Twiddles::fine_bits], w.fine(), count, wr, wi);
+        const double* __restrict ab = a + 2 * start;
+        if constexpr (InPlace) {
+            double* __restrict yb = y + 2 * start;
+            for (std::size_t i = 0; i < count; ++i) {
+                const double dr = ab[2 * i] - yb[2 * i];
+                const double di = ab[2 * i + 1] - yb[2 * i + 1];
+                yb[2 * i] = dr * wr[i] - di * wi[i];
+                yb[2 * i + 1] = dr * wi[i] + di * wr[i];
+            }
+        } else {
+            const double* __restrict bb = b + 2 * start;
+            double* __restrict yb = y + 2 * start;
+            for (std::size_t i = 0; i < count; ++i) {
+                const double dr = ab[2 * i] - bb[2 * i];
+                const double di = ab[2 * i + 1] - bb[2 * i + 1];
+                yb[2 * i] = dr * wr[i] - di * wi[i];
+                yb[2 * i + 1] = dr * wi[i] + di * wr[i];
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void dif_lower(const Complex* a, const Complex* b, Complex* y, std::size_t L) {
+    const auto* bd = reinterpret_cast<const double*>(b);
+    if (y == a) {
+        double* __restrict yd = reinterpret_cast<double*>(y);
+        const double* __restrict bb = bd;
+        for (std::size_t i = 0; i < 2 * L; ++i) {
+            yd[i] += bb[i];
+        }
+        return;
+    }
+    const double* __restrict ad = reinterpret_cast<const double*>(a);
+    const double* __restrict bb = bd;
+    double* __restrict yd = reinterpret_cast<double*>(y);
+    for (std::size_t i = 0; i < 2 * L; ++i) {
+        yd[i] = ad[i] + bb[i];
+    }
+}
+
+void dif_upper(const Complex* a, const Complex* b, Complex* y, const Twiddles& w) {
+    const auto* ad = reinterpret_cast<const double*>(a);
+    const auto* bd = reinterpret_cast<const double*>(b);
+    auto* yd = reinterpret_cast<double*>(y);
+    if (y == b) {
+        dif_upper_impl<true>(ad, bd, yd, w);
+    } else {
+        dif_upper_impl<false>(ad, bd, yd, w);
+    }
+}
+
+void dit_combine(Complex* x, const Twiddles& w) {
+    alignas(64) double wr[Twiddles::fine_size];
+    alignas(64) double wi[Twiddles::fine_size];
+    const std::size_t h = w.count();
+    double* __restrict lo = reinterpret_cast<double*>(x);
+    double* __restrict hi = reinterpret_cast<double*>(x + h);
+    for (std::size_t start = 0; start < h; start += Twiddles::fine_size) {
+        const std::size_t count = std::min(Twiddles::fine_size, h - start);
+        block_twiddles(w.coarse()[start >> Twiddles::fine_bits], w.fine(), count, wr, wi);
+        double* __restrict lb = lo + 2 * start;
+        double* __restrict hb = hi + 2 * start;
+        for (std::size_t i = 0; i < count; ++i) {
+            const double er = lb[2 * i];
+            const double ei = lb[2 * i + 1];
+            const double orr = hb[2 * i] * wr[i] - hb[2 * i + 1] * wi[i];
+            const double oi = hb[2 * i] * wi[i] + hb[2 * i + 1] * wr[i];
+            lb[2 * i] = er + orr;
+            lb[2 * i + 1] = ei + oi;
+            hb[2 * i] = er - orr;
+            hb[2 * i + 1] = ei - oi;
+        }
+    }
+}
+
+void scatter_strided(const Complex* src, Complex* out, std::size_t count, std::size_t P, std::size_t c) {
+    const Complex* __restrict s = src;
+    Complex* __restrict o = out + c;
+    for (std::size_t m = 0; m < count; ++m) {
+        o[m * P] = s[m];
+    }
+}
+
+void interleave2(const Complex* mine, const Complex* theirs, Complex* out, std::size_t count, std::size_t c) {
+    const double* __restrict a = reinterpret_cast<const double*>(c == 0 ? mine : theirs);
+    const double* __restrict b = reinterpret_cast<const double*>(c == 0 ? theirs : mine);
+    double* __restrict o = reinterpret_cast<double*>(out);
+    for (std::size_t m = 0; m < count; ++m) {
+        o[4 * m] = a[2 * m];
+        o[4 * m + 1] = a[2 * m + 1];
+        o[4 * m + 2] = b[2 * m];
+        o[4 * m + 3] = b[2 * m + 1];
+    }
+}
+
+std::uint64_t bit_reverse(std::uint64_t x, int bits) {
+    std::uint64_t r = 0;
+    for (int b = 0; b < bits; ++b) {
+        r = (r << 1) | ((x >> b) & 1U);
+    }
+    return r;
+}
+
+}  // namespace llc::detail::fft

@@ -1,0 +1,114 @@
+#pragma once
+/// @file
+/// Internals of the parallel FFT: FFTW leaf plans, twiddle tables and the streaming kernels (butterflies, combine,
+/// interleave). Private to algorithms/fft; also used by the kernel probes.
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <fftw3.h>
+
+#include <llc/algorithms/fft.hpp>
+
+namespace llc::detail::fft {
+
+using Complex = std::complex<double>;
+
+/// fftw_malloc'd storage (SIMD-aligned, so FFTW plans made on it run on it without FFTW_UNALIGNED). Not
+/// initialised; touched once by the constructor so page faults are paid at planning, not at execution.
+class Buffer {
+  public:
+    Buffer() = default;
+    explicit Buffer(std::size_t n);
+    ~Buffer();
+    Buffer(Buffer&& other) noexcept;
+    Buffer& operator=(Buffer&& other) noexcept;
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    [[nodiscard]] Complex* data() const noexcept { return data_; }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    [[nodiscard]] std::span<Complex> span() const noexcept { return {data_, size_}; }
+
+  private:
+    Complex* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// FFTW planner flags for a planner choice.
+[[nodiscard]] unsigned planner_flags(FftPlanner planner);
+
+/// One sequential FFTW transform of length n reading with stride `istride` and writing contiguously, either out of
+/// place or in place (istride 1). Planned once on scratch arrays; executed on any arrays with fftw_execute_dft. An
+/// array whose alignment differs from the planned one goes through a second plan made with FFTW_UNALIGNED on first
+/// need.
+class Leaf {
+  public:
+    Leaf() = default;
+    Leaf(std::size_t n, std::size_t istride, bool in_place, FftDirection direction, FftPlanner planner);
+    ~Leaf();
+    Leaf(Leaf&& other) noexcept;
+    Leaf& operator=(Leaf&& other) noexcept;
+    Leaf(const Leaf&) = delete;
+    Leaf& operator=(const Leaf&) = delete;
+
+    /// out[k] = Σ_j in[j·istride]·ω^{jk}. For an in-place leaf `in` must equal `out`.
+    void execute(const Complex* in, Complex* out);
+    [[nodiscard]] std::size_t n() const noexcept { return n_; }
+    [[nodiscard]] bool valid() const noexcept { return plan_ != nullptr; }
+
+  private:
+    [[nodiscard]] fftw_plan make(unsigned extra_flags) const;
+    void destroy() noexcept;
+    std::size_t n_ = 0;
+    std::size_t istride_ = 1;
+    bool in_place_ = false;
+    int sign_ = FFTW_FORWARD;
+    unsigned flags_ = FFTW_ESTIMATE;
+    fftw_plan plan_ = nullptr;
+    fftw_plan unaligned_ = nullptr;
+};
+
+/// w(j) = e^{sign·2πi·(first + j)/N} for 0 ≤ j < count, as the product of two small tables (coarse × fine), so a
+/// kernel streams no twiddle array: the tables (≈ 2·√count entries) stay in cache. Entries are computed in long
+/// double; the product is within a few ulp of the exact value.
+class Twiddles {
+  public:
+    static constexpr std::size_t fine_bits = 10;
+    static constexpr std::size_t fine_size = std::size_t{1} << fine_bits;
+
+    Twiddles() = default;
+    Twiddles(std::uint64_t N, int sign, std::uint64_t first, std::size_t count);
+    [[nodiscard]] std::size_t count() const noexcept { return count_; }
+    [[nodiscard]] const Complex* coarse() const noexcept { return coarse_.data(); }
+    [[nodiscard]] const Complex* fine() const noexcept { return fine_.data(); }
+    [[nodiscard]] Complex at(std::size_t j) const;
+
+  private:
+    std::size_t count_ = 0;
+    std::vector<Complex> coarse_;  // w(first + b·fine_size)
+    std::vector<Complex> fine_;    // e^{sign·2πi·f/N}, f < fine_size
+};
+
+/// e^{sign·2πi·j/N}, accurate to the last bit of a double (long-double evaluation, exact reduction of j/N).
+[[nodiscard]] Complex unit_root(std::uint64_t N, int sign, std::uint64_t j);
+
+/// Decimation-in-frequency butterfly of the lower partner: y[i] = a[i] + b[i]. y may alias a.
+void dif_lower(const Complex* a, const Complex* b, Complex* y, std::size_t L);
+/// Decimation-in-frequency butterfly of the upper partner: y[i] = (a[i] − b[i])·w(i), a = the lower partner's
+/// entries, b = own. y may alias b.
+void dif_upper(const Complex* a, const Complex* b, Complex* y, const Twiddles& w);
+/// Decimation-in-time combine, in place: for k < h, (x[k], x[k+h]) ← (x[k] + w(k)·x[k+h], x[k] − w(k)·x[k+h]).
+void dit_combine(Complex* x, const Twiddles& w);
+/// out[m·P + c] = src[m] for m < count (a strided scatter).
+void scatter_strided(const Complex* src, Complex* out, std::size_t count, std::size_t P, std::size_t c);
+/// out[2m + c] = mine[m], out[2m + 1 − c] = theirs[m] for m < count.
+void interleave2(const Complex* mine, const Complex* theirs, Complex* out, std::size_t count, std::size_t c);
+
+/// Reverses the low `bits` bits of x.
+[[nodiscard]] std::uint64_t bit_reverse(std::uint64_t x, int bits);
+
+}  // namespace llc::detail::fft

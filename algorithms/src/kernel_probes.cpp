@@ -1,0 +1,18 @@
+#include <llc/algorithms/kernel_probes.hpp>
+
+// Each algorithm defines its probes in its own folder; add a declaration and a line below per algorithm.
+namespace llc::detail::fft {
+std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace llc::detail::fft
+
+namespace llc {
+
+std::vector<cost::KernelProbe> algorithm_kernel_probes() {
+    std::vector<cost::KernelProbe> probes;
+    for (auto& probe : detail::fft::kernel_probes()) {
+        probes.push_back(std::move(probe));
+    }
+    return probes;
+}
+
+}  // namespace llc

@@ -1,0 +1,10 @@
+#include "run.hpp"
+
+namespace llc::run {
+
+const std::vector<RunCommand>& commands() {
+    static const std::vector<RunCommand> all{fft_command()};
+    return all;
+}
+
+}  // namespace llc::run

@@ -1,0 +1,110 @@
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "run.hpp"
+
+namespace llc::run {
+
+void agree(Group& g, bool ok, const std::string& message) {
+    const int failed = ok ? g.size() : g.rank();  // the lowest failing rank reports
+    int first = 0;
+    MPI_Allreduce(&failed, &first, 1, MPI_INT, MPI_MIN, g.native());
+    if (first == g.size()) {
+        return;
+    }
+    // The failing rank's message travels to everyone, so every rank throws the same UsageError.
+    int length = static_cast<int>(message.size());
+    MPI_Bcast(&length, 1, MPI_INT, first, g.native());
+    std::string text = g.rank() == first ? message : std::string(static_cast<std::size_t>(length), ' ');
+    MPI_Bcast(text.data(), length, MPI_CHAR, first, g.native());
+    throw UsageError(text);
+}
+
+double median(std::vector<double> samples) {
+    if (samples.empty()) {
+        return 0.0;
+    }
+    std::sort(samples.begin(), samples.end());
+    const std::size_t m = samples.size() / 2;
+    return samples.size() % 2 == 1 ? samples[m] : 0.5 * (samples[m - 1] + samples[m]);
+}
+
+std::uintmax_t file_size(const std::string& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status)) {
+        throw UsageError("input file '" + path + "' does not exist");
+    }
+    if (!std::filesystem::is_regular_file(status)) {
+        throw UsageError("input file '" + path + "' is not a regular file");
+    }
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) {
+        throw UsageError("input file '" + path + "': " + ec.message());
+    }
+    return size;
+}
+
+bool read_bytes(const std::string& path, std::uintmax_t offset, std::span<char> out, std::string& error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot open input file '" + path + "'";
+        return false;
+    }
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(out.data(), static_cast<std::streamsize>(out.size()));
+    if (in.gcount() != static_cast<std::streamsize>(out.size())) {
+        error = "input file '" + path + "' is shorter than expected (changed while reading?)";
+        return false;
+    }
+    return true;
+}
+
+void write_whole(const std::string& path, std::span<const char> data) {
+    const std::filesystem::path target(path);
+    std::filesystem::path temporary = target;
+    temporary += ".tmp." + std::to_string(::getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            throw std::runtime_error("cannot write output file '" + temporary.string() + "'");
+        }
+        out.write(data.data(), static_cast<std::streamsize>(data.size()));
+        out.flush();
+        if (!out) {
+            out.close();
+            std::filesystem::remove(temporary);
+            throw std::runtime_error("writing output file '" + temporary.string() + "' failed (disk full?)");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, target, ec);
+    if (ec) {
+        std::filesystem::remove(temporary);
+        throw std::runtime_error("cannot rename '" + temporary.string() + "' to '" + path + "': " + ec.message());
+    }
+}
+
+void check_output_path(const std::string& argument, const std::string& path) {
+    const std::filesystem::path target(path);
+    if (path.empty() || target.filename().empty()) {
+        throw UsageError(argument + ": '" + path + "' is not a file name");
+    }
+    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) {
+        throw UsageError(argument + ": the directory of output file '" + path + "' does not exist");
+    }
+    if (std::filesystem::is_directory(target, ec)) {
+        throw UsageError(argument + ": output file '" + path + "' is a directory");
+    }
+}
+
+}  // namespace llc::run

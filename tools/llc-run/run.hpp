@@ -1,0 +1,64 @@
+#pragma once
+/// @file
+/// llc-run: runs one algorithm under mpirun on generated or given input, writes the output, and prints measured and
+/// predicted time. One file per algorithm (run_<name>.cpp) registers a RunCommand in commands().
+///
+/// Exit status: 0 success, 2 bad arguments or input (UsageError; the message names the argument or the file),
+/// 1 any other failure.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <llc/group.hpp>
+
+namespace llc::run {
+
+/// A bad argument or bad input: exit status 2. Thrown on every rank (arguments are the same on every rank; file
+/// problems are agreed on with agree()).
+class UsageError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// One algorithm of llc-run.
+struct RunCommand {
+    std::string name;         ///< `llc-run NAME …`
+    std::string description;  ///< one line for the overview
+    /// Runs with the arguments after NAME; collective over `world`. Returns the exit status.
+    std::function<int(Group& world, const std::vector<std::string>& args)> run;
+};
+
+/// Every algorithm llc-run knows (commands.cpp).
+[[nodiscard]] const std::vector<RunCommand>& commands();
+
+// The algorithms, one file each.
+[[nodiscard]] RunCommand fft_command();
+
+// ---- Helpers shared by the algorithms -----------------------------------------------------------------------------
+
+/// Throws UsageError(message) on every rank if any rank's `ok` is false (the first failing rank's message is
+/// reported by every rank). Collective over `g`.
+void agree(Group& g, bool ok, const std::string& message);
+
+/// Median of samples (copied, sorted).
+[[nodiscard]] double median(std::vector<double> samples);
+
+/// Size in bytes of a readable regular file. @throws UsageError naming the file.
+[[nodiscard]] std::uintmax_t file_size(const std::string& path);
+
+/// Reads `count` bytes at `offset` of `path` into `out`. Returns false (with `error` set) on failure.
+bool read_bytes(const std::string& path, std::uintmax_t offset, std::span<char> out, std::string& error);
+
+/// Writes `data` to `path` whole or not at all: a temporary file beside it, then rename.
+/// @throws std::runtime_error naming the file.
+void write_whole(const std::string& path, std::span<const char> data);
+
+/// Checks that the directory that would hold `path` exists. @throws UsageError naming the argument and the file.
+void check_output_path(const std::string& argument, const std::string& path);
+
+}  // namespace llc::run
