@@ -44,7 +44,7 @@ void check_delivery(llc::Group& g, llc::Bcast algorithm, int root, std::size_t n
         for (std::size_t i = 0; i < n; ++i) {
             data[i] = make(root, i);
         }
-    } else {
+    } else if (n > 0) {
         std::memset(static_cast<void*>(data.data()), 0xA5, n * sizeof(T));
     }
     llc::bcast(g, std::span<T>(data), root, algorithm);
