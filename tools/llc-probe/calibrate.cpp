@@ -504,7 +504,8 @@ void summarise(CheckRow& row) {
 std::vector<CheckRow> check(Group& world,
                             const cost::Profile& profile,
                             const std::vector<RawSample>& fit_samples,
-                            const Settings& s) {
+                            const Settings& s,
+                            std::vector<RawSample>* remeasured) {
     const int P = world.size();
     const bool root = world.rank() == 0;
     std::set<int> pset;
@@ -585,6 +586,9 @@ std::vector<CheckRow> check(Group& world,
             std::mt19937_64 rng(s.seed + 7 + static_cast<std::uint64_t>(p));
             Progress quiet(false, 1.0);
             run_cells(cells, s, rng, quiet, samples);
+            if (remeasured != nullptr) {
+                remeasured->insert(remeasured->end(), samples.begin(), samples.end());
+            }
             for (const Cell& c : cells) {
                 if (c.op == "division.par") {
                     add("division", p, c.bytes, profile.division(p, c.bytes).total(), c.median());
@@ -625,6 +629,9 @@ std::vector<CheckRow> check(Group& world,
             std::mt19937_64 rng(s.seed + 2000);
             Progress quiet(false, 1.0);
             run_cells(cells, s, rng, quiet, samples);
+            if (remeasured != nullptr) {
+                remeasured->insert(remeasured->end(), samples.begin(), samples.end());
+            }
             const double t_cf = profile.point_to_point(Path::full, Layout::cc)(0.0);
             for (const Cell& c : cells) {
                 for (const Path path : paths) {

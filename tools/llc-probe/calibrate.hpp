@@ -49,6 +49,7 @@ struct CheckRow {
 [[nodiscard]] std::vector<CheckRow> check(Group& world,
                                           const cost::Profile& profile,
                                           const std::vector<RawSample>& fit_samples,
-                                          const Settings& settings);
+                                          const Settings& settings,
+                                          std::vector<RawSample>* measured = nullptr);
 
 }  // namespace llc::probe

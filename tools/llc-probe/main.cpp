@@ -36,6 +36,7 @@ Default FILE: $LLC_PROFILE, else $XDG_CACHE_HOME/llc/profile-<host>.json, else ~
 struct Arguments {
     std::string out;
     std::string check;
+    std::string check_samples;
     bool quick = false;
     bool json = false;
     bool help = false;
@@ -65,7 +66,8 @@ Arguments parse(int argc, char** argv, po::options_description& visible) {
         "sizes", po::value(&a.sizes), "testing: number of message sizes")(
         "max-reps", po::value(&a.max_reps), "testing: repetition cap per cell")(
         "no-kernels", po::bool_switch(&a.no_kernels), "testing: skip the kernel probes")(
-        "quiet", po::bool_switch(&a.quiet), "no progress bar");
+        "quiet", po::bool_switch(&a.quiet), "no progress bar")(
+        "check-samples", po::value(&a.check_samples), "with --check: write the re-measured samples (CSV) here");
     po::options_description all;
     all.add(visible).add(hidden);
     try {
@@ -105,9 +107,10 @@ llc::probe::Settings settings_from(const Arguments& a) {
     if (a.quick) {
         s.max_bytes = 4.0 * 1024 * 1024;
         s.sizes = 14;
-        s.min_reps = 5;
-        s.max_reps = 25;
-        s.cell_budget = 0.1;
+        s.min_reps = 9;
+        s.max_reps = 1000;
+        s.cell_budget = 0.05;
+        s.target_rse = 0.05;
     }
     if (a.max_bytes > 0.0) {
         s.max_bytes = a.max_bytes;
@@ -215,9 +218,13 @@ int main(int argc, char** argv) {
         }
         try {
             const auto fit_samples = llc::probe::read_samples_csv(llc::probe::samples_path(args.check));
-            const auto rows = llc::probe::check(world, profile, fit_samples, settings);
+            std::vector<llc::probe::RawSample> measured;
+            const auto rows = llc::probe::check(world, profile, fit_samples, settings, &measured);
             if (root) {
                 print_check(rows, args.json);
+                if (!args.check_samples.empty()) {
+                    llc::probe::write_samples_csv(args.check_samples, measured);
+                }
             }
         } catch (const std::exception& e) {
             std::cerr << "llc-probe: rank " << world.rank() << ": " << e.what() << '\n';

@@ -19,10 +19,10 @@ struct Settings {
     double min_bytes = 8;
     double max_bytes = 64.0 * 1024 * 1024;  ///< largest h of the collectives (full mode: 64 MiB, quick: 4 MiB)
     int sizes = 28;                         ///< log-uniform sizes in [min_bytes, max_bytes]
-    int min_reps = 7;                       ///< repetitions before the stop rule is consulted
-    int max_reps = 60;                      ///< repetition cap of one cell
-    double cell_budget = 1.0;               ///< seconds one cell may take before it stops at min_reps or more
-    double target_rse = 0.05;               ///< stop when the relative standard error of the median is below
+    int min_reps = 15;                      ///< repetitions before the stop rule is consulted
+    int max_reps = 5000;                    ///< repetition cap of one cell (small operations need many: sub-µs noise)
+    double cell_budget = 1.0;               ///< seconds of timed calls one cell may take (then it stops at min_reps)
+    double target_rse = 0.025;              ///< stop when the relative standard error of the median is at most this
     std::uint64_t seed = 20240601;          ///< same on every rank: the shuffled order is the same everywhere
     bool progress = true;
 };
