@@ -53,5 +53,6 @@ struct Comparison {
 
 // The comparisons, one file each.
 [[nodiscard]] Comparison par_comparison();
+[[nodiscard]] Comparison fft_comparison();
 
 }  // namespace llc::compare

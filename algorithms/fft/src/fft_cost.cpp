@@ -95,7 +95,9 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
     if (P == 2 && L % 2 == 0) {
         items.push_back(Expr::normal("fft.redistribute", last, "swap", P, Ld * complex_bytes));
     } else {
-        items.push_back(Expr::normal("fft.redistribute", last, "alltoall", P, Ld * complex_bytes));
+        // Equal pieces when P divides L, else unequal ones (llc's alltoallv); both record the whole send buffer.
+        items.push_back(
+            Expr::normal("fft.redistribute", last, L % P == 0 ? "alltoall" : "alltoallv", P, Ld * complex_bytes));
     }
     items.push_back(Expr::compute("fft.reorder", k.reorder * Ld));
     return Expr::sequence("fft", std::move(items));

@@ -1,0 +1,86 @@
+// The cost expression mirrors the supersteps FftPlan::execute performs: the merged trace of one execution has the
+// same normal and division nodes as llc::cost::fft (labels, operations, P, bytes, subgroup sizes), in order.
+#include <complex>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <llc/algorithms/fft.hpp>
+#include <llc/algorithms/fft_cost.hpp>
+#include <llc/llc.hpp>
+
+namespace {
+
+using llc::cost::Expr;
+using llc::cost::ExprKind;
+
+/// The normal and division nodes of an expression, in order (sequences flattened, local computation dropped).
+void flatten(const Expr& e, std::vector<Expr>& out) {
+    if (e.kind() == ExprKind::sequence) {
+        for (const Expr& child : e.children()) {
+            flatten(child, out);
+        }
+    } else if (e.kind() == ExprKind::normal || e.kind() == ExprKind::division) {
+        out.push_back(e);
+    }
+}
+
+void expect_mirrors(const Expr& expected, const std::vector<llc::TraceNode>& nodes, const std::string& where) {
+    std::vector<Expr> steps;
+    flatten(expected, steps);
+    ASSERT_EQ(steps.size(), nodes.size()) << where;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const Expr& e = steps[i];
+        const llc::TraceNode& t = nodes[i];
+        const std::string at = where + "/" + std::to_string(i) + " " + e.label();
+        EXPECT_EQ(e.label(), t.label) << at;
+        EXPECT_EQ(e.processors(), t.P) << at;
+        // allgatherv: the models define h as the whole result (contribution × P), while llc's Group::allgatherv
+        // records only this processor's contribution (unlike Group::allgather); compare the operation only.
+        if (e.op() != "allgatherv") {
+            EXPECT_DOUBLE_EQ(e.bytes(), static_cast<double>(t.bytes)) << at;
+        }
+        if (e.kind() == ExprKind::normal) {
+            EXPECT_EQ(t.kind, llc::StepKind::normal) << at;
+            EXPECT_EQ(e.op(), t.op) << at;
+            continue;
+        }
+        ASSERT_EQ(t.kind, llc::StepKind::division) << at;
+        EXPECT_EQ(e.sizes(), t.sizes) << at;
+        ASSERT_EQ(t.children.size(), e.children().size()) << at;
+        for (const llc::TraceNode& task : t.children) {
+            expect_mirrors(e.children()[static_cast<std::size_t>(task.task)],
+                           task.children,
+                           at + "/task" + std::to_string(task.task));
+        }
+    }
+}
+
+TEST(FftTraceTest, ExpressionMirrorsTheTrace) {
+    auto& world = llc::Group::world();
+    const llc::cost::FftConstants k{
+        .divide = 1e-9, .combine = 1e-9, .leaf = 1e-9, .leaf_strided = 1e-9, .reorder = 1e-9};
+    for (const std::int64_t n : {std::int64_t{4096}, std::int64_t{1000}, std::int64_t{6}}) {
+        for (const auto layout : {llc::FftLayout::replicated, llc::FftLayout::block}) {
+            for (const auto order : {llc::FftOrder::natural, llc::FftOrder::scrambled}) {
+                llc::FftPlan plan(world, n, {.layout = layout, .order = order});
+                std::vector<std::complex<double>> x(static_cast<std::size_t>(plan.input_size()), {1.0, 0.5});
+                llc::Trace::enable(true);
+                (void)plan.execute(x);
+                llc::Trace::enable(false);
+                const llc::Trace trace = llc::Trace::gather(world);
+                if (world.rank() != 0) {
+                    continue;
+                }
+                const Expr expected = llc::cost::fft(world.size(), n, layout, order, k);
+                expect_mirrors(expected,
+                               trace.merged().children,
+                               std::string(llc::to_string(layout)) + "/" + std::string(llc::to_string(order)) +
+                                   " n=" + std::to_string(n));
+            }
+        }
+    }
+}
+
+}  // namespace
