@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <numbers>
+#include <string>
 #include <utility>
 
 #include <llc/error.hpp>
@@ -60,12 +62,105 @@ unsigned planner_flags(FftPlanner planner) {
     return FFTW_ESTIMATE;
 }
 
+bool uses_four_step(std::size_t n, FftPlanner planner) {
+    return planner == FftPlanner::estimate && n >= (std::size_t{1} << 15) && (n & (n - 1)) == 0;
+}
+
+FourStep::FourStep(std::size_t n, std::size_t istride, int sign, unsigned flags) : n_(n), istride_(istride) {
+    int m = 0;
+    while ((std::size_t{1} << m) < n) {
+        ++m;
+    }
+    n1_ = std::size_t{1} << ((m + 1) / 2);
+    n2_ = n / n1_;
+    twiddles_ = std::make_unique<Twiddles>(n, sign, 0, n);
+    middle_ = std::make_unique<Buffer>(n);
+    tile_ = std::make_unique<Buffer>(tile_rows * std::max(n1_, n2_));
+    const int n1 = static_cast<int>(n1_);
+    const int n2 = static_cast<int>(n2_);
+    const int howmany = static_cast<int>(tile_rows);
+    auto* tile = reinterpret_cast<fftw_complex*>(tile_->data());
+    auto* middle = reinterpret_cast<fftw_complex*>(middle_->data());
+    columns_ = fftw_plan_many_dft(1, &n1, howmany, tile, nullptr, 1, n1, tile, nullptr, 1, n1, sign, flags);
+    rows_ = fftw_plan_many_dft(1, &n2, howmany, middle, nullptr, 1, n2, tile, nullptr, 1, n2, sign, flags);
+    if (columns_ == nullptr || rows_ == nullptr) {
+        throw Error("llc::FftPlan: FFTW could not plan the four-step sub-transforms of " + std::to_string(n));
+    }
+}
+
+FourStep::~FourStep() {
+    if (columns_ != nullptr) {
+        fftw_destroy_plan(columns_);
+    }
+    if (rows_ != nullptr) {
+        fftw_destroy_plan(rows_);
+    }
+}
+
+void FourStep::execute(const Complex* in, Complex* out) {
+    constexpr std::size_t B = tile_rows;
+    const std::size_t n1 = n1_;
+    const std::size_t n2 = n2_;
+    const std::size_t s = istride_;
+    Complex* const tile = tile_->data();
+    Complex* const middle = middle_->data();
+    const Complex* const coarse = twiddles_->coarse();
+    const Complex* const fine = twiddles_->fine();
+    // Columns j2 ∈ [jb, jb + B): gather x[(j1·n2 + j2)·s] into B rows of n1, transform, twiddle, scatter to
+    // middle[k1][j2].
+    for (std::size_t jb = 0; jb < n2; jb += B) {
+        for (std::size_t j1 = 0; j1 < n1; ++j1) {
+            const Complex* src = in + (j1 * n2 + jb) * s;
+            for (std::size_t b = 0; b < B; ++b) {
+                tile[b * n1 + j1] = src[b * s];
+            }
+        }
+        fftw_execute_dft(columns_, reinterpret_cast<fftw_complex*>(tile), reinterpret_cast<fftw_complex*>(tile));
+        for (std::size_t b = 0; b < B; ++b) {
+            const std::size_t j2 = jb + b;
+            auto* row = reinterpret_cast<double*>(tile + b * n1);
+            std::size_t e = 0;  // j2·k1 < n
+            for (std::size_t k1 = 0; k1 < n1; ++k1, e += j2) {
+                const Complex c = coarse[e >> Twiddles::fine_bits];
+                const Complex f = fine[e & (Twiddles::fine_size - 1)];
+                const double wr = c.real() * f.real() - c.imag() * f.imag();
+                const double wi = c.real() * f.imag() + c.imag() * f.real();
+                const double xr = row[2 * k1];
+                const double xi = row[2 * k1 + 1];
+                row[2 * k1] = xr * wr - xi * wi;
+                row[2 * k1 + 1] = xr * wi + xi * wr;
+            }
+        }
+        for (std::size_t k1 = 0; k1 < n1; ++k1) {
+            Complex* dst = middle + k1 * n2 + jb;
+            for (std::size_t b = 0; b < B; ++b) {
+                dst[b] = tile[b * n1 + k1];
+            }
+        }
+    }
+    // Rows k1 ∈ [kb, kb + B): transform middle[k1][·] into the tile, write transposed: out[k1 + n1·k2].
+    for (std::size_t kb = 0; kb < n1; kb += B) {
+        fftw_execute_dft(
+            rows_, reinterpret_cast<fftw_complex*>(middle + kb * n2), reinterpret_cast<fftw_complex*>(tile));
+        for (std::size_t k2 = 0; k2 < n2; ++k2) {
+            Complex* dst = out + k2 * n1 + kb;
+            for (std::size_t b = 0; b < B; ++b) {
+                dst[b] = tile[b * n2 + k2];
+            }
+        }
+    }
+}
+
 Leaf::Leaf(std::size_t n, std::size_t istride, bool in_place, FftDirection direction, FftPlanner planner)
     : n_(n),
       istride_(istride),
       in_place_(in_place),
       sign_(direction == FftDirection::forward ? FFTW_FORWARD : FFTW_BACKWARD),
       flags_(planner_flags(planner)) {
+    if (uses_four_step(n, planner)) {
+        four_step_ = std::make_unique<FourStep>(n, istride, sign_, flags_);
+        return;
+    }
     plan_ = make(0);
 }
 
@@ -111,7 +206,8 @@ Leaf::Leaf(Leaf&& other) noexcept
       sign_(other.sign_),
       flags_(other.flags_),
       plan_(std::exchange(other.plan_, nullptr)),
-      unaligned_(std::exchange(other.unaligned_, nullptr)) {}
+      unaligned_(std::exchange(other.unaligned_, nullptr)),
+      four_step_(std::move(other.four_step_)) {}
 
 Leaf& Leaf::operator=(Leaf&& other) noexcept {
     if (this != &other) {
@@ -123,11 +219,16 @@ Leaf& Leaf::operator=(Leaf&& other) noexcept {
         flags_ = other.flags_;
         plan_ = std::exchange(other.plan_, nullptr);
         unaligned_ = std::exchange(other.unaligned_, nullptr);
+        four_step_ = std::move(other.four_step_);
     }
     return *this;
 }
 
 void Leaf::execute(const Complex* in, Complex* out) {
+    if (four_step_) {
+        four_step_->execute(in, out);
+        return;
+    }
     // FFTW does not write to the input of an out-of-place complex transform (FFTW_PRESERVE_INPUT is its default).
     auto* i = reinterpret_cast<fftw_complex*>(const_cast<Complex*>(in));
     auto* o = reinterpret_cast<fftw_complex*>(out);

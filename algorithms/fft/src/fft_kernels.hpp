@@ -41,10 +41,43 @@ class Buffer {
 /// FFTW planner flags for a planner choice.
 [[nodiscard]] unsigned planner_flags(FftPlanner planner);
 
+class Twiddles;
+
+/// A large power-of-two transform by the four-step method: n = n1·n2, column transforms of length n1 on tiles of
+/// `tile_rows` columns (gathered with the input stride), twiddles ω_n^{j2·k1}, row transforms of length n2 on tiles
+/// written transposed into the output. Every FFTW call is a small batched transform that fits in cache, so plans
+/// made with FFTW_ESTIMATE in microseconds run close to an FFTW_MEASURE plan of the whole length (FFTW_ESTIMATE's
+/// own choice for large n streams the data through memory several times more). Three passes over memory: read the
+/// input, write and read the intermediate, write the output. `in` may equal `out`.
+class FourStep {
+  public:
+    static constexpr std::size_t tile_rows = 16;
+    FourStep(std::size_t n, std::size_t istride, int sign, unsigned flags);
+    ~FourStep();
+    FourStep(const FourStep&) = delete;
+    FourStep& operator=(const FourStep&) = delete;
+    void execute(const Complex* in, Complex* out);
+
+  private:
+    std::size_t n_;
+    std::size_t n1_;
+    std::size_t n2_;
+    std::size_t istride_;
+    std::unique_ptr<Twiddles> twiddles_;  // ω_n^m for m < n, coarse × fine
+    std::unique_ptr<Buffer> middle_;      // n1 × n2, row-major [k1][j2]
+    std::unique_ptr<Buffer> tile_;
+    fftw_plan columns_ = nullptr;  // tile_rows transforms of n1, contiguous, in place on the tile
+    fftw_plan rows_ = nullptr;     // tile_rows transforms of n2, from the intermediate into the tile
+};
+
+/// Whether Leaf uses FourStep for a transform of length n with this planner: powers of two from 2^15 with
+/// FFTW_ESTIMATE (a measured plan of the whole length is FFTW's own best and is used as is).
+[[nodiscard]] bool uses_four_step(std::size_t n, FftPlanner planner);
+
 /// One sequential FFTW transform of length n reading with stride `istride` and writing contiguously, either out of
 /// place or in place (istride 1). Planned once on scratch arrays; executed on any arrays with fftw_execute_dft. An
 /// array whose alignment differs from the planned one goes through a second plan made with FFTW_UNALIGNED on first
-/// need.
+/// need. Large powers of two with the estimate planner go through FourStep.
 class Leaf {
   public:
     Leaf() = default;
@@ -58,7 +91,7 @@ class Leaf {
     /// out[k] = Σ_j in[j·istride]·ω^{jk}. For an in-place leaf `in` must equal `out`.
     void execute(const Complex* in, Complex* out);
     [[nodiscard]] std::size_t n() const noexcept { return n_; }
-    [[nodiscard]] bool valid() const noexcept { return plan_ != nullptr; }
+    [[nodiscard]] bool valid() const noexcept { return plan_ != nullptr || four_step_ != nullptr; }
 
   private:
     [[nodiscard]] fftw_plan make(unsigned extra_flags) const;
@@ -70,6 +103,7 @@ class Leaf {
     unsigned flags_ = FFTW_ESTIMATE;
     fftw_plan plan_ = nullptr;
     fftw_plan unaligned_ = nullptr;
+    std::unique_ptr<FourStep> four_step_;
 };
 
 /// w(j) = e^{sign·2πi·(first + j)/N} for 0 ≤ j < count, as the product of two small tables (coarse × fine), so a
