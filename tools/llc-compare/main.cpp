@@ -135,8 +135,8 @@ int main(int argc, char** argv) {
             print_rows(rows, json);
         }
     } catch (const std::exception& e) {
-        std::cerr << "llc-compare: rank " << world.rank() << ": " << e.what() << '\n';
-        return 1;
+        // One rank failed mid-comparison; the others may be inside a collective: end the whole job, never hang.
+        llc::abort_job("/", std::string("llc-compare: ") + e.what());
     }
     return 0;
 }

@@ -1,0 +1,395 @@
+// llc-validate [--profile F] [--algorithms a,b,…] [--sizes small|medium|large] [--out DIR] [--quick] [--no-plots]
+//
+// Under `mpirun -np P`: for every validation case × size × group size p ≤ P (sub-groups of the world, so one run covers
+// p = 1 … P), measures the median and 10th–90th percentile over repetitions, prices the same run under every model
+// of the profile, and holds the largest case's trace against its Expr superstep by superstep. Writes DIR/results.csv,
+// DIR/results.json, DIR/summary.md and plots (DIR/*.png, drawn with matplotlib). Exit status: 0 success, 2 bad
+// arguments or profile, 1 any other failure.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+
+#include <llc/cost.hpp>
+#include <llc/llc.hpp>
+
+#include "case.hpp"
+#include "report.hpp"
+
+namespace po = boost::program_options;
+
+namespace llc::validate {
+namespace {
+
+struct Options {
+    std::string profile;
+    std::vector<std::string> algorithms;
+    SizeClass size_class = SizeClass::small;
+    std::string size_name = "small";
+    std::string out = "validate-report";
+    bool quick = false;
+    bool plots = true;
+};
+
+/// How long to measure one point: at least min_reps, then until budget seconds are spent or max_reps.
+struct Repetitions {
+    int min_reps;
+    int max_reps;
+    double budget_s;
+};
+
+const std::vector<std::string> model_names{"ccm", "bsp", "loggp", "hockney", "p3pc", "c3"};
+
+int cores() {
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? static_cast<int>(online) : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    std::string item;
+    while (std::getline(stream, item, ',')) {
+        if (!item.empty()) {
+            items.push_back(item);
+        }
+    }
+    return items;
+}
+
+/// Which cases the --algorithms list selects: a case matches by its name, its family, or a name prefix
+/// ("fft" selects fft-block and fft-replicated). @throws llc::Error naming an entry that selects nothing.
+std::vector<Case> select(const std::vector<Case>& cases, const std::vector<std::string>& wanted) {
+    if (wanted.empty()) {
+        return cases;
+    }
+    std::vector<Case> chosen;
+    for (const auto& name : wanted) {
+        bool found = false;
+        for (const auto& c : cases) {
+            if (c.algorithm == name || c.family == name || c.algorithm.rfind(name, 0) == 0) {
+                found = true;
+                if (std::none_of(
+                        chosen.begin(), chosen.end(), [&](const Case& x) { return x.algorithm == c.algorithm; })) {
+                    chosen.push_back(c);
+                }
+            }
+        }
+        if (!found) {
+            std::string known;
+            for (const auto& c : cases) {
+                known += (known.empty() ? "" : ", ") + c.algorithm;
+            }
+            throw Error(
+                argument_message("llc-validate", "--algorithms", name, "no such algorithm (known: " + known + ")"));
+        }
+    }
+    return chosen;
+}
+
+double time_once(Group& g, Instance& instance) {
+    MPI_Barrier(g.native());
+    const double start = MPI_Wtime();
+    instance.run();
+    double elapsed = MPI_Wtime() - start;
+    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, g.native());
+    return elapsed;
+}
+
+/// Critical-path parts of a merged trace: along a division, the slowest task.
+void measured_parts(const TraceNode& node, double& compute, double& comm, double& division) {
+    switch (node.kind) {
+        case StepKind::normal:
+            compute += node.compute;
+            comm += node.comm;
+            return;
+        case StepKind::division: {
+            compute += node.compute;
+            division += node.split + node.exchange + node.rejoin;
+            const TraceNode* slowest = nullptr;
+            for (const auto& task : node.children) {
+                if (slowest == nullptr || task.total() > slowest->total()) {
+                    slowest = &task;
+                }
+            }
+            if (slowest != nullptr) {
+                measured_parts(*slowest, compute, comm, division);
+            }
+            return;
+        }
+        case StepKind::task:
+        case StepKind::root:
+            for (const auto& child : node.children) {
+                measured_parts(child, compute, comm, division);
+            }
+            return;
+    }
+}
+
+class ProgressBar {
+  public:
+    ProgressBar(int total, bool on) : total_(total), on_(on) {}
+    void step(const std::string& what) {
+        ++done_;
+        if (!on_) {
+            return;
+        }
+        constexpr int width = 30;
+        const int filled = total_ > 0 ? done_ * width / total_ : width;
+        std::fprintf(stderr,
+                     "\r[%s%s] %d/%d %-48.48s",
+                     std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                     std::string(static_cast<std::size_t>(width - filled), ' ').c_str(),
+                     done_,
+                     total_,
+                     what.c_str());
+        if (done_ == total_) {
+            std::fprintf(stderr, "\n");
+        }
+        std::fflush(stderr);
+    }
+
+  private:
+    int total_;
+    int done_ = 0;
+    bool on_;
+};
+
+std::string plots_script() {
+    std::error_code error;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        const auto candidate = exe.parent_path().parent_path() / "share" / "llc" / "validate_plots.py";
+        if (std::filesystem::exists(candidate)) {
+            return candidate.string();
+        }
+    }
+    return {};
+}
+
+int run(Group& world, const Options& options) {
+    const bool root = world.rank() == 0;
+    const std::string profile_path = options.profile.empty() ? cost::default_profile_path() : options.profile;
+    cost::Profile profile;
+    try {
+        profile = cost::Profile::load(profile_path);
+    } catch (const Error& e) {
+        if (root) {
+            std::cerr << "llc-validate: " << e.what() << '\n';
+        }
+        return 2;
+    }
+    std::vector<Case> cases;
+    try {
+        cases = select(all_cases(), options.algorithms);
+    } catch (const Error& e) {
+        if (root) {
+            std::cerr << e.what() << '\n';
+        }
+        return 2;
+    }
+    std::vector<std::unique_ptr<cost::Model>> models;
+    Report report;
+    for (const auto& name : model_names) {
+        try {
+            models.push_back(cost::make_model(name, profile));
+            report.models.push_back(name);
+        } catch (const Error& e) {
+            if (root) {
+                std::cerr << "llc-validate: model " << name << " left out: " << e.what() << '\n';
+            }
+        }
+    }
+    const cost::Model* ccm = nullptr;
+    for (std::size_t i = 0; i < models.size(); ++i) {
+        if (report.models[i] == "ccm") {
+            ccm = models[i].get();
+        }
+    }
+    const int P = world.size();
+    report.profile_path = profile_path;
+    report.profile_date = profile.meta().date;
+    report.world_size = P;
+    report.cores = cores();
+    report.size_class = options.size_name;
+    const Repetitions reps = options.quick ? Repetitions{5, 25, 0.15} : Repetitions{7, 61, 0.6};
+    const int trace_p = std::min(P, report.cores);
+
+    int total = 0;
+    for (const auto& c : cases) {
+        total += static_cast<int>(c.sizes(options.size_class).size()) * P;
+    }
+    ProgressBar progress(total, root);
+    for (const auto& c : cases) {
+        const auto sizes = c.sizes(options.size_class);
+        for (const std::int64_t n : sizes) {
+            for (int p = 1; p <= P; ++p) {
+                progress.step(c.algorithm + " n=" + std::to_string(n) + " p=" + std::to_string(p));
+                if (c.applies && !c.applies(p, n)) {
+                    continue;
+                }
+                Group& sub = p == P ? world : world.subgroup({p, P - p});
+                Measurement m{c.algorithm, c.family, c.size_unit, n, p, p > report.cores, 0, 0.0, 0.0, 0.0, {}};
+                SuperstepReport steps;
+                bool traced = false;
+                if (world.rank() < p) {
+                    const auto instance = c.prepare(sub, n);
+                    (void)time_once(sub, *instance);  // warm-up: first touch, lazy connections
+                    std::vector<double> samples;
+                    double spent = 0.0;
+                    while (true) {
+                        const double t = time_once(sub, *instance);
+                        samples.push_back(t);
+                        spent += t;
+                        const auto count = static_cast<int>(samples.size());
+                        if (count >= reps.max_reps || (count >= reps.min_reps && spent >= reps.budget_s)) {
+                            break;
+                        }
+                    }
+                    m.repetitions = static_cast<int>(samples.size());
+                    m.median_s = quantile(samples, 0.5);
+                    m.p10_s = quantile(samples, 0.1);
+                    m.p90_s = quantile(samples, 0.9);
+                    if (n == sizes.back() && p == trace_p && ccm != nullptr) {
+                        Trace::enable(true);
+                        sub.barrier();
+                        Trace::clear();
+                        sub.restart_superstep_clock();
+                        instance->run();
+                        const Trace trace = Trace::gather(sub);
+                        Trace::enable(false);
+                        if (root) {
+                            // Rank 0 alone prices: nothing here may throw past this point, or the others would wait.
+                            try {
+                                const cost::Expr expr = c.expr(p, n, profile);
+                                const cost::Comparison comparison = cost::compare(trace.merged(), expr, *ccm);
+                                const cost::Breakdown predicted = cost::evaluate(expr, *ccm);
+                                steps = SuperstepReport{c.algorithm,
+                                                        n,
+                                                        p,
+                                                        comparison.to_text(),
+                                                        comparison.to_json(),
+                                                        predicted.compute,
+                                                        predicted.comm,
+                                                        predicted.division,
+                                                        0.0,
+                                                        0.0,
+                                                        0.0};
+                                measured_parts(trace.merged(),
+                                               steps.measured_compute,
+                                               steps.measured_comm,
+                                               steps.measured_division);
+                                traced = true;
+                            } catch (const Error& e) {
+                                std::cerr << "\nllc-validate: no superstep comparison for " << c.algorithm << ": "
+                                          << e.what() << '\n';
+                            }
+                        }
+                    }
+                }
+                MPI_Barrier(world.native());
+                if (!root) {
+                    continue;
+                }
+                for (std::size_t i = 0; i < models.size(); ++i) {
+                    Prediction prediction;
+                    try {
+                        const cost::Breakdown b = cost::evaluate(c.expr(p, n, profile), *models[i]);
+                        prediction.seconds = b.total;
+                        prediction.extrapolated = b.extrapolated;
+                        prediction.relative_error = cost::relative_error(b.total, m.median_s);
+                    } catch (const Error& e) {
+                        prediction.seconds = std::numeric_limits<double>::quiet_NaN();
+                        prediction.relative_error = std::numeric_limits<double>::quiet_NaN();
+                        prediction.why_not = e.what();
+                    }
+                    m.predictions[report.models[i]] = prediction;
+                }
+                report.measurements.push_back(std::move(m));
+                if (traced) {
+                    report.supersteps.push_back(std::move(steps));
+                }
+            }
+        }
+    }
+    if (!root) {
+        return 0;
+    }
+    const std::string summary = write_report(report, options.out);
+    std::cout << summary << '\n';
+    std::cout << "report: " << options.out << "/summary.md, " << options.out << "/results.csv, " << options.out
+              << "/results.json\n";
+    if (options.plots) {
+        const std::string script = plots_script();
+        const char* python = std::getenv("LLC_PYTHON");
+        const std::string command = std::string(python != nullptr && *python != '\0' ? python : "/usr/bin/python3") +
+                                    " '" + script + "' '" + options.out + "'";
+        if (script.empty() || std::system(command.c_str()) != 0) {
+            std::cerr << "llc-validate: drawing the plots failed ("
+                      << (script.empty() ? "validate_plots.py not found" : command) << ")\n";
+            return 1;
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+}  // namespace llc::validate
+
+int main(int argc, char** argv) {
+    llc::Environment env(argc, argv);
+    auto& world = env.world();
+    const bool root = world.rank() == 0;
+    llc::validate::Options options;
+    std::string algorithms;
+    bool no_plots = false;
+    po::options_description visible("llc-validate [options]  (run under mpirun -np P)");
+    visible.add_options()("help,h", "this text")(
+        "profile", po::value(&options.profile), "machine profile (default: $LLC_PROFILE or the per-host cache file)")(
+        "algorithms", po::value(&algorithms), "comma-separated names, families or prefixes (default: all)")(
+        "sizes", po::value(&options.size_name)->default_value("small"), "small | medium | large")(
+        "out", po::value(&options.out)->default_value("validate-report"), "report directory")(
+        "quick", po::bool_switch(&options.quick), "fewer repetitions (the demo's setting)")(
+        "no-plots", po::bool_switch(&no_plots), "skip the matplotlib plots");
+    try {
+        po::variables_map vm;
+        po::store(po::parse_command_line(argc, argv, visible), vm);
+        po::notify(vm);
+        if (vm.count("help") != 0) {
+            if (root) {
+                std::cout << visible;
+            }
+            return 0;
+        }
+        if (options.size_name == "small") {
+            options.size_class = llc::validate::SizeClass::small;
+        } else if (options.size_name == "medium") {
+            options.size_class = llc::validate::SizeClass::medium;
+        } else if (options.size_name == "large") {
+            options.size_class = llc::validate::SizeClass::large;
+        } else {
+            throw llc::Error(
+                llc::argument_message("llc-validate", "--sizes", options.size_name, "must be small, medium or large"));
+        }
+        options.algorithms = llc::validate::split_list(algorithms);
+        options.plots = !no_plots;
+    } catch (const std::exception& e) {
+        if (root) {
+            std::cerr << "llc-validate: " << e.what() << '\n';
+        }
+        return 2;
+    }
+    try {
+        return llc::validate::run(world, options);
+    } catch (const std::exception& e) {
+        // One rank failed mid-sweep; the others may be inside a collective: end the whole job, never hang.
+        llc::abort_job("/", std::string("llc-validate: ") + e.what());
+    }
+}

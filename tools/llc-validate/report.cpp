@@ -1,0 +1,237 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <llc/error.hpp>
+
+namespace llc::validate {
+namespace {
+
+std::string format_percent(double value) {
+    if (!std::isfinite(value)) {
+        return "n/a";
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %%", 100.0 * value);
+    return text;
+}
+
+nlohmann::json number_or_null(double value) {
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json();
+}
+
+std::string csv(const Report& report) {
+    std::ostringstream out;
+    out << "algorithm,family,size_unit,n,p,oversubscribed,repetitions,measured_median_s,measured_p10_s,measured_p90_s,"
+           "model,predicted_s,relative_error,extrapolated\n";
+    out.precision(9);
+    for (const auto& m : report.measurements) {
+        for (const auto& model : report.models) {
+            const auto it = m.predictions.find(model);
+            const Prediction none{
+                std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), false, "not run"};
+            const Prediction& prediction = it == m.predictions.end() ? none : it->second;
+            out << m.algorithm << ',' << m.family << ',' << '"' << m.size_unit << '"' << ',' << m.n << ',' << m.p << ','
+                << (m.oversubscribed ? 1 : 0) << ',' << m.repetitions << ',' << m.median_s << ',' << m.p10_s << ','
+                << m.p90_s << ',' << model << ',';
+            if (std::isfinite(prediction.seconds)) {
+                out << prediction.seconds << ',' << prediction.relative_error;
+            } else {
+                out << ',';
+            }
+            out << ',' << (prediction.extrapolated ? 1 : 0) << '\n';
+        }
+    }
+    return out.str();
+}
+
+std::string json(const Report& report) {
+    nlohmann::json root{{"profile", report.profile_path},
+                        {"profile_date", report.profile_date},
+                        {"world_size", report.world_size},
+                        {"cores", report.cores},
+                        {"sizes", report.size_class},
+                        {"models", report.models}};
+    auto& measurements = root["measurements"] = nlohmann::json::array();
+    for (const auto& m : report.measurements) {
+        nlohmann::json predictions = nlohmann::json::object();
+        for (const auto& [model, p] : m.predictions) {
+            predictions[model] = {{"predicted_s", number_or_null(p.seconds)},
+                                  {"relative_error", number_or_null(p.relative_error)},
+                                  {"extrapolated", p.extrapolated}};
+            if (!p.why_not.empty()) {
+                predictions[model]["why_not"] = p.why_not;
+            }
+        }
+        measurements.push_back({{"algorithm", m.algorithm},
+                                {"family", m.family},
+                                {"size_unit", m.size_unit},
+                                {"n", m.n},
+                                {"p", m.p},
+                                {"oversubscribed", m.oversubscribed},
+                                {"repetitions", m.repetitions},
+                                {"measured_median_s", m.median_s},
+                                {"measured_p10_s", m.p10_s},
+                                {"measured_p90_s", m.p90_s},
+                                {"predictions", predictions}});
+    }
+    auto& supersteps = root["supersteps"] = nlohmann::json::array();
+    for (const auto& s : report.supersteps) {
+        supersteps.push_back(
+            {{"algorithm", s.algorithm},
+             {"n", s.n},
+             {"p", s.p},
+             {"predicted",
+              {{"compute", s.predicted_compute}, {"comm", s.predicted_comm}, {"division", s.predicted_division}}},
+             {"measured",
+              {{"compute", s.measured_compute}, {"comm", s.measured_comm}, {"division", s.measured_division}}},
+             {"comparison", nlohmann::json::parse(s.comparison_json)}});
+    }
+    auto& summary = root["accuracy"] = nlohmann::json::object();
+    for (const auto& [algorithm, by_model] : accuracy(report)) {
+        for (const auto& [model, a] : by_model) {
+            summary[algorithm][model] = {{"count", a.count},
+                                         {"median_abs_error", number_or_null(a.median_abs)},
+                                         {"p90_abs_error", number_or_null(a.p90_abs)},
+                                         {"max_abs_error", number_or_null(a.max_abs)}};
+        }
+    }
+    return root.dump(1);
+}
+
+std::string summary(const Report& report) {
+    std::ostringstream out;
+    out << "# llc-validate: predicted against measured\n\n";
+    out << "Profile `" << report.profile_path << "` (" << report.profile_date << "); " << report.world_size
+        << " processors, " << report.cores << " cores; sizes `" << report.size_class
+        << "`. Errors are |predicted − measured| / measured over the runs with p ≤ cores ("
+        << "oversubscribed runs are in results.csv but not here).\n\n";
+    out << "| algorithm | model | runs | median |error| | P90 |error| | max |error| | best |\n";
+    out << "|---|---|---|---|---|---|---|\n";
+    for (const auto& [algorithm, by_model] : accuracy(report)) {
+        std::string best;
+        double best_median = std::numeric_limits<double>::infinity();
+        for (const auto& [model, a] : by_model) {
+            if (a.count > 0 && a.median_abs < best_median) {
+                best_median = a.median_abs;
+                best = model;
+            }
+        }
+        for (const auto& model : report.models) {
+            const auto it = by_model.find(model);
+            if (it == by_model.end() || it->second.count == 0) {
+                continue;
+            }
+            const Accuracy& a = it->second;
+            out << "| " << algorithm << " | " << model << " | " << a.count << " | " << format_percent(a.median_abs)
+                << " | " << format_percent(a.p90_abs) << " | " << format_percent(a.max_abs) << " | "
+                << (model == best ? "best" : "") << " |\n";
+        }
+    }
+    out << "\n## Goal: CCM median ≤ 10 %, P90 ≤ 25 %, at least as accurate as BSP and Hockney\n\n";
+    out << "| algorithm | CCM median | CCM P90 | BSP median | Hockney median | verdict |\n|---|---|---|---|---|---|\n";
+    for (const auto& [algorithm, by_model] : accuracy(report)) {
+        const auto get = [&](const std::string& model) {
+            const auto it = by_model.find(model);
+            return it == by_model.end() || it->second.count == 0 ? Accuracy{0, NAN, NAN, NAN} : it->second;
+        };
+        const Accuracy ccm = get("ccm");
+        const Accuracy bsp = get("bsp");
+        const Accuracy hockney = get("hockney");
+        const bool meets = ccm.count > 0 && ccm.median_abs <= 0.10 && ccm.p90_abs <= 0.25 &&
+                           !(bsp.count > 0 && bsp.median_abs < ccm.median_abs) &&
+                           !(hockney.count > 0 && hockney.median_abs < ccm.median_abs);
+        out << "| " << algorithm << " | " << format_percent(ccm.median_abs) << " | " << format_percent(ccm.p90_abs)
+            << " | " << format_percent(bsp.median_abs) << " | " << format_percent(hockney.median_abs) << " | "
+            << (ccm.count == 0 ? "no runs" : (meets ? "meets" : "misses")) << " |\n";
+    }
+    for (const auto& s : report.supersteps) {
+        out << "\n## Supersteps of " << s.algorithm << " (n = " << s.n << ", p = " << s.p << "), CCM\n\n```\n"
+            << s.comparison_text << "```\n";
+    }
+    return out.str();
+}
+
+}  // namespace
+
+double quantile(std::vector<double> values, double q) {
+    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
+                 values.end());
+    if (values.empty()) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    std::sort(values.begin(), values.end());
+    const double position = q * static_cast<double>(values.size() - 1);
+    const auto below = static_cast<std::size_t>(std::floor(position));
+    const auto above = std::min(below + 1, values.size() - 1);
+    const double fraction = position - static_cast<double>(below);
+    return values[below] * (1.0 - fraction) + values[above] * fraction;
+}
+
+std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(const Report& report) {
+    std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> result;
+    for (const auto& m : report.measurements) {
+        if (result.empty() || result.back().first != m.algorithm) {
+            const bool seen =
+                std::any_of(result.begin(), result.end(), [&](const auto& r) { return r.first == m.algorithm; });
+            if (!seen) {
+                result.push_back({m.algorithm, {}});
+            }
+        }
+    }
+    for (auto& [algorithm, by_model] : result) {
+        for (const auto& model : report.models) {
+            std::vector<double> errors;
+            for (const auto& m : report.measurements) {
+                if (m.algorithm != algorithm || m.oversubscribed) {
+                    continue;
+                }
+                const auto it = m.predictions.find(model);
+                if (it != m.predictions.end() && std::isfinite(it->second.relative_error)) {
+                    errors.push_back(std::abs(it->second.relative_error));
+                }
+            }
+            Accuracy a;
+            a.count = static_cast<int>(errors.size());
+            a.median_abs = quantile(errors, 0.5);
+            a.p90_abs = quantile(errors, 0.9);
+            a.max_abs = quantile(errors, 1.0);
+            by_model[model] = a;
+        }
+    }
+    return result;
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        out << text;
+        out.flush();
+        if (!out) {
+            std::filesystem::remove(temporary);
+            throw Error("llc-validate: cannot write '" + path + "'");
+        }
+    }
+    std::filesystem::rename(temporary, path);
+}
+
+std::string write_report(const Report& report, const std::string& dir) {
+    std::filesystem::create_directories(dir);
+    write_file_atomically(dir + "/results.csv", csv(report));
+    write_file_atomically(dir + "/results.json", json(report));
+    const std::string text = summary(report);
+    write_file_atomically(dir + "/summary.md", text);
+    return text;
+}
+
+}  // namespace llc::validate

@@ -1,0 +1,83 @@
+#pragma once
+/// @file
+/// What llc-validate measured and predicted, and how it is written: results.csv (one row per measurement and model),
+/// results.json (everything, with the per-superstep comparisons), summary.md (accuracy per algorithm and model).
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llc::validate {
+
+/// One model's prediction of one measurement.
+struct Prediction {
+    double seconds = 0.0;       ///< NaN when the model cannot price the case
+    double relative_error = 0;  ///< (predicted − measured) / measured, NaN when not priced
+    bool extrapolated = false;  ///< the price rests on measurements outside the profile's range
+    std::string why_not;        ///< why the model could not price it
+};
+
+/// One (algorithm, n, p) point.
+struct Measurement {
+    std::string algorithm;
+    std::string family;
+    std::string size_unit;
+    std::int64_t n = 0;
+    int p = 1;
+    bool oversubscribed = false;  ///< p > cores: shown, kept out of the accuracy summary
+    int repetitions = 0;
+    double median_s = 0.0;
+    double p10_s = 0.0;
+    double p90_s = 0.0;
+    std::map<std::string, Prediction> predictions;  ///< by model name
+};
+
+/// The per-superstep comparison of one run (the largest case of an algorithm), under the CCM.
+struct SuperstepReport {
+    std::string algorithm;
+    std::int64_t n = 0;
+    int p = 1;
+    std::string comparison_text;  ///< cost::Comparison::to_text()
+    std::string comparison_json;  ///< cost::Comparison::to_json()
+    // Stacked parts along the critical path (seconds).
+    double predicted_compute = 0.0;
+    double predicted_comm = 0.0;
+    double predicted_division = 0.0;
+    double measured_compute = 0.0;
+    double measured_comm = 0.0;
+    double measured_division = 0.0;
+};
+
+/// Accuracy of one model on one algorithm over the measurements that are not oversubscribed.
+struct Accuracy {
+    int count = 0;
+    double median_abs = 0.0;
+    double p90_abs = 0.0;
+    double max_abs = 0.0;
+};
+
+struct Report {
+    std::string profile_path;
+    std::string profile_date;
+    int world_size = 0;
+    int cores = 0;
+    std::string size_class;
+    std::vector<std::string> models;
+    std::vector<Measurement> measurements;
+    std::vector<SuperstepReport> supersteps;
+};
+
+/// Accuracy per algorithm and model (algorithms in report order).
+[[nodiscard]] std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(const Report& report);
+
+/// Writes results.csv, results.json and summary.md into `dir` (each whole or not at all). Returns summary.md's text.
+std::string write_report(const Report& report, const std::string& dir);
+
+/// p-th quantile (0 ≤ q ≤ 1) of `values` by linear interpolation; NaN for none.
+[[nodiscard]] double quantile(std::vector<double> values, double q);
+
+/// Writes `text` to `path` whole or not at all (temporary file beside it, then rename).
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace llc::validate
