@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The main job: installs what is missing, builds (Release), calibrates a quick machine profile if there is none,
+# runs llc-validate --quick on every algorithm at P = the number of cores, and prints the predicted-vs-measured
+# summary and where the report and plots are. Exit status non-zero if anything failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+
+scripts/install-deps.sh
+
+echo "== Build (Release, build/)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$LLC_JOBS" --target llc-probe llc-validate llc-run
+
+P=$(nproc)
+profile=${LLC_PROFILE:-build/profile-quick.json}
+out=${LLC_REPORT:-build/validate-report}
+
+if [ ! -f "$profile" ]; then
+    echo "== Calibrating a quick profile of this machine ($profile, P = $P)"
+    mpirun --oversubscribe -np "$P" build/bin/llc-probe --quick --out "$profile"
+else
+    echo "== Using the machine profile $profile (delete it to calibrate again)"
+fi
+
+echo "== Predicted vs measured: llc-validate --quick at P = $P"
+mpirun --oversubscribe -np "$P" build/bin/llc-validate --quick --profile "$profile" --out "$out"
+
+echo
+echo "Report: $out/summary.md  $out/results.csv  $out/results.json"
+echo "Plots:  $out/predicted_vs_measured.png  $out/error_heatmap.png  $out/superstep_breakdown.png"
