@@ -75,7 +75,13 @@ cost::Piecewise fit_piecewise(std::vector<cost::Sample> medians) {
         s.seconds = std::max(s.seconds, 1e-9);
     }
     std::sort(medians.begin(), medians.end(), [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
-    return cost::Piecewise::fit(medians);
+    // A piece is added when it removes more than (1.4 %)² of mean squared relative residual. BIC (the default) keeps
+    // one piece for 14 noisy medians spanning six decades (median residual 20 % on this machine).
+    cost::FitOptions options;
+    options.max_segments = 8;
+    options.min_points_per_segment = 3;
+    options.segment_penalty = 2e-4 * static_cast<double>(medians.size());
+    return cost::Piecewise::fit(medians, options);
 }
 
 cost::HockneyParams fit_hockney(std::span<const cost::Sample> one_way) {

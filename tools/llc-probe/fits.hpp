@@ -23,8 +23,8 @@ struct Line {
 [[nodiscard]] Line relative_line_fit(std::span<const cost::Sample> samples);
 
 /// The CCM's piecewise-linear fit of one function from its medians (Piecewise::fit: segmented least squares on
-/// relative residuals, pieces chosen by BIC). Zero or negative medians are raised to 1 ns (a time of 0 cannot be
-/// fitted relatively).
+/// relative residuals, at most 8 pieces of at least 3 sizes, a piece kept when it removes more than (1.4 %)² of mean
+/// squared relative residual). Zero or negative medians are raised to 1 ns (a time of 0 cannot be fitted relatively).
 [[nodiscard]] cost::Piecewise fit_piecewise(std::vector<cost::Sample> medians);
 
 /// Hockney: α + β·m through the one-way times of a symmetric ping-pong (round trip / 2).

@@ -106,11 +106,11 @@ llc::probe::Settings settings_from(const Arguments& a) {
     s.quick = a.quick;
     if (a.quick) {
         s.max_bytes = 4.0 * 1024 * 1024;
-        s.sizes = 14;
-        s.min_reps = 9;
+        s.sizes = 16;
+        s.min_reps = 11;
         s.max_reps = 1000;
-        s.cell_budget = 0.05;
-        s.target_rse = 0.05;
+        s.cell_budget = 0.1;
+        s.target_rse = 0.04;
     }
     if (a.max_bytes > 0.0) {
         s.max_bytes = a.max_bytes;
