@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 #include <llc/algorithms/kernel_probes.hpp>
@@ -489,6 +490,39 @@ std::vector<double> held_out(
     return geometric_midpoints(grid);
 }
 
+/// Medians of the profile's own samples per (op, p, bytes): the reference for the drift of the machine.
+std::map<std::tuple<std::string, int, double>, double> reference_medians(const std::vector<RawSample>& fit_samples) {
+    std::map<std::tuple<std::string, int, double>, std::vector<double>> all;
+    for (const RawSample& r : fit_samples) {
+        all[{r.op, r.p, r.bytes}].push_back(r.seconds);
+    }
+    std::map<std::tuple<std::string, int, double>, double> out;
+    for (auto& [key, values] : all) {
+        out[key] = median(std::move(values));
+    }
+    return out;
+}
+
+/// Every second calibrated size of (op, p) (positive sizes), re-measured to tell the machine's drift from the fit's
+/// error.
+std::vector<double> drift_sizes(const std::map<std::tuple<std::string, int, double>, double>& reference,
+                                const std::string& op,
+                                int p) {
+    std::vector<double> out;
+    int i = 0;
+    for (const auto& [key, value] : reference) {
+        if (std::get<0>(key) == op && std::get<1>(key) == p && std::get<2>(key) > 0.0 && (i++ % 2) == 1) {
+            out.push_back(std::get<2>(key));
+        }
+    }
+    return out;
+}
+
+Cell as_drift(Cell cell) {
+    cell.kind = "drift";
+    return cell;
+}
+
 void summarise(CheckRow& row) {
     std::vector<double> abs;
     for (const double e : row.errors) {
@@ -497,6 +531,11 @@ void summarise(CheckRow& row) {
     row.median_abs = abs.empty() ? 0.0 : median(abs);
     row.p90_abs = abs.empty() ? 0.0 : quantile(abs, 0.9);
     row.max_abs = abs.empty() ? 0.0 : *std::max_element(abs.begin(), abs.end());
+    std::vector<double> drift;
+    for (const double e : row.drift) {
+        drift.push_back(std::abs(e));
+    }
+    row.drift_median_abs = drift.empty() ? std::numeric_limits<double>::quiet_NaN() : median(drift);
 }
 
 }  // namespace
@@ -529,12 +568,22 @@ std::vector<CheckRow> check(Group& world,
     std::vector<CheckRow> rows;
     std::map<std::pair<std::string, int>, CheckRow> by_function;
 
+    const auto reference = reference_medians(fit_samples);
     auto add = [&](const std::string& function, int p, double bytes, double predicted, double measured) {
         CheckRow& row = by_function[{function, p}];
         row.function = function;
         row.p = p;
         row.bytes.push_back(bytes);
         row.errors.push_back(measured > 0.0 ? (predicted - measured) / measured : 0.0);
+    };
+    auto add_drift = [&](const std::string& function, const Cell& c) {
+        const auto it = reference.find({c.op, c.p, c.bytes});
+        if (it != reference.end() && it->second > 0.0) {
+            CheckRow& row = by_function[{function, c.p}];
+            row.function = function;
+            row.p = c.p;
+            row.drift.push_back((c.median() - it->second) / it->second);
+        }
     };
 
     for (const int p : ps) {
@@ -563,6 +612,11 @@ std::vector<CheckRow> check(Group& world,
                         last = h;
                     }
                 }
+                for (const double h : drift_sizes(reference, op, p)) {
+                    if (h <= largest_bytes(op, p, s.max_bytes)) {
+                        cells.push_back(as_drift(collective_cell(*bench, g, op, h)));
+                    }
+                }
             }
             const auto dsizes = profile.division_sizes();
             if (std::find(dsizes.begin(), dsizes.end(), p) != dsizes.end()) {
@@ -580,6 +634,12 @@ std::vector<CheckRow> check(Group& world,
                             last = m;
                         }
                     }
+                    for (const double h : drift_sizes(reference, "division.par", p)) {
+                        const auto m = static_cast<std::size_t>(std::max(1.0, std::round(h / factor)));
+                        if (static_cast<double>(m) * 2.0 <= s.max_bytes * 1.0001) {
+                            cells.push_back(as_drift(division_par_cell(*division, p, m)));
+                        }
+                    }
                 }
             }
             std::vector<RawSample> samples;
@@ -590,7 +650,9 @@ std::vector<CheckRow> check(Group& world,
                 remeasured->insert(remeasured->end(), samples.begin(), samples.end());
             }
             for (const Cell& c : cells) {
-                if (c.op == "division.par") {
+                if (c.kind == "drift") {
+                    add_drift(c.op == "division.par" ? "division" : c.op, c);
+                } else if (c.op == "division.par") {
                     add("division", p, c.bytes, profile.division(p, c.bytes).total(), c.median());
                 } else {
                     add(c.op, p, c.bytes, profile.collective(c.op, p, c.bytes).seconds, c.median());
@@ -623,6 +685,11 @@ std::vector<CheckRow> check(Group& world,
                             last = n;
                         }
                     }
+                    for (const double n : drift_sizes(reference, p2p_name(path, layout), pair_size)) {
+                        if (n <= s.max_bytes) {
+                            cells.push_back(as_drift(p2p_cell(*bench, pair_size, path, layout, n)));
+                        }
+                    }
                 }
             }
             std::vector<RawSample> samples;
@@ -634,6 +701,10 @@ std::vector<CheckRow> check(Group& world,
             }
             const double t_cf = profile.point_to_point(Path::full, Layout::cc)(0.0);
             for (const Cell& c : cells) {
+                if (c.kind == "drift") {
+                    add_drift(c.op, c);
+                    continue;
+                }
                 for (const Path path : paths) {
                     for (const Layout layout : layouts) {
                         if (c.op == p2p_name(path, layout)) {
@@ -667,6 +738,7 @@ std::vector<CheckRow> check(Group& world,
             all.target_median = row.target_median;
             all.target_p90 = row.target_p90;
             all.errors.insert(all.errors.end(), row.errors.begin(), row.errors.end());
+            all.drift.insert(all.drift.end(), row.drift.begin(), row.drift.end());
             all.bytes.insert(all.bytes.end(), row.bytes.begin(), row.bytes.end());
         }
         rows.push_back(row);

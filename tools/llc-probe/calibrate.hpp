@@ -34,6 +34,10 @@ struct CheckRow {
     int p = 0;
     std::vector<double> errors;  ///< signed (predicted − measured) / measured, per held-out size
     std::vector<double> bytes;
+    /// Signed (re-measured − calibrated) / calibrated medians at every second calibrated size: how much the machine
+    /// itself moved between the calibration and the check (the noise floor the errors must be judged against).
+    std::vector<double> drift;
+    double drift_median_abs = 0.0;
     double median_abs = 0.0;
     double p90_abs = 0.0;
     double max_abs = 0.0;
@@ -43,9 +47,9 @@ struct CheckRow {
 };
 
 /// Re-measures held-out sizes (geometric midpoints of the sizes in the profile's samples file, else of a log grid
-/// over each fit's range) for every collective, swap and division at every p of the profile that the run has, and the
-/// P-3PC paths (P ≥ 2, or P = 1 for a profile made at P = 1), and compares with the profile. Collective over
-/// `world`. Rows complete on rank 0.
+/// over each fit's range), and every second calibrated size for the drift (when the samples file is there), for every
+/// collective, swap and division at every p of the profile that the run has, and the P-3PC paths (P ≥ 2, or P = 1 for a
+/// profile made at P = 1), and compares with the profile. Collective over `world`. Rows complete on rank 0.
 [[nodiscard]] std::vector<CheckRow> check(Group& world,
                                           const cost::Profile& profile,
                                           const std::vector<RawSample>& fit_samples,
