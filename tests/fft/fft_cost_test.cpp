@@ -1,6 +1,7 @@
 // llc::cost::fft: the shape of the expression (labels, operations, P, bytes, work) for each layout and fallback, and
 // its value against the paper's closed form Φ for P = 2^s under a model whose prices are known.
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -71,7 +72,7 @@ TEST(FftCostTest, BlockStructure) {
     const double L = n / 4.0;
     const Expr scrambled = llc::cost::fft(4, n, FftLayout::block, FftOrder::scrambled, k);
     const auto& items = scrambled.children();
-    ASSERT_EQ(items.size(), 4U);
+    ASSERT_EQ(items.size(), 3U);
     for (int t = 0; t < 2; ++t) {
         EXPECT_EQ(items[t].kind(), ExprKind::normal);
         EXPECT_EQ(items[t].label(), "fft.dif");
@@ -81,7 +82,7 @@ TEST(FftCostTest, BlockStructure) {
     }
     EXPECT_DOUBLE_EQ(items[0].work(), 0.0);
     EXPECT_DOUBLE_EQ(items[1].work(), k.divide * L);
-    EXPECT_DOUBLE_EQ(items[3].work(), k.leaf * L * std::log2(L));
+    EXPECT_DOUBLE_EQ(items[2].work(), k.divide * L + k.leaf * L * std::log2(L));
     const Expr natural = llc::cost::fft(4, n, FftLayout::block, FftOrder::natural, k);
     ASSERT_EQ(natural.children().size(), 4U);
     const Expr& redistribute = natural.children()[2];
@@ -103,6 +104,25 @@ TEST(FftCostTest, BlockStructure) {
     const Expr one = llc::cost::fft(1, n, FftLayout::block, FftOrder::natural, k);
     ASSERT_EQ(one.children().size(), 1U);
     EXPECT_DOUBLE_EQ(one.children()[0].work(), k.leaf * n * 12);
+}
+
+TEST(FftCostTest, PerSizeLeafConstantsInterpolateInLog2N) {
+    llc::cost::FftConstants c = k;
+    c.leaf_by_size = {{14, 1e-9}, {16, 3e-9}};
+    EXPECT_DOUBLE_EQ(c.leaf_seconds(1 << 15, false), 2e-9 * (1 << 15) * 15);
+    EXPECT_DOUBLE_EQ(c.leaf_seconds(1 << 16, false), 3e-9 * (1 << 16) * 16);
+    EXPECT_DOUBLE_EQ(c.leaf_seconds(1 << 20, false), 3e-9 * (1 << 20) * 20);           // clamped above
+    EXPECT_DOUBLE_EQ(c.leaf_seconds(1 << 10, false), 1e-9 * (1 << 10) * 10);           // clamped below
+    EXPECT_DOUBLE_EQ(c.leaf_seconds(1 << 10, true), k.leaf_strided * (1 << 10) * 10);  // no table: the constant
+    llc::cost::Profile profile;
+    for (const char* name : {"fft.divide", "fft.combine", "fft.leaf", "fft.leaf_strided", "fft.reorder"}) {
+        profile.set_kernel(name, {1e-9, "unit"});
+    }
+    profile.set_kernel("fft.leaf.2^12", {4e-9, "unit"});
+    profile.set_kernel("fft.leaf_strided.2^20", {5e-9, "unit"});
+    const auto read = llc::cost::FftConstants::from(profile);
+    EXPECT_EQ(read.leaf_by_size, (std::map<int, double>{{12, 4e-9}}));
+    EXPECT_EQ(read.leaf_strided_by_size, (std::map<int, double>{{20, 5e-9}}));
 }
 
 TEST(FftCostTest, BadArgumentsAndMissingKernels) {

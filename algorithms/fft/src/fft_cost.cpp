@@ -1,5 +1,7 @@
 #include <array>
 #include <cmath>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,7 +26,7 @@ bool is_power_of_two(std::int64_t x) {
 /// The replicated algorithm on P processors from a division level on (leaves read with a stride ≥ 2).
 Expr replicated(int P, std::int64_t n, const FftConstants& k) {
     if (P == 1 || n % 2 != 0) {
-        return Expr::compute("fft.leaf", k.leaf_strided * n_log_n(static_cast<double>(n)));
+        return Expr::compute("fft.leaf", k.leaf_seconds(static_cast<double>(n), true));
     }
     const std::array<double, 2> weights{1.0, 1.0};
     const std::vector<int> sizes = split_sizes(P, weights);
@@ -40,6 +42,25 @@ Expr replicated(int P, std::int64_t n, const FftConstants& k) {
 
 }  // namespace
 
+double FftConstants::leaf_seconds(double n, bool strided) const {
+    const std::map<int, double>& table = strided ? leaf_strided_by_size : leaf_by_size;
+    double per_unit = strided ? leaf_strided : leaf;
+    if (!table.empty() && n > 1.0) {
+        const double x = std::log2(n);
+        const auto hi = table.lower_bound(static_cast<int>(std::ceil(x)));
+        if (hi == table.end()) {
+            per_unit = std::prev(hi)->second;
+        } else if (hi == table.begin() || static_cast<double>(hi->first) == x) {
+            per_unit = hi->second;
+        } else {
+            const auto lo = std::prev(hi);
+            const double t = (x - lo->first) / (hi->first - lo->first);
+            per_unit = lo->second + t * (hi->second - lo->second);
+        }
+    }
+    return per_unit * n_log_n(n);
+}
+
 FftConstants FftConstants::from(const Profile& profile) {
     FftConstants k;
     k.divide = profile.kernel("fft.divide").seconds_per_unit;
@@ -47,6 +68,15 @@ FftConstants FftConstants::from(const Profile& profile) {
     k.leaf = profile.kernel("fft.leaf").seconds_per_unit;
     k.leaf_strided = profile.kernel("fft.leaf_strided").seconds_per_unit;
     k.reorder = profile.kernel("fft.reorder").seconds_per_unit;
+    for (int e = 1; e <= 40; ++e) {
+        const std::string suffix = ".2^" + std::to_string(e);
+        if (profile.has_kernel("fft.leaf" + suffix)) {
+            k.leaf_by_size[e] = profile.kernel("fft.leaf" + suffix).seconds_per_unit;
+        }
+        if (profile.has_kernel("fft.leaf_strided" + suffix)) {
+            k.leaf_strided_by_size[e] = profile.kernel("fft.leaf_strided" + suffix).seconds_per_unit;
+        }
+    }
     return k;
 }
 
@@ -59,7 +89,7 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
         throw_argument_error(name, "n", std::to_string(n), "must be at least 1");
     }
     const auto nd = static_cast<double>(n);
-    const Expr serial = Expr::compute("fft.leaf", k.leaf * n_log_n(nd));
+    const Expr serial = Expr::compute("fft.leaf", k.leaf_seconds(nd, false));
     if (layout == FftLayout::replicated) {
         if (P == 1 || n % 2 != 0) {
             return Expr::sequence("fft", {serial});
@@ -86,10 +116,10 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
         // W of stage t's swap is the butterfly of stage t − 1 (none before the first).
         items.push_back(Expr::normal("fft.dif", t == 0 ? 0.0 : k.divide * Ld, "swap", P, 2.0 * Ld * complex_bytes));
     }
-    const double last = k.divide * Ld + k.leaf * n_log_n(Ld);
+    const double last = k.divide * Ld + k.leaf_seconds(Ld, false);
     if (order == FftOrder::scrambled) {
-        items.push_back(Expr::compute("fft.divide", k.divide * Ld));
-        items.push_back(Expr::compute("fft.leaf", k.leaf * n_log_n(Ld)));
+        // The last butterfly and the leaf: local work that no collective ends (one compute node in the trace).
+        items.push_back(Expr::compute("fft.leaf", last));
         return Expr::sequence("fft", std::move(items));
     }
     if (P == 2 && L % 2 == 0) {

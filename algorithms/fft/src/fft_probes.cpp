@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <llc/algorithms/fft.hpp>
@@ -48,8 +49,7 @@ void fill(const Buffer& b, std::uint64_t seed) {
     }
 }
 
-double leaf_probe(bool quick, std::size_t stride) {
-    const std::size_t n = probe_size(quick);
+double leaf_probe(bool quick, std::size_t stride, std::size_t n) {
     Leaf leaf(n, stride, stride == 1, FftDirection::forward, FftPlanner::estimate);
     const Buffer in(n * stride);
     const Buffer out(n);
@@ -82,12 +82,26 @@ std::vector<cost::KernelProbe> kernel_probes() {
                           const double t = median_seconds(probe_repeat(quick), [&] { dit_combine(x.data(), w); });
                           return t / static_cast<double>(n / 2);
                       }});
-    probes.push_back({"fft.leaf", "n*log2(n) of a contiguous in-place FFTW leaf (FFTW_ESTIMATE)", [](bool quick) {
-                          return leaf_probe(quick, 1);
+    probes.push_back({"fft.leaf", "n*log2(n) of a contiguous in-place leaf (default planner)", [](bool quick) {
+                          return leaf_probe(quick, 1, probe_size(quick));
                       }});
     probes.push_back({"fft.leaf_strided",
-                      "n*log2(n) of an FFTW leaf reading with stride 2 (FFTW_ESTIMATE)",
-                      [](bool quick) { return leaf_probe(quick, 2); }});
+                      "n*log2(n) of a leaf reading with stride 2 (default planner)",
+                      [](bool quick) { return leaf_probe(quick, 2, probe_size(quick)); }});
+    // The leaf's cost per n·log2 n depends on n (cache, and the four-step from 2^15): one constant per size, which
+    // llc::cost::FftConstants interpolates in log2 n.
+    for (int k = 12; k <= 24; k += 2) {
+        const std::size_t n = std::size_t{1} << k;
+        const std::string suffix = ".2^" + std::to_string(k);
+        probes.push_back({"fft.leaf" + suffix,
+                          "n*log2(n) of a contiguous in-place leaf of 2^" + std::to_string(k),
+                          [n](bool quick) { return leaf_probe(quick, 1, n); }});
+        if (k <= 22) {
+            probes.push_back({"fft.leaf_strided" + suffix,
+                              "n*log2(n) of a stride-2 leaf of 2^" + std::to_string(k),
+                              [n](bool quick) { return leaf_probe(quick, 2, n); }});
+        }
+    }
     probes.push_back({"fft.reorder", "element of the natural-order interleave", [](bool quick) {
                           const std::size_t m = probe_size(quick) / 2;
                           const Buffer a(m);

@@ -25,6 +25,7 @@
 /// R·L. Other block cases (the gathered fallback): T_allgather(P, 16·n) + Φ_replicated(P, n).
 
 #include <cstdint>
+#include <map>
 
 #include <llc/algorithms/fft.hpp>
 #include <llc/cost/expr.hpp>
@@ -39,8 +40,16 @@ struct FftConstants {
     double leaf = 0.0;          ///< C, per n·log2 n of a contiguous leaf
     double leaf_strided = 0.0;  ///< Cs, per n·log2 n of a strided leaf
     double reorder = 0.0;       ///< R, per element of the natural-order interleave
+    /// C and Cs measured per leaf size ("fft.leaf.2^k", "fft.leaf_strided.2^k"): log2 n → seconds per n·log2 n.
+    /// When present they replace `leaf` / `leaf_strided`, interpolated linearly in log2 n (clamped at the ends).
+    std::map<int, double> leaf_by_size{};
+    std::map<int, double> leaf_strided_by_size{};
 
-    /// Reads "fft.divide", "fft.combine", "fft.leaf", "fft.leaf_strided", "fft.reorder" from the profile.
+    /// Seconds of a contiguous (strided = false) or strided leaf of n entries.
+    [[nodiscard]] double leaf_seconds(double n, bool strided) const;
+
+    /// Reads "fft.divide", "fft.combine", "fft.leaf", "fft.leaf_strided", "fft.reorder" and every per-size leaf
+    /// constant "fft.leaf.2^k" / "fft.leaf_strided.2^k" present in the profile.
     /// @throws llc::Error naming the missing kernel (and how to make a profile).
     [[nodiscard]] static FftConstants from(const Profile& profile);
 };
