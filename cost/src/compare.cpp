@@ -144,25 +144,64 @@ ComparisonNode match_node(const Breakdown& b, const llc::TraceNode& t, double ex
     return n;
 }
 
+/// A run of consecutive predicted compute nodes held against the trace's compute node (local work that no collective
+/// ends: the end of a task, or before Trace::gather).
+ComparisonNode match_compute(const std::string& label, double predicted, const llc::TraceNode& t) {
+    ComparisonNode n;
+    n.label = label;
+    n.kind = "compute";
+    n.op = "compute";
+    n.P = t.P;
+    n.predicted = predicted;
+    n.measured = t.compute;
+    n.relative_error = relative_error(n.predicted, n.measured);
+    n.predicted_compute = predicted;
+    n.measured_compute = t.compute;
+    n.predicted_comm = 0.0;
+    n.measured_comm = 0.0;
+    return n;
+}
+
 std::vector<ComparisonNode> match_list(const Breakdown& predicted, const std::vector<llc::TraceNode>& measured) {
     std::vector<const Breakdown*> items;
     flatten(predicted, items);
     std::vector<ComparisonNode> out;
     std::size_t k = 0;
     double pending = 0.0;
+    std::vector<const Breakdown*> pending_items;
+    // Consecutive compute nodes are local work: charged to the W of the next superstep (as the trace does), or, at
+    // the end of a list, held against the trace's trailing compute node.
+    const auto flush_trailing = [&] {
+        if (pending_items.empty()) {
+            return;
+        }
+        if (k < measured.size() && measured[k].kind == llc::StepKind::compute) {
+            std::string label;
+            for (const Breakdown* b : pending_items) {
+                label += (label.empty() ? "" : " + ") + b->label;
+            }
+            out.push_back(match_compute(label, pending, measured[k]));
+            ++k;
+        } else {
+            for (const Breakdown* b : pending_items) {
+                out.push_back(predicted_only(
+                    *b, MatchStatus::unrecorded, "local work after the last superstep of its group: not in the trace"));
+            }
+        }
+        pending = 0.0;
+        pending_items.clear();
+    };
     for (std::size_t i = 0; i < items.size(); ++i) {
         const Breakdown& b = *items[i];
         if (b.kind == ExprKind::compute) {
-            if (i + 1 < items.size() &&
-                (items[i + 1]->kind == ExprKind::normal || items[i + 1]->kind == ExprKind::division)) {
-                pending += b.total;  // the trace charges it to the W of the group's next superstep
-            } else {
-                out.push_back(predicted_only(
-                    b,
-                    MatchStatus::unrecorded,
-                    "local work after the last superstep of its group: the trace records no node for it"));
-            }
+            pending += b.total;
+            pending_items.push_back(&b);
             continue;
+        }
+        if (k < measured.size() && measured[k].kind == llc::StepKind::compute) {
+            // Measured local work that the prediction has no compute node for: predicted as zero.
+            out.push_back(match_compute("local work (not predicted)", 0.0, measured[k]));
+            ++k;
         }
         if (k < measured.size()) {
             out.push_back(match_node(b, measured[k], pending));
@@ -174,9 +213,13 @@ std::vector<ComparisonNode> match_list(const Breakdown& predicted, const std::ve
             out.push_back(std::move(n));
         }
         pending = 0.0;
+        pending_items.clear();
     }
+    flush_trailing();
     for (; k < measured.size(); ++k) {
-        out.push_back(measured_only(measured[k]));
+        out.push_back(measured[k].kind == llc::StepKind::compute
+                          ? match_compute("local work (not predicted)", 0.0, measured[k])
+                          : measured_only(measured[k]));
     }
     return out;
 }

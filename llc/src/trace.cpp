@@ -23,6 +23,8 @@ std::string_view to_string(StepKind kind) {
             return "task";
         case StepKind::root:
             return "root";
+        case StepKind::compute:
+            return "compute";
     }
     return "unknown";
 }
@@ -30,7 +32,8 @@ std::string_view to_string(StepKind kind) {
 namespace {
 
 StepKind kind_from_string(std::string_view text) {
-    for (const StepKind kind : {StepKind::normal, StepKind::division, StepKind::task, StepKind::root}) {
+    for (const StepKind kind :
+         {StepKind::normal, StepKind::division, StepKind::task, StepKind::root, StepKind::compute}) {
         if (to_string(kind) == text) {
             return kind;
         }
@@ -148,6 +151,9 @@ void chrome_events(const TraceNode& node, int rank, nlohmann::json& events) {
         case StepKind::task:
             slice(node.label + " task " + std::to_string(node.task), node.start, node.comm, "task");
             break;
+        case StepKind::compute:
+            slice(node.label + " (W)", node.start, node.compute, "compute");
+            break;
         case StepKind::root:
             break;
     }
@@ -165,6 +171,8 @@ double TraceNode::total() const {
     switch (kind) {
         case StepKind::normal:
             return compute + comm;
+        case StepKind::compute:
+            return compute;
         case StepKind::division:
             return compute + split + tasks + exchange + rejoin;
         case StepKind::task:
@@ -234,6 +242,11 @@ void Trace::clear() {
 }
 
 Trace Trace::gather(Group& g) {
+    auto& recorder = detail::Recorder::instance();
+    if (recorder.on()) {
+        recorder.trailing_compute(g.size(), g.superstep_clock());
+        g.restart_superstep_clock();
+    }
     // Not a superstep of its own: gathering the record must not add to it.
     const std::string mine = to_json(local());
     const int length = detail::to_count("llc::Trace::gather", "record", mine.size());
@@ -338,6 +351,21 @@ void Recorder::normal(std::string_view op, int P, std::uint64_t bytes, double st
     node.start = start;
     node.compute = compute;
     node.comm = comm;
+    open_.back()->children.push_back(std::move(node));
+}
+
+void Recorder::trailing_compute(int P, double start) {
+    const double end = now();
+    if (end <= start) {
+        return;
+    }
+    TraceNode node;
+    node.label = current_label("compute");
+    node.kind = StepKind::compute;
+    node.op = "compute";
+    node.P = P;
+    node.start = start;
+    node.compute = end - start;
     open_.back()->children.push_back(std::move(node));
 }
 

@@ -40,7 +40,7 @@ TEST(TraceTest, RecordsNormalAndDivisionSupersteps) {
     }
     const llc::TraceNode& root = trace.merged();
     EXPECT_EQ(root.ranks, g.size());
-    ASSERT_EQ(root.children.size(), 3U);
+    ASSERT_EQ(root.children.size(), 4U);  // allreduce, par, barrier, and the local work closed by gather
     EXPECT_EQ(root.children[0].kind, llc::StepKind::normal);
     EXPECT_EQ(root.children[0].label, "sum");
     EXPECT_EQ(root.children[0].op, "allreduce");
@@ -61,6 +61,9 @@ TEST(TraceTest, RecordsNormalAndDivisionSupersteps) {
         EXPECT_GT(division.bytes, 0U);
     }
     EXPECT_EQ(root.children[2].op, "barrier");
+    EXPECT_EQ(root.children[3].kind, llc::StepKind::compute);
+    // Every task of a division ends with its trailing local work (all of it for a leaf).
+    EXPECT_EQ(division.children[0].children.back().kind, llc::StepKind::compute);
     EXPECT_GE(division.total(), division.exchange);
     // Round trip through JSON keeps the tree.
     const llc::TraceNode back = llc::trace_from_json(llc::to_json(root));

@@ -176,6 +176,8 @@ void run_division(Group& g, const char* op, std::span<const double> weights, Run
             throw;
         }
         if (tracing) {
+            // The task's local work after its last collective (all of it, for a leaf) is a compute node.
+            recorder.trailing_compute(sub->size(), std::max(task_start, sub->superstep_clock()));
             recorder.end_task(recorder.now() - task_start);
         }
     }

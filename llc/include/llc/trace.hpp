@@ -23,6 +23,7 @@ enum class StepKind {
     division,  ///< par / weighted_par: split, tasks, result exchange, rejoin (CCM division superstep)
     task,      ///< one task of a division, run by one subgroup; its children are the task's supersteps
     root,      ///< the top of a processor's record
+    compute,   ///< local work that no collective of its own ends: at the end of a task, or before Trace::gather
 };
 
 [[nodiscard]] std::string_view to_string(StepKind kind);
@@ -69,6 +70,8 @@ class Trace {
     static void clear();
 
     /// Collective over `g`: gathers every processor's record to g's rank 0 and merges them (max over processors).
+    /// First it closes g's open superstep: the local work since g's previous superstep is recorded as a compute node,
+    /// so that the record accounts for all the time up to the call.
     [[nodiscard]] static Trace gather(Group& g);
 
     [[nodiscard]] const TraceNode& merged() const noexcept { return merged_; }
@@ -111,6 +114,8 @@ class Recorder {
     void enable(bool on);
     void clear();
     void normal(std::string_view op, int P, std::uint64_t bytes, double start, double compute, double comm);
+    /// Local work from `start` to now that no collective ends (skipped when it lasted no time).
+    void trailing_compute(int P, double start);
     void begin_division(std::string_view op, int P, std::vector<int> sizes, double start, double compute);
     void begin_task(int task, int P, double start);
     void end_task(double duration);
