@@ -110,6 +110,9 @@ void measured_parts(const TraceNode& node, double& compute, double& comm, double
             compute += node.compute;
             comm += node.comm;
             return;
+        case StepKind::compute:
+            compute += node.compute;
+            return;
         case StepKind::division: {
             compute += node.compute;
             division += node.split + node.exchange + node.rejoin;

@@ -1,0 +1,70 @@
+// Validation cases of the parallel FFT: the replicated layout (the CCM paper's Figure 4: divisions and combines) and
+// the block layout in natural and in the algorithm's own (scrambled) order, priced by llc::cost::fft.
+#include <complex>
+#include <random>
+#include <vector>
+
+#include <llc/algorithms/fft.hpp>
+#include <llc/algorithms/fft_cost.hpp>
+
+#include "case.hpp"
+
+namespace llc::validate {
+namespace {
+
+class FftInstance final : public Instance {
+  public:
+    FftInstance(Group& g, std::int64_t n, FftOptions options) : plan_(g, n, options) {
+        std::mt19937_64 rng(1234 + static_cast<unsigned>(g.rank()));
+        std::uniform_real_distribution<double> value(-1.0, 1.0);
+        in_.resize(static_cast<std::size_t>(plan_.input_size()));
+        for (auto& z : in_) {
+            z = {value(rng), value(rng)};
+        }
+        out_.resize(static_cast<std::size_t>(plan_.output_size()));
+    }
+    void run() override { plan_.execute(in_, out_); }
+
+  private:
+    FftPlan plan_;
+    std::vector<std::complex<double>> in_;
+    std::vector<std::complex<double>> out_;
+};
+
+std::vector<std::int64_t> fft_sizes(SizeClass size_class) {
+    switch (size_class) {
+        case SizeClass::small:
+            return {1 << 10, 1 << 13, 1 << 16, 1 << 18};
+        case SizeClass::medium:
+            return {1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22};
+        case SizeClass::large:
+            return {1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24};
+    }
+    return {};
+}
+
+Case fft_case(std::string name, FftLayout layout, FftOrder order) {
+    return Case{
+        .algorithm = std::move(name),
+        .family = "fft",
+        .size_unit = "n (complex values)",
+        .sizes = fft_sizes,
+        .prepare = [layout, order](Group& g, std::int64_t n) -> std::unique_ptr<Instance> {
+            return std::make_unique<FftInstance>(g, n, FftOptions{.layout = layout, .order = order});
+        },
+        .expr = [layout, order](int p,
+                                std::int64_t n,
+                                const cost::Profile& profile) { return cost::fft(p, n, layout, order, profile); },
+        .applies = {},
+    };
+}
+
+}  // namespace
+
+std::vector<Case> fft_cases() {
+    return {fft_case("fft-replicated", FftLayout::replicated, FftOrder::natural),
+            fft_case("fft-block", FftLayout::block, FftOrder::natural),
+            fft_case("fft-block-scrambled", FftLayout::block, FftOrder::scrambled)};
+}
+
+}  // namespace llc::validate
