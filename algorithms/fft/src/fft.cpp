@@ -457,7 +457,9 @@ void FftPlan::Impl::run(const Complex* in, Complex* out) {
             } else {
                 serial->execute(whole.data(), work_out.data());
             }
-            std::memcpy(static_cast<void*>(out), work_out.data() + in_start, size * sizeof(Complex));
+            if (size > 0) {  // a processor may hold no entry (n < P); memcpy must not see its null pointer
+                std::memcpy(static_cast<void*>(out), work_out.data() + in_start, size * sizeof(Complex));
+            }
             return;
         }
     }
