@@ -198,7 +198,8 @@ std::string mpi_library() {
     char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
     int length = 0;
     MPI_Get_library_version(text, &length);
-    return first_line(std::string(text, static_cast<std::size_t>(length)));
+    (void)length;
+    return first_line(std::string(text));  // the length MPI reports may count the terminating NUL
 }
 
 /// Whether more ranks share this node than it has cores (then only rank 0 runs the kernel probes).
@@ -373,8 +374,8 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
         sleepy_barrier(world.native());
         MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());
         if (failed != 0) {
-            throw Error("llc-probe: a kernel probe failed" +
-                        (failure.empty() ? std::string(" on another rank") : ": " + failure));
+            throw AgreedError("llc-probe: a kernel probe failed" +
+                              (failure.empty() ? std::string(" on another rank") : ": " + failure));
         }
         std::vector<double> all(root ? probes.size() * static_cast<std::size_t>(P) : 0);
         MPI_Gather(kernel_values.data(),

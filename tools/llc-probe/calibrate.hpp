@@ -6,12 +6,19 @@
 #include <vector>
 
 #include <llc/cost/profile.hpp>
+#include <llc/error.hpp>
 #include <llc/group.hpp>
 
 #include "fits.hpp"
 #include "measure.hpp"
 
 namespace llc::probe {
+
+/// An error every rank throws at the same point (so every rank can end normally with status 1). Any other exception
+/// during a measurement may be one rank's alone and ends the job through llc::abort_job.
+struct AgreedError : Error {
+    using Error::Error;
+};
 
 /// The group sizes p measured on P processors: every p ≤ min(P, 8), then the powers of two up to P, and P.
 [[nodiscard]] std::vector<int> group_sizes(int P);
@@ -25,7 +32,7 @@ struct Calibration {
 };
 
 /// Measures and fits everything. Collective over `world`.
-/// @throws llc::Error on every rank if a kernel probe failed on any rank.
+/// @throws AgreedError on every rank if a kernel probe failed on any rank.
 [[nodiscard]] Calibration calibrate(Group& world, const Settings& settings, bool run_kernels);
 
 /// One line of --check: held-out relative errors of one function at one p (p = 0: over every p ≤ 2).

@@ -241,8 +241,8 @@ int main(int argc, char** argv) {
                 }
             }
         } catch (const std::exception& e) {
-            std::cerr << "llc-probe: rank " << world.rank() << ": " << e.what() << '\n';
-            return 1;
+            // Possibly this rank's alone (the others may be inside a collective): end the job, never hang.
+            llc::abort_job(world.path(), std::string("llc-probe --check: ") + e.what());
         }
         return 0;
     }
@@ -266,11 +266,14 @@ int main(int argc, char** argv) {
                 status = 1;
             }
         }
-    } catch (const std::exception& e) {
+    } catch (const llc::probe::AgreedError& e) {
         if (root) {
             std::cerr << "llc-probe: " << e.what() << '\n';
         }
         status = 1;
+    } catch (const std::exception& e) {
+        // Possibly this rank's alone (the others may be inside a collective): end the job, never hang.
+        llc::abort_job(world.path(), std::string("llc-probe: ") + e.what());
     }
     // Every rank ends with rank 0's verdict on the write.
     MPI_Bcast(&status, 1, MPI_INT, 0, world.native());
