@@ -162,8 +162,16 @@ void Group::set_checks(bool on) noexcept {
 }
 
 void Group::restart_superstep_clock() noexcept {
-    auto& recorder = detail::Recorder::instance();
-    last_end_ = recorder.on() ? recorder.now() : 0.0;
+    last_end_ = MPI_Wtime();
+}
+
+double Group::superstep_clock() const noexcept {
+    const double since_epoch = last_end_ - detail::Recorder::instance().epoch();
+    return since_epoch > 0.0 ? since_epoch : 0.0;
+}
+
+void Group::set_superstep_clock(double t) noexcept {
+    last_end_ = t + detail::Recorder::instance().epoch();
 }
 
 void Group::barrier() {

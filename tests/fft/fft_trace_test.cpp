@@ -43,11 +43,7 @@ void expect_mirrors(const Expr& expected, const std::vector<llc::TraceNode>& nod
         }
         EXPECT_EQ(e.label(), t.label) << at;
         EXPECT_EQ(e.processors(), t.P) << at;
-        // allgatherv: the models define h as the whole result (contribution × P), while llc's Group::allgatherv
-        // records only this processor's contribution (unlike Group::allgather); compare the operation only.
-        if (e.op() != "allgatherv") {
-            EXPECT_DOUBLE_EQ(e.bytes(), static_cast<double>(t.bytes)) << at;
-        }
+        EXPECT_DOUBLE_EQ(e.bytes(), static_cast<double>(t.bytes)) << at;
         if (e.kind() == ExprKind::normal) {
             EXPECT_EQ(t.kind, llc::StepKind::normal) << at;
             EXPECT_EQ(e.op(), t.op) << at;

@@ -51,7 +51,7 @@ std::vector<double> time_medians_interleaved(Group& g, int repeat, const std::ve
 }
 
 const std::vector<Comparison>& comparisons() {
-    static const std::vector<Comparison> all{par_comparison()};
+    static const std::vector<Comparison> all{par_comparison(), fft_comparison()};
     return all;
 }
 

@@ -146,8 +146,10 @@ class Group {
 
     /// Marks now as the end of the group's previous superstep (the start of the next one's W).
     void restart_superstep_clock() noexcept;
-    [[nodiscard]] double superstep_clock() const noexcept { return last_end_; }
-    void set_superstep_clock(double t) noexcept { last_end_ = t; }
+    /// When the group's previous superstep ended, in the trace's clock (seconds since tracing was switched on); a
+    /// superstep that ended before tracing was switched on counts as ending at that moment.
+    [[nodiscard]] double superstep_clock() const noexcept;
+    void set_superstep_clock(double t) noexcept;
     /// When tracing: the time the pending agreement check began (it belongs to the collective that follows, not to the
     /// computation before it), or `fallback` if no check is pending; clears it.
     [[nodiscard]] double take_check_start(double fallback) noexcept {
@@ -179,8 +181,10 @@ class Group {
     Group(boost::mpi::communicator comm, Group* parent, std::string path, Key);
 
   private:
+    /// Runs `body` as the collective of a normal superstep; `bytes` (h) is read after the body ran, so a body that only
+    /// learns the size (v-variants) can set it.
     template <class F>
-    void superstep(const char* op, std::uint64_t bytes, F&& body);
+    void superstep(const char* op, const std::uint64_t& bytes, F&& body);
 
     boost::mpi::communicator comm_;
     int size_ = 1;
@@ -189,7 +193,7 @@ class Group {
     Group* parent_ = nullptr;
     std::string path_ = "/";
     int splits_ = 0;
-    double last_end_ = 0.0;
+    double last_end_ = 0.0;  ///< MPI_Wtime() at the end of the group's previous superstep
     double check_start_ = -1.0;
     std::map<std::vector<int>, std::unique_ptr<Group>> subgroups_;
     std::unique_ptr<Group> self_;
@@ -199,18 +203,19 @@ class Group {
 // Implementation of the templates.
 
 template <class F>
-void Group::superstep(const char* op, std::uint64_t bytes, F&& body) {
+void Group::superstep(const char* op, const std::uint64_t& bytes, F&& body) {
     auto& recorder = detail::Recorder::instance();
     if (!recorder.on()) {
         body();
         return;
     }
     const double start = take_check_start(recorder.now());
-    const double begin = last_end_ < start ? last_end_ : start;
+    const double previous = superstep_clock();
+    const double begin = previous < start ? previous : start;
     body();
     const double end = recorder.now();
     recorder.normal(op, size_, bytes, begin, start - begin, end - start);
-    last_end_ = end;
+    set_superstep_clock(end);
 }
 
 template <Trivial T>
@@ -229,9 +234,11 @@ void Group::bcast(C& container, int root) {
     check_same("llc::Group::bcast", {{"root", root}}, root_error("llc::Group::bcast", root));
     using T = std::ranges::range_value_t<C>;
     unsigned long long n = std::ranges::size(container);
-    superstep("bcast", 0, [&] {
+    std::uint64_t bytes = 0;
+    superstep("bcast", bytes, [&] {
         detail::check_mpi(MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, root, native()), "llc::Group::bcast");
         container.resize(static_cast<std::size_t>(n));
+        bytes = n * sizeof(T);
         const int count = detail::to_count("llc::Group::bcast", "container.size()", static_cast<std::size_t>(n));
         detail::check_mpi(MPI_Bcast(std::ranges::data(container), count, detail::mpi_type<T>(), root, native()),
                           "llc::Group::bcast");
@@ -371,7 +378,7 @@ std::vector<T> Group::allgatherv(std::span<const T> send, std::vector<int>* coun
     std::vector<int> sizes(static_cast<std::size_t>(size_));
     std::vector<T> result;
     std::uint64_t bytes = 0;
-    superstep("allgatherv", send.size_bytes(), [&] {
+    superstep("allgatherv", bytes, [&] {
         detail::check_mpi(MPI_Allgather(&count, 1, MPI_INT, sizes.data(), 1, MPI_INT, native()),
                           "llc::Group::allgatherv");
         const std::vector<int> displs = detail::displacements("llc::Group::allgatherv", sizes);
@@ -440,10 +447,12 @@ std::vector<T> Group::scatterv(std::span<const T> send, std::span<const int> cou
     check_same("llc::Group::scatterv", {{"root", root}}, error);
     int mine = 0;
     std::vector<T> result;
-    superstep("scatterv", 0, [&] {
+    std::uint64_t bytes = 0;
+    superstep("scatterv", bytes, [&] {
         detail::check_mpi(MPI_Scatter(counts.data(), 1, MPI_INT, &mine, 1, MPI_INT, root, native()),
                           "llc::Group::scatterv");
         result.resize(static_cast<std::size_t>(mine));
+        bytes = static_cast<std::uint64_t>(mine) * sizeof(T);
         detail::check_mpi(MPI_Scatterv(send.data(),
                                        counts.data(),
                                        displs.data(),

@@ -110,7 +110,8 @@ class Recorder {
   public:
     static Recorder& instance();
     [[nodiscard]] bool on() const noexcept { return on_; }
-    [[nodiscard]] double now() const;  ///< seconds since tracing was switched on
+    [[nodiscard]] double now() const;                               ///< seconds since tracing was switched on
+    [[nodiscard]] double epoch() const noexcept { return epoch_; }  ///< MPI_Wtime() when tracing was switched on
     void enable(bool on);
     void clear();
     void normal(std::string_view op, int P, std::uint64_t bytes, double start, double compute, double comm);
