@@ -19,7 +19,8 @@
 
 namespace llc::probe {
 
-/// The collectives measured, in the profile's names (standard_collectives(): the set F and swap).
+/// The collectives measured, in the profile's names: standard_collectives() (the set F and swap) and Seidel's
+/// broadcasts bcast.st, bcast.bst, bcast.rh (h = the buffer, as bcast).
 [[nodiscard]] const std::vector<std::string>& measured_collectives();
 
 /// The h nearest to `bytes` that `op` can move on p processors (a multiple of 8 for the reductions, of p for
