@@ -12,6 +12,7 @@
 
 #include <llc/cost/profile.hpp>
 #include <llc/error.hpp>
+#include <llc/file.hpp>
 
 #include "json_util.hpp"
 
@@ -682,33 +683,7 @@ Profile Profile::from_json(std::string_view text, std::string_view source) {
 }
 
 void Profile::save(const std::string& path) const {
-    const std::filesystem::path target(path);
-    const std::string text = to_json();
-    std::error_code ec;
-    if (target.has_parent_path()) {
-        std::filesystem::create_directories(target.parent_path(), ec);
-        if (ec) {
-            throw Error("llc::cost::Profile::save: cannot create directory '" + target.parent_path().string() +
-                        "': " + ec.message());
-        }
-    }
-    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text << '\n';
-        out.flush();
-        if (!out) {
-            out.close();
-            std::filesystem::remove(temporary, ec);
-            throw Error("llc::cost::Profile::save: cannot write '" + temporary + "': " + std::strerror(errno));
-        }
-    }
-    std::filesystem::rename(temporary, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
-        throw Error("llc::cost::Profile::save: cannot rename '" + temporary + "' to '" + path + "': " + ec.message());
-    }
+    write_file_atomically(path, to_json() + "\n", "llc::cost::Profile::save", /*create_directories=*/true);
 }
 
 Profile Profile::load(const std::string& path) {

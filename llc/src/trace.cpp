@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
+#include <llc/file.hpp>
 #include <llc/group.hpp>
 #include <llc/trace.hpp>
 
@@ -107,21 +108,6 @@ void merge_times(TraceNode& into, const TraceNode& other) {
     into.rejoin = std::max(into.rejoin, other.rejoin);
     into.P = std::max(into.P, other.P);
     into.ranks += other.ranks;
-}
-
-void write_whole(const std::string& path, const std::string& text) {
-    // Whole or not at all: a killed run never leaves a half-written file that looks valid.
-    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::filesystem::remove(temporary);
-            throw Error("llc::Trace: cannot write '" + path + "'");
-        }
-    }
-    std::filesystem::rename(temporary, path);
 }
 
 void chrome_events(const TraceNode& node, int rank, nlohmann::json& events) {
@@ -295,10 +281,10 @@ std::string Trace::chrome_json() const {
 }
 
 void Trace::write_json(const std::string& path) const {
-    write_whole(path, json());
+    write_file_atomically(path, json(), "llc::Trace::write_json");
 }
 void Trace::write_chrome(const std::string& path) const {
-    write_whole(path, chrome_json());
+    write_file_atomically(path, chrome_json(), "llc::Trace::write_chrome");
 }
 
 // ---- Label ----------------------------------------------------------------------------------------------------------

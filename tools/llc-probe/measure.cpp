@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <llc/error.hpp>
+#include <llc/file.hpp>
 
 namespace llc::probe {
 
@@ -148,35 +149,14 @@ void Progress::finish() {
 // ---- raw samples --------------------------------------------------------------------------------------------------
 
 void write_samples_csv(const std::string& path, std::span<const RawSample> samples) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    std::error_code ec;
-    if (target.has_parent_path()) {
-        fs::create_directories(target.parent_path(), ec);
+    std::ostringstream out;
+    out.precision(9);
+    out << "kind,op,p,bytes,rep,seconds\n";
+    for (const RawSample& s : samples) {
+        out << s.kind << ',' << s.op << ',' << s.p << ',' << static_cast<long long>(s.bytes) << ',' << s.rep << ','
+            << s.seconds << '\n';
     }
-    const fs::path temp = target.string() + ".tmp." + std::to_string(getpid());
-    {
-        std::ofstream out(temp);
-        if (!out) {
-            throw Error("llc-probe: cannot write the samples file '" + temp.string() + "'");
-        }
-        out.precision(9);
-        out << "kind,op,p,bytes,rep,seconds\n";
-        for (const RawSample& s : samples) {
-            out << s.kind << ',' << s.op << ',' << s.p << ',' << static_cast<long long>(s.bytes) << ',' << s.rep << ','
-                << s.seconds << '\n';
-        }
-        out.flush();
-        if (!out) {
-            fs::remove(temp, ec);
-            throw Error("llc-probe: cannot write the samples file '" + temp.string() + "'");
-        }
-    }
-    fs::rename(temp, target, ec);
-    if (ec) {
-        fs::remove(temp, ec);
-        throw Error("llc-probe: cannot rename the samples file to '" + path + "': " + ec.message());
-    }
+    write_file_atomically(path, out.str(), "llc-probe (samples file)", /*create_directories=*/true);
 }
 
 std::vector<RawSample> read_samples_csv(const std::string& path) {

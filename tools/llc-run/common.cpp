@@ -8,6 +8,8 @@
 
 #include <mpi.h>
 
+#include <llc/file.hpp>
+
 #include "run.hpp"
 
 namespace llc::run {
@@ -68,28 +70,7 @@ bool read_bytes(const std::string& path, std::uintmax_t offset, std::span<char> 
 }
 
 void write_whole(const std::string& path, std::span<const char> data) {
-    const std::filesystem::path target(path);
-    std::filesystem::path temporary = target;
-    temporary += ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            throw std::runtime_error("cannot write output file '" + temporary.string() + "'");
-        }
-        out.write(data.data(), static_cast<std::streamsize>(data.size()));
-        out.flush();
-        if (!out) {
-            out.close();
-            std::filesystem::remove(temporary);
-            throw std::runtime_error("writing output file '" + temporary.string() + "' failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, target, ec);
-    if (ec) {
-        std::filesystem::remove(temporary);
-        throw std::runtime_error("cannot rename '" + temporary.string() + "' to '" + path + "': " + ec.message());
-    }
+    llc::write_file_atomically(path, std::string_view(data.data(), data.size()), "llc-run");
 }
 
 void check_output_path(const std::string& argument, const std::string& path) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <llc/error.hpp>
+#include <llc/file.hpp>
 
 namespace llc::validate {
 namespace {
@@ -211,26 +212,12 @@ std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(co
     return result;
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::filesystem::remove(temporary);
-            throw Error("llc-validate: cannot write '" + path + "'");
-        }
-    }
-    std::filesystem::rename(temporary, path);
-}
-
 std::string write_report(const Report& report, const std::string& dir) {
     std::filesystem::create_directories(dir);
-    write_file_atomically(dir + "/results.csv", csv(report));
-    write_file_atomically(dir + "/results.json", json(report));
+    write_file_atomically(dir + "/results.csv", csv(report), "llc-validate");
+    write_file_atomically(dir + "/results.json", json(report), "llc-validate");
     const std::string text = summary(report);
-    write_file_atomically(dir + "/summary.md", text);
+    write_file_atomically(dir + "/summary.md", text, "llc-validate");
     return text;
 }
 

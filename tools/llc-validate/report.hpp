@@ -77,7 +77,4 @@ std::string write_report(const Report& report, const std::string& dir);
 /// p-th quantile (0 ≤ q ≤ 1) of `values` by linear interpolation; NaN for none.
 [[nodiscard]] double quantile(std::vector<double> values, double q);
 
-/// Writes `text` to `path` whole or not at all (temporary file beside it, then rename).
-void write_file_atomically(const std::string& path, const std::string& text);
-
 }  // namespace llc::validate

@@ -4,6 +4,7 @@
 #include <llc/broadcast.hpp>
 #include <llc/environment.hpp>
 #include <llc/error.hpp>
+#include <llc/file.hpp>
 #include <llc/group.hpp>
 #include <llc/par.hpp>
 #include <llc/partners.hpp>
