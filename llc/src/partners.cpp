@@ -70,6 +70,13 @@ std::vector<int> split_sizes(int P, std::span<const double> weights) {
     if (P <= r) {
         return sizes;
     }
+    if (std::all_of(weights.begin(), weights.end(), [&](double w) { return w == weights[0]; })) {
+        // Equal weights (every par): what Sainte-Laguë gives, without the loop — the first P mod r get one more.
+        for (int t = 0; t < r; ++t) {
+            sizes[static_cast<std::size_t>(t)] = P / r + (t < P % r ? 1 : 0);
+        }
+        return sizes;
+    }
     // Sainte-Laguë with a floor of one: the next processor goes to the largest w / (s + 1/2).
     for (int seat = r; seat < P; ++seat) {
         std::size_t best = 0;
@@ -131,32 +138,55 @@ int partner_source(std::span<const int> sizes, int i, int b, int j) {
     return b % sizes[i];
 }
 
-std::vector<Transfer> exchange_plan(int P, std::span<const double> weights) {
-    check_weights("llc::exchange_plan", P, weights);
-    const auto r = static_cast<int>(weights.size());
-    std::vector<Transfer> plan;
-    if (P < r) {
-        const std::vector<int> owner = assign_tasks(P, weights);
-        for (int t = 0; t < r; ++t) {
+ExchangeRole exchange_role(std::span<const int> sizes, int rank) {
+    ExchangeRole role;
+    const auto r = static_cast<int>(sizes.size());
+    const std::vector<int> starts = subgroup_starts(sizes);
+    int mine = 0;
+    while (mine + 1 < r && starts[static_cast<std::size_t>(mine + 1)] <= rank) {
+        ++mine;
+    }
+    const int local = rank - starts[static_cast<std::size_t>(mine)];
+    const int my_size = sizes[static_cast<std::size_t>(mine)];
+    for (int j = 0; j < r; ++j) {
+        if (j == mine) {
+            continue;
+        }
+        const auto ju = static_cast<std::size_t>(j);
+        for (int b = local; b < sizes[ju]; b += my_size) {  // partners(sizes, mine, local, j)
+            role.sends.push_back({mine, rank, starts[ju] + b});
+        }
+        role.receives.push_back({j, starts[ju] + local % sizes[ju], rank});  // partner_source(sizes, j, local, mine)
+    }
+    return role;
+}
+
+ExchangeRole exchange_role_owned(int P, std::span<const int> owners, int rank) {
+    ExchangeRole role;
+    for (int t = 0; t < static_cast<int>(owners.size()); ++t) {
+        const int owner = owners[static_cast<std::size_t>(t)];
+        if (owner == rank) {
             for (int to = 0; to < P; ++to) {
-                if (to != owner[t]) {
-                    plan.push_back({t, owner[t], to});
+                if (to != rank) {
+                    role.sends.push_back({t, rank, to});
                 }
             }
+        } else {
+            role.receives.push_back({t, owner, rank});
         }
-        return plan;
     }
-    const std::vector<int> sizes = split_sizes(P, weights);
-    const std::vector<int> starts = subgroup_starts(sizes);
-    for (int t = 0; t < r; ++t) {
-        for (int j = 0; j < r; ++j) {
-            if (j == t) {
-                continue;
-            }
-            for (int b = 0; b < sizes[j]; ++b) {
-                plan.push_back({t, starts[t] + b % sizes[t], starts[j] + b});
-            }
-        }
+    return role;
+}
+
+std::vector<Transfer> exchange_plan(int P, std::span<const double> weights) {
+    check_weights("llc::exchange_plan", P, weights);
+    const bool split = P >= static_cast<int>(weights.size());
+    const std::vector<int> sizes = split ? split_sizes(P, weights) : std::vector<int>{};
+    const std::vector<int> owners = split ? std::vector<int>{} : assign_tasks(P, weights);
+    std::vector<Transfer> plan;
+    for (int q = 0; q < P; ++q) {
+        const ExchangeRole role = split ? exchange_role(sizes, q) : exchange_role_owned(P, owners, q);
+        plan.insert(plan.end(), role.receives.begin(), role.receives.end());
     }
     std::sort(plan.begin(), plan.end(), [](const Transfer& x, const Transfer& y) {
         return x.task != y.task ? x.task < y.task : x.to < y.to;

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -190,5 +191,39 @@ TEST(ExchangePlanTest, EveryProcessorGetsEveryOtherTaskOnce) {
                 EXPECT_EQ(has ? 0 : 1, it == received.end() ? 0 : it->second) << "P " << P << " q " << q << " t " << t;
             }
         }
+    }
+}
+
+TEST(ExchangeRoleTest, EverySendIsSomeonesReceiveAndFollowsThePartnerRelation) {
+    std::mt19937 rng(4242);
+    const auto key = [](const llc::Transfer& t) { return std::tuple(t.task, t.from, t.to); };
+    for (int trial = 0; trial < 300; ++trial) {
+        const int r = 1 + static_cast<int>(rng() % 5);
+        const int P = 1 + static_cast<int>(rng() % 12);
+        std::vector<double> weights(static_cast<std::size_t>(r));
+        for (auto& w : weights) {
+            w = 1.0 + static_cast<double>(rng() % 4);
+        }
+        std::multiset<std::tuple<int, int, int>> sent;
+        std::multiset<std::tuple<int, int, int>> received;
+        const auto sizes = llc::split_sizes(P, weights);
+        const auto owners = llc::assign_tasks(P, weights);
+        for (int q = 0; q < P; ++q) {
+            const auto role = P >= r ? llc::exchange_role(sizes, q) : llc::exchange_role_owned(P, owners, q);
+            for (const auto& t : role.sends) {
+                EXPECT_EQ(t.from, q);
+                sent.insert(key(t));
+            }
+            for (const auto& t : role.receives) {
+                EXPECT_EQ(t.to, q);
+                received.insert(key(t));
+            }
+        }
+        EXPECT_EQ(sent, received) << "P " << P << " r " << r;
+        std::multiset<std::tuple<int, int, int>> planned;
+        for (const auto& t : llc::exchange_plan(P, weights)) {
+            planned.insert(key(t));
+        }
+        EXPECT_EQ(planned, received);
     }
 }

@@ -122,6 +122,7 @@ void run_division(Group& g, const char* op, std::span<const double> weights, Run
     // 1. Processor assignment.
     std::vector<int> my_tasks;
     std::vector<int> sizes;
+    std::vector<int> owners;
     Group* sub = nullptr;
     if (P >= r) {
         sizes = split_sizes(P, weights);
@@ -135,9 +136,9 @@ void run_division(Group& g, const char* op, std::span<const double> weights, Run
         }
     } else {
         sizes.assign(weights.size(), 1);
-        const std::vector<int> owner = assign_tasks(P, weights);
+        owners = assign_tasks(P, weights);
         for (int t = 0; t < r; ++t) {
-            if (owner[static_cast<std::size_t>(t)] == g.rank()) {
+            if (owners[static_cast<std::size_t>(t)] == g.rank()) {
                 my_tasks.push_back(t);
             }
         }
@@ -186,17 +187,13 @@ void run_division(Group& g, const char* op, std::span<const double> weights, Run
     const double exchange_start = tracing ? recorder.now() : 0.0;
     std::uint64_t bytes = 0;
     if (P > 1) {
-        const std::vector<Transfer> plan = exchange_plan(P, weights);
+        const ExchangeRole role = P >= r ? exchange_role(sizes, g.rank()) : exchange_role_owned(P, owners, g.rank());
         PendingSends pending;
-        for (const Transfer& transfer : plan) {
-            if (transfer.from == g.rank()) {
-                send(transfer.task, transfer.to, pending);
-            }
+        for (const Transfer& transfer : role.sends) {
+            send(transfer.task, transfer.to, pending);
         }
-        for (const Transfer& transfer : plan) {
-            if (transfer.to == g.rank()) {
-                recv(transfer.task, transfer.from, bytes);
-            }
+        for (const Transfer& transfer : role.receives) {
+            recv(transfer.task, transfer.from, bytes);
         }
         pending.wait_all();
         bytes += pending.bytes;

@@ -46,8 +46,22 @@ struct Transfer {
     friend bool operator==(const Transfer&, const Transfer&) = default;
 };
 
+/// One processor's part of the result exchange: what it sends (its task's result to its partners in every other
+/// subgroup) and what it receives (every other task's result from its partner there), in posting order.
+struct ExchangeRole {
+    std::vector<Transfer> sends;
+    std::vector<Transfer> receives;
+};
+
+/// The exchange role of processor `rank` when the group is cut into subgroups of `sizes` (P ≥ r).
+[[nodiscard]] ExchangeRole exchange_role(std::span<const int> sizes, int rank);
+/// The exchange role of processor `rank` of P when task t runs on processor owners[t] alone (P < r): it sends each of
+/// its tasks' results to every other processor and receives every other task's result from its owner.
+[[nodiscard]] ExchangeRole exchange_role_owned(int P, std::span<const int> owners, int rank);
+
 /// The whole result exchange of a division of P processors into the tasks of `weights`, as computed by split_sizes
-/// and assign_tasks: after it, every processor holds every task's result. Sorted by (task, to).
+/// and assign_tasks: after it, every processor holds every task's result (the union of every processor's
+/// exchange_role). Sorted by (task, to).
 [[nodiscard]] std::vector<Transfer> exchange_plan(int P, std::span<const double> weights);
 
 namespace detail {
