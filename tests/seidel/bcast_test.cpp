@@ -13,6 +13,8 @@
 #include <llc/cost/seidel.hpp>
 #include <llc/llc.hpp>
 
+#include "expect_error.hpp"
+
 namespace {
 
 llc::Group& world() {
@@ -155,22 +157,7 @@ TEST(SeidelBcastTest, RecordedAsANormalSuperstep) {
     llc::Trace::enable(false);
 }
 
-/// Runs `body`, expects llc::Error whose message contains every fragment, and checks that every rank threw.
-template <class F>
-void expect_error_everywhere(F&& body, std::initializer_list<std::string> fragments) {
-    bool threw = false;
-    try {
-        body();
-    } catch (const llc::Error& e) {
-        threw = true;
-        const std::string message = e.what();
-        for (const auto& fragment : fragments) {
-            EXPECT_NE(message.find(fragment), std::string::npos) << "message: " << message << "\nmissing: " << fragment;
-        }
-    }
-    EXPECT_TRUE(threw);
-    EXPECT_EQ(world().allreduce(threw ? 1 : 0, llc::Op::min), 1) << "some rank did not throw";
-}
+using llc::test::expect_error_everywhere;
 
 TEST(SeidelBcastTest, BadArgumentsThrowOnEveryRank) {
     auto& g = world();
