@@ -42,8 +42,8 @@ struct Comparison {
 /// repetitions of the maximum over ranks.
 [[nodiscard]] double time_median(Group& g, int repeat, const std::function<void()>& body);
 
-/// Times several bodies interleaved (A B C A B C …) so that drift in the machine's load hits all alike; returns each
-/// body's median over repetitions of the maximum over ranks.
+/// Times several bodies interleaved (A B C, B C A, C A B, …) so that drift in the machine's load hits all alike;
+/// returns each body's median over repetitions of the maximum over ranks.
 [[nodiscard]] std::vector<double> time_medians_interleaved(Group& g,
                                                            int repeat,
                                                            const std::vector<std::function<void()>>& bodies);
