@@ -120,17 +120,7 @@ BSP::BSP(std::map<int, BSPParams> table) : table_(std::move(table)) {
 }
 
 BSPLookup BSP::params(int P) const {
-    std::vector<int> Ps;
-    std::vector<double> g;
-    std::vector<double> l;
-    for (const auto& [Pm, p] : table_) {
-        Ps.push_back(Pm);
-        g.push_back(p.g);
-        l.push_back(p.l);
-    }
-    const Lookup gl = interpolate_in_p(Ps, g, P);
-    const Lookup ll = interpolate_in_p(Ps, l, P);
-    return {{gl.seconds, ll.seconds}, gl.extrapolated || ll.extrapolated};
+    return interpolate_bsp(table_, P);
 }
 
 Price BSP::collective(std::string_view f, int P, double bytes) const {

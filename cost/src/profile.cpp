@@ -407,10 +407,14 @@ BSPLookup Profile::bsp(int P) const {
         throw Error("llc::cost::Profile::bsp: the profile has no BSP parameters (field 'bsp'); " +
                     how_to_make_profile());
     }
+    return interpolate_bsp(bsp_, P);
+}
+
+BSPLookup interpolate_bsp(const std::map<int, BSPParams>& table, int P) {
     std::vector<int> Ps;
     std::vector<double> g;
     std::vector<double> l;
-    for (const auto& [Pm, params] : bsp_) {
+    for (const auto& [Pm, params] : table) {
         Ps.push_back(Pm);
         g.push_back(params.g);
         l.push_back(params.l);

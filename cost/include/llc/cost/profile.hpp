@@ -238,6 +238,10 @@ class Profile {
     std::map<std::string, KernelConstant, std::less<>> kernels_;
 };
 
+/// g and l for P from a table P → (g, l), interpolated linearly in log P as Profile::collective does (the table must
+/// not be empty).
+[[nodiscard]] BSPLookup interpolate_bsp(const std::map<int, BSPParams>& table, int P);
+
 /// Interpolates values known at measured P (ascending, ≥ 1 entry) to P, linearly in log P, as Profile::collective
 /// does. Returns the value and whether P is outside the measured range. Exposed for tests and tools.
 [[nodiscard]] Lookup interpolate_in_p(std::span<const int> measured_P, std::span<const double> values, int P);
