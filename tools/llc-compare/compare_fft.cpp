@@ -10,10 +10,6 @@
 // FFTW_MEASURE takes up to a minute at 2^24, so wisdom is kept in $LLC_FFTW_WISDOM (default
 // $HOME/.cache/llc/fftw-wisdom-P<P>-rank<r>) and reused by later runs. Serial FFTW runs on rank 0 while the other
 // ranks wait at the barrier.
-#include <fftw3-mpi.h>
-#include <fftw3.h>
-#include <mpi.h>
-
 #include <complex>
 #include <cstdint>
 #include <cstdlib>
@@ -22,6 +18,10 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <fftw3-mpi.h>
+#include <fftw3.h>
+#include <mpi.h>
 
 #include <llc/algorithms/fft.hpp>
 #include <llc/group.hpp>
@@ -43,7 +43,8 @@ std::string wisdom_path(const Group& world) {
     } else {
         base = "fftw-wisdom";
     }
-    const std::filesystem::path path = base + "-P" + std::to_string(world.size()) + "-rank" + std::to_string(world.rank());
+    const std::filesystem::path path =
+        base + "-P" + std::to_string(world.size()) + "-rank" + std::to_string(world.rank());
     std::error_code ec;
     if (path.has_parent_path()) {
         std::filesystem::create_directories(path.parent_path(), ec);  // if it fails, the wisdom is just not kept
@@ -92,8 +93,7 @@ std::vector<Row> run(Group& world, const Options& options) {
         FftwArray serial_out(world.rank() == 0 ? nu : 0);
         fftw_plan serial = nullptr;
         if (world.rank() == 0) {
-            serial = fftw_plan_dft_1d(static_cast<int>(n), serial_in.data, serial_out.data, FFTW_FORWARD,
-                                      FFTW_MEASURE);
+            serial = fftw_plan_dft_1d(static_cast<int>(n), serial_in.data, serial_out.data, FFTW_FORWARD, FFTW_MEASURE);
             fill(serial_in.complex(), nu, 1);
         }
         // FFTW-MPI, natural and scrambled output, in its own distribution.
@@ -101,21 +101,21 @@ std::vector<Row> run(Group& world, const Options& options) {
         ptrdiff_t local_i_start = 0;
         ptrdiff_t local_no = 0;
         ptrdiff_t local_o_start = 0;
-        const ptrdiff_t alloc = fftw_mpi_local_size_1d(n, world.native(), FFTW_FORWARD, FFTW_MEASURE, &local_ni,
-                                                       &local_i_start, &local_no, &local_o_start);
+        const ptrdiff_t alloc = fftw_mpi_local_size_1d(
+            n, world.native(), FFTW_FORWARD, FFTW_MEASURE, &local_ni, &local_i_start, &local_no, &local_o_start);
         FftwArray mpi_in(static_cast<std::size_t>(alloc));
         FftwArray mpi_out(static_cast<std::size_t>(alloc));
         const fftw_plan mpi_natural =
             fftw_mpi_plan_dft_1d(n, mpi_in.data, mpi_out.data, world.native(), FFTW_FORWARD, FFTW_MEASURE);
-        const fftw_plan mpi_scrambled = fftw_mpi_plan_dft_1d(n, mpi_in.data, mpi_out.data, world.native(),
-                                                             FFTW_FORWARD, FFTW_MEASURE | FFTW_MPI_SCRAMBLED_OUT);
+        const fftw_plan mpi_scrambled = fftw_mpi_plan_dft_1d(
+            n, mpi_in.data, mpi_out.data, world.native(), FFTW_FORWARD, FFTW_MEASURE | FFTW_MPI_SCRAMBLED_OUT);
         fill(mpi_in.complex(), static_cast<std::size_t>(local_ni), 2 + static_cast<std::uint64_t>(world.rank()));
 
         // Ours, block (scrambled, natural) and replicated, leaves planned with FFTW_MEASURE; and the default planner.
-        FftPlan scrambled(world, n,
-                          {.layout = FftLayout::block, .order = FftOrder::scrambled, .planner = FftPlanner::measure});
-        FftPlan natural(world, n,
-                        {.layout = FftLayout::block, .order = FftOrder::natural, .planner = FftPlanner::measure});
+        FftPlan scrambled(
+            world, n, {.layout = FftLayout::block, .order = FftOrder::scrambled, .planner = FftPlanner::measure});
+        FftPlan natural(
+            world, n, {.layout = FftLayout::block, .order = FftOrder::natural, .planner = FftPlanner::measure});
         FftPlan replicated(world, n, {.layout = FftLayout::replicated, .planner = FftPlanner::measure});
         FftPlan scrambled_estimate(world, n, {.layout = FftLayout::block, .order = FftOrder::scrambled});
         const auto local = static_cast<std::size_t>(scrambled.input_size());

@@ -35,11 +35,8 @@ struct Comparison {
     std::function<std::vector<Row>(Group& world, const Options& options)> run;
 };
 
-/// Median of a set of timings (seconds); the input is copied and sorted.
-[[nodiscard]] double median(std::vector<double> samples);
-
-/// Times `body` `repeat` times on every rank of `g` (after a barrier each time) and returns the median over
-/// repetitions of the maximum over ranks.
+/// Times `body` `repeat` times on every rank of `g` (llc::tools::time_sample: after a barrier each time, the maximum
+/// over ranks) after a warm-up call, and returns the median.
 [[nodiscard]] double time_median(Group& g, int repeat, const std::function<void()>& body);
 
 /// Times several bodies interleaved (A B C, B C A, C A B, …) so that drift in the machine's load hits all alike;

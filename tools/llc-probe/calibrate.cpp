@@ -17,6 +17,7 @@
 
 #include <llc/algorithms/kernel_probes.hpp>
 #include <llc/error.hpp>
+#include <llc/tools/timing.hpp>
 
 #include "operations.hpp"
 
@@ -28,7 +29,6 @@ using cost::Layout;
 using cost::Path;
 using cost::Sample;
 
-constexpr double warm_up_limit = 64.0 * 1024;  // a warm-up call before each timed one up to this many bytes
 constexpr int back_to_back = 16;
 constexpr std::array<Path, 3> paths{Path::send, Path::recv, Path::full};
 constexpr std::array<Layout, 4> layouts{Layout::cc, Layout::cn, Layout::nc, Layout::nn};
@@ -80,11 +80,15 @@ Cell collective_cell(CollectiveBench& bench, Group& g, const std::string& op, do
     cell.op = op;
     cell.p = g.size();
     cell.bytes = h;
-    cell.time_once = [&bench, &g, op, h] {
-        if (h <= warm_up_limit) {
-            bench.run(op, h);
+    // On one processor the first sample (a visit's warm-up) picks the batch: llc::tools::batch_for.
+    cell.time_once = [&bench, &g, op, h, batch = 0]() mutable {
+        const std::function<void()> body = [&] { bench.run(op, h); };
+        if (batch == 0) {
+            const double t = tools::time_sample(g.native(), 1, body);
+            batch = tools::batch_for(g.native(), t);
+            return t;
         }
-        return time_max_over_ranks(g.native(), [&] { bench.run(op, h); });
+        return tools::time_sample(g.native(), batch, body);
     };
     return cell;
 }
@@ -104,12 +108,7 @@ Cell division_par_cell(DivisionBench& bench, int p, std::size_t m) {
     cell.op = "division.par";
     cell.p = p;
     cell.bytes = bench.exchange_bytes(m);
-    cell.time_once = [&bench, m] {
-        if (static_cast<double>(m) <= warm_up_limit) {
-            (void)bench.time_par(m);
-        }
-        return bench.time_par(m);
-    };
+    cell.time_once = [&bench, m] { return bench.time_par(m); };
     return cell;
 }
 
@@ -134,12 +133,7 @@ Cell p2p_cell(PointToPointBench& bench, int p, Path path, Layout layout, double 
     cell.op = p2p_name(path, layout);
     cell.p = p;
     cell.bytes = n;
-    cell.time_once = [&bench, path, layout, n] {
-        if (n <= warm_up_limit) {
-            (void)bench.time_path(path, layout, n);
-        }
-        return bench.time_path(path, layout, n);
-    };
+    cell.time_once = [&bench, path, layout, n] { return bench.time_path(path, layout, n); };
     return cell;
 }
 
@@ -149,12 +143,7 @@ Cell model_cell(std::string op, int p, double n, std::function<double()> body) {
     cell.op = std::move(op);
     cell.p = p;
     cell.bytes = n;
-    cell.time_once = [body = std::move(body), n] {
-        if (n <= warm_up_limit) {
-            (void)body();
-        }
-        return body();
-    };
+    cell.time_once = std::move(body);
     return cell;
 }
 

@@ -18,41 +18,6 @@
 
 namespace llc::probe {
 
-// ---- statistics -------------------------------------------------------------------------------------------------
-
-double median(std::vector<double> values) {
-    return quantile(std::move(values), 0.5);
-}
-
-double quantile(std::vector<double> values, double q) {
-    if (values.empty()) {
-        return std::numeric_limits<double>::quiet_NaN();
-    }
-    std::sort(values.begin(), values.end());
-    const double pos = q * static_cast<double>(values.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(pos));
-    const auto hi = std::min(lo + 1, values.size() - 1);
-    const double frac = pos - static_cast<double>(lo);
-    return values[lo] + frac * (values[hi] - values[lo]);
-}
-
-double median_rse(const std::vector<double>& values) {
-    if (values.size() < 3) {
-        return std::numeric_limits<double>::infinity();
-    }
-    const double m = median(values);
-    if (!(m > 0.0)) {
-        return 0.0;  // a zero median (nothing to time) is as stable as it gets
-    }
-    std::vector<double> deviations;
-    deviations.reserve(values.size());
-    for (const double v : values) {
-        deviations.push_back(std::abs(v - m));
-    }
-    const double mad = median(std::move(deviations));
-    return 1.2533 * 1.4826 * mad / (std::sqrt(static_cast<double>(values.size())) * m);
-}
-
 // ---- sizes --------------------------------------------------------------------------------------------------------
 
 std::vector<double> log_grid(double lo, double hi, int n) {
@@ -200,6 +165,28 @@ std::string samples_path(const std::string& profile_path) {
 
 // ---- cells --------------------------------------------------------------------------------------------------------
 
+namespace {
+
+/// One visit of a cell: an untimed warm-up call, then up to settings.block samples (fewer once the cell is done).
+void visit(Cell& cell, const Settings& settings, Progress& progress, std::vector<RawSample>& samples) {
+    (void)cell.time_once();
+    for (int b = 0; b < std::max(settings.block, 1) && !cell.done; ++b) {
+        const double t = cell.time_once();
+        samples.push_back({cell.kind, cell.op, cell.p, cell.bytes, static_cast<int>(cell.times.size()), t});
+        cell.times.push_back(t);
+        cell.spent += t;
+        const int n = static_cast<int>(cell.times.size());
+        if (n >= settings.max_reps ||
+            (n >= settings.min_reps &&
+             (cell.spent >= settings.cell_budget || tools::median_rse(cell.times) <= settings.target_rse))) {
+            cell.done = true;
+            progress.advance();
+        }
+    }
+}
+
+}  // namespace
+
 void run_cells(std::vector<Cell>& cells,
                const Settings& settings,
                std::mt19937_64& rng,
@@ -225,42 +212,12 @@ void run_cells(std::vector<Cell>& cells,
             std::swap(active[i - 1], active[j]);
         }
         for (const std::size_t i : active) {
-            Cell& cell = cells[i];
-            const double t = cell.time_once();
-            samples.push_back({cell.kind, cell.op, cell.p, cell.bytes, static_cast<int>(cell.times.size()), t});
-            cell.times.push_back(t);
-            cell.spent += t;
-            const int n = static_cast<int>(cell.times.size());
-            if (n >= settings.max_reps || (n >= settings.min_reps && (cell.spent >= settings.cell_budget ||
-                                                                      median_rse(cell.times) <= settings.target_rse))) {
-                cell.done = true;
-                progress.advance();
-            }
+            visit(cells[i], settings, progress, samples);
         }
     }
 }
 
-// ---- timing -------------------------------------------------------------------------------------------------------
-
-double time_max_over_ranks(MPI_Comm comm, const std::function<void()>& body) {
-    MPI_Barrier(comm);
-    const double start = MPI_Wtime();
-    body();
-    double elapsed = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return elapsed;
-}
-
-double time_on_rank(MPI_Comm comm, int who, const std::function<void()>& body) {
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Barrier(comm);
-    const double start = MPI_Wtime();
-    body();
-    double elapsed = rank == who ? MPI_Wtime() - start : 0.0;
-    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return elapsed;
-}
+// ---- idle ranks ---------------------------------------------------------------------------------------------------
 
 void sleepy_barrier(MPI_Comm comm) {
     MPI_Request request = MPI_REQUEST_NULL;

@@ -11,7 +11,13 @@
 
 #include <mpi.h>
 
+#include <llc/tools/statistics.hpp>
+
 namespace llc::probe {
+
+using tools::median;
+using tools::median_rse;
+using tools::quantile;
 
 /// How hard to measure (from the command line).
 struct Settings {
@@ -23,18 +29,10 @@ struct Settings {
     int max_reps = 5000;                    ///< repetition cap of one cell (small operations need many: sub-µs noise)
     double cell_budget = 1.0;               ///< seconds of timed calls one cell may take (then it stops at min_reps)
     double target_rse = 0.025;              ///< stop when the relative standard error of the median is at most this
-    std::uint64_t seed = 20240601;          ///< same on every rank: the shuffled order is the same everywhere
+    int block = 3;  ///< samples per visit of a cell, after an untimed warm-up call (llc::tools' timing rule)
+    std::uint64_t seed = 20240601;  ///< same on every rank: the shuffled order is the same everywhere
     bool progress = true;
 };
-
-// ---- statistics -------------------------------------------------------------------------------------------------
-
-[[nodiscard]] double median(std::vector<double> values);
-/// Linear-interpolated quantile q ∈ [0, 1].
-[[nodiscard]] double quantile(std::vector<double> values, double q);
-/// Relative standard error of the median, robustly: 1.2533 · 1.4826 · MAD / (√n · median) (normal-equivalent spread
-/// from the median absolute deviation, asymptotic SE of a median). Infinity for fewer than 3 values.
-[[nodiscard]] double median_rse(const std::vector<double>& values);
 
 // ---- sizes --------------------------------------------------------------------------------------------------------
 
@@ -90,9 +88,9 @@ void write_samples_csv(const std::string& path, std::span<const RawSample> sampl
 
 // ---- cells --------------------------------------------------------------------------------------------------------
 
-/// A measurement cell: one operation at one group size and one message size, with the function that performs one
-/// timed repetition and returns its time — the same value on every rank of the group (so every rank takes the same
-/// stop decisions without a word).
+/// A measurement cell: one operation at one group size and one message size, with the function that takes one sample
+/// by llc::tools' timing rule (llc/tools/timing.hpp) and returns its time — the same value on every rank of the group
+/// (so every rank takes the same stop decisions without a word).
 struct Cell {
     std::string kind;
     std::string op;
@@ -102,26 +100,24 @@ struct Cell {
     std::vector<double> times;
     double spent = 0.0;
     bool done = false;
-    [[nodiscard]] double median() const { return probe::median(times); }
+    [[nodiscard]] double median() const { return tools::median(times); }
 };
 
 /// Measures the cells in rounds; each round visits every unfinished cell once, in an order shuffled by `rng` (same
-/// seed on every rank), until each cell has min_reps repetitions and a relative standard error of the median ≤
-/// target_rse, or max_reps, or has spent cell_budget seconds. Collective over the group of the cells (every rank of it
-/// builds the same cells in the same order). Appends every repetition to `samples`, advances `progress` per cell done.
+/// seed on every rank). A visit is one untimed warm-up call and then settings.block samples back to back — the run of
+/// samples llc::tools::sample takes in the other tools, so the profile is measured in the context they measure in;
+/// shuffling the visits spreads each cell's samples over the whole calibration (slow drifts of the machine become
+/// spread, not bias). Cells are measured until each cell has min_reps repetitions and a relative standard error of the
+/// median ≤ target_rse, or max_reps, or has spent cell_budget seconds. Collective over the group of the cells (every
+/// rank of it builds the same cells in the same order). Appends every repetition to `samples`, advances `progress` per
+/// cell done.
 void run_cells(std::vector<Cell>& cells,
                const Settings& settings,
                std::mt19937_64& rng,
                Progress& progress,
                std::vector<RawSample>& samples);
 
-// ---- timing -------------------------------------------------------------------------------------------------------
-
-/// One repetition of a collective operation on `comm`: barrier, then every rank times `body`; returns the largest
-/// time over the ranks (on every rank).
-[[nodiscard]] double time_max_over_ranks(MPI_Comm comm, const std::function<void()>& body);
-/// As time_max_over_ranks, but only rank `who`'s time counts (the others contribute 0).
-[[nodiscard]] double time_on_rank(MPI_Comm comm, int who, const std::function<void()>& body);
+// ---- idle ranks ---------------------------------------------------------------------------------------------
 
 /// Ranks that take no part in a phase wait here without spinning (MPI_Ibarrier polled with sleeps) while the others
 /// measure; the active ranks call it when done. Collective over `comm`.

@@ -10,6 +10,7 @@
 #include <llc/broadcast.hpp>
 #include <llc/par.hpp>
 #include <llc/partners.hpp>
+#include <llc/tools/timing.hpp>
 
 #include "measure.hpp"
 
@@ -123,7 +124,7 @@ DivisionBench::DivisionBench(Group& g, double max_bytes) : g_(g), results_(2) {
 }
 
 double DivisionBench::time_split() {
-    return time_max_over_ranks(g_.native(), [&] {
+    return tools::time_sample(g_.native(), 1, [&] {
         if (g_.size() >= 2) {
             Group& sub = g_.subgroup(split_sizes(g_.size(), two_equal));
             (void)sub;
@@ -139,7 +140,7 @@ double DivisionBench::time_par(std::size_t m) {
     }
     using V = std::vector<unsigned char>;
     std::optional<std::tuple<V, V>> out;
-    const double t = time_max_over_ranks(g_.native(), [&] {
+    const double t = tools::time_sample(g_.native(), 1, [&] {
         out.emplace(llc::par(
             g_, [&](Group&) { return std::move(results_[0]); }, [&](Group&) { return std::move(results_[1]); }));
     });
@@ -208,7 +209,7 @@ double PointToPointBench::time_path(cost::Path path, cost::Layout layout, double
     MPI_Datatype empty = type(true, 0);
     const MPI_Comm comm = pair_.native();
     if (self_) {
-        return time_on_rank(comm, 0, [&] {
+        return tools::time_sample_on_rank(comm, 0, 1, [&] {
             MPI_Request r = MPI_REQUEST_NULL;
             MPI_Isend(a_.data(), 1, st, 0, p2p_tag, comm, &r);
             MPI_Recv(b_.data(), 1, rt, 0, p2p_tag, comm, MPI_STATUS_IGNORE);
@@ -223,7 +224,7 @@ double PointToPointBench::time_path(cost::Path path, cost::Layout layout, double
     const int rank = pair_.rank();
     switch (path) {
         case cost::Path::send:
-            return time_on_rank(comm, 0, [&] {
+            return tools::time_sample_on_rank(comm, 0, 1, [&] {
                 if (rank == 0) {
                     MPI_Send(a_.data(), 1, st, 1, p2p_tag, comm);
                 } else {
@@ -231,7 +232,7 @@ double PointToPointBench::time_path(cost::Path path, cost::Layout layout, double
                 }
             });
         case cost::Path::recv:
-            return time_on_rank(comm, 0, [&] {
+            return tools::time_sample_on_rank(comm, 0, 1, [&] {
                 if (rank == 0) {
                     MPI_Recv(b_.data(), 1, rt, 1, p2p_tag, comm, MPI_STATUS_IGNORE);
                 } else {
@@ -239,7 +240,7 @@ double PointToPointBench::time_path(cost::Path path, cost::Layout layout, double
                 }
             });
         case cost::Path::full:
-            return time_on_rank(comm, 0, [&] {
+            return tools::time_sample_on_rank(comm, 0, 1, [&] {
                 if (rank == 0) {
                     MPI_Send(a_.data(), 1, st, 1, p2p_tag, comm);
                     MPI_Recv(b_.data(), 1, empty, 1, p2p_tag, comm, MPI_STATUS_IGNORE);
@@ -256,7 +257,7 @@ double PointToPointBench::time_pingpong(double bytes) {
     const int n = static_cast<int>(std::llround(bytes));
     const MPI_Comm comm = pair_.native();
     if (self_) {
-        return time_on_rank(comm, 0, [&] {
+        return tools::time_sample_on_rank(comm, 0, 1, [&] {
             for (int i = 0; i < 2; ++i) {
                 MPI_Request r = MPI_REQUEST_NULL;
                 MPI_Isend(a_.data(), n, MPI_BYTE, 0, p2p_tag, comm, &r);
@@ -266,7 +267,7 @@ double PointToPointBench::time_pingpong(double bytes) {
         });
     }
     const int rank = pair_.rank();
-    return time_on_rank(comm, 0, [&] {
+    return tools::time_sample_on_rank(comm, 0, 1, [&] {
         if (rank == 0) {
             MPI_Send(a_.data(), n, MPI_BYTE, 1, p2p_tag, comm);
             MPI_Recv(b_.data(), n, MPI_BYTE, 1, p2p_tag, comm, MPI_STATUS_IGNORE);
@@ -283,7 +284,7 @@ double PointToPointBench::time_back_to_back(int k, double bytes) {
     const auto ku = static_cast<std::size_t>(k);
     std::vector<MPI_Request> requests(ku, MPI_REQUEST_NULL);
     if (self_) {
-        return time_on_rank(comm, 0, [&] {
+        return tools::time_sample_on_rank(comm, 0, 1, [&] {
             for (std::size_t i = 0; i < ku; ++i) {
                 MPI_Isend(a_.data(), n, MPI_BYTE, 0, p2p_tag, comm, &requests[i]);
             }
@@ -299,7 +300,7 @@ double PointToPointBench::time_back_to_back(int k, double bytes) {
             MPI_Irecv(b_.data() + i * static_cast<std::size_t>(n), n, MPI_BYTE, 0, p2p_tag, comm, &requests[i]);
         }
     }
-    return time_on_rank(comm, 0, [&] {
+    return tools::time_sample_on_rank(comm, 0, 1, [&] {
         if (rank == 0) {
             for (int i = 0; i < k; ++i) {
                 MPI_Send(a_.data(), n, MPI_BYTE, 1, p2p_tag, comm);

@@ -29,15 +29,6 @@ void agree(Group& g, bool ok, const std::string& message) {
     throw UsageError(text);
 }
 
-double median(std::vector<double> samples) {
-    if (samples.empty()) {
-        return 0.0;
-    }
-    std::sort(samples.begin(), samples.end());
-    const std::size_t m = samples.size() / 2;
-    return samples.size() % 2 == 1 ? samples[m] : 0.5 * (samples[m - 1] + samples[m]);
-}
-
 std::uintmax_t file_size(const std::string& path) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);

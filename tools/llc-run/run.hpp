@@ -45,9 +45,6 @@ struct RunCommand {
 /// reported by every rank). Collective over `g`.
 void agree(Group& g, bool ok, const std::string& message);
 
-/// Median of samples (copied, sorted).
-[[nodiscard]] double median(std::vector<double> samples);
-
 /// Size in bytes of a readable regular file. @throws UsageError naming the file.
 [[nodiscard]] std::uintmax_t file_size(const std::string& path);
 

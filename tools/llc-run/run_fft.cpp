@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@
 #include <llc/cost/model.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/error.hpp>
+#include <llc/tools/statistics.hpp>
+#include <llc/tools/timing.hpp>
 
 #include "run.hpp"
 
@@ -186,14 +189,12 @@ int run_fft(Group& world, const std::vector<std::string>& args) {
     // ---- Timed executions ---------------------------------------------------------------------------------------
     std::vector<Complex> out(local);
     std::vector<double> samples;
+    const std::function<void()> execute = [&] { plan.execute(in, out); };
+    (void)tools::time_sample(world.native(), 1, execute);  // warm-up, as llc-probe and llc-validate measure
     for (int k = 0; k < repeat; ++k) {
-        world.barrier();
-        const double t0 = MPI_Wtime();
-        plan.execute(in, out);
-        const double mine = MPI_Wtime() - t0;
-        samples.push_back(world.allreduce(mine, Op::max));
+        samples.push_back(tools::time_sample(world.native(), 1, execute));
     }
-    const double measured = median(samples);
+    const double measured = tools::median(samples);
     std::optional<double> predicted;
     if (profile) {
         try {

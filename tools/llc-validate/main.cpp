@@ -19,6 +19,8 @@
 
 #include <llc/cost.hpp>
 #include <llc/llc.hpp>
+#include <llc/tools/statistics.hpp>
+#include <llc/tools/timing.hpp>
 
 #include "case.hpp"
 #include "report.hpp"
@@ -36,13 +38,6 @@ struct Options {
     std::string out = "validate-report";
     bool quick = false;
     bool plots = true;
-};
-
-/// How long to measure one point: at least min_reps, then until budget seconds are spent or max_reps.
-struct Repetitions {
-    int min_reps;
-    int max_reps;
-    double budget_s;
 };
 
 const std::vector<std::string> model_names{"ccm", "bsp", "loggp", "hockney", "p3pc", "c3"};
@@ -92,15 +87,6 @@ std::vector<Case> select(const std::vector<Case>& cases, const std::vector<std::
         }
     }
     return chosen;
-}
-
-double time_once(Group& g, Instance& instance) {
-    MPI_Barrier(g.native());
-    const double start = MPI_Wtime();
-    instance.run();
-    double elapsed = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, g.native());
-    return elapsed;
 }
 
 /// Critical-path parts of a merged trace: along a division, the slowest task.
@@ -222,7 +208,10 @@ int run(Group& world, const Options& options) {
     report.world_size = P;
     report.cores = cores();
     report.size_class = options.size_name;
-    const Repetitions reps = options.quick ? Repetitions{5, 25, 0.15} : Repetitions{7, 61, 0.6};
+    // How long to measure one point: llc::tools' timing rule (the one llc-probe calibrates with), at least
+    // min_samples, then until the budget is spent or the median is stable.
+    const tools::SamplingRule rule =
+        options.quick ? tools::SamplingRule{7, 41, 0.15, 0.02} : tools::SamplingRule{11, 101, 0.6, 0.01};
     const int trace_p = std::min(P, report.cores);
 
     int total = 0;
@@ -244,22 +233,12 @@ int run(Group& world, const Options& options) {
                 bool traced = false;
                 if (world.rank() < p) {
                     const auto instance = c.prepare(sub, n);
-                    (void)time_once(sub, *instance);  // warm-up: first touch, lazy connections
-                    std::vector<double> samples;
-                    double spent = 0.0;
-                    while (true) {
-                        const double t = time_once(sub, *instance);
-                        samples.push_back(t);
-                        spent += t;
-                        const auto count = static_cast<int>(samples.size());
-                        if (count >= reps.max_reps || (count >= reps.min_reps && spent >= reps.budget_s)) {
-                            break;
-                        }
-                    }
+                    const std::vector<double> samples = tools::sample(
+                        sub.native(), [&] { instance->run(); }, rule);
                     m.repetitions = static_cast<int>(samples.size());
-                    m.median_s = quantile(samples, 0.5);
-                    m.p10_s = quantile(samples, 0.1);
-                    m.p90_s = quantile(samples, 0.9);
+                    m.median_s = tools::quantile(samples, 0.5);
+                    m.p10_s = tools::quantile(samples, 0.1);
+                    m.p90_s = tools::quantile(samples, 0.9);
                     if (n == sizes.back() && p == trace_p && ccm != nullptr) {
                         Trace::enable(true);
                         sub.barrier();

@@ -164,20 +164,6 @@ std::string summary(const Report& report) {
 
 }  // namespace
 
-double quantile(std::vector<double> values, double q) {
-    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
-                 values.end());
-    if (values.empty()) {
-        return std::numeric_limits<double>::quiet_NaN();
-    }
-    std::sort(values.begin(), values.end());
-    const double position = q * static_cast<double>(values.size() - 1);
-    const auto below = static_cast<std::size_t>(std::floor(position));
-    const auto above = std::min(below + 1, values.size() - 1);
-    const double fraction = position - static_cast<double>(below);
-    return values[below] * (1.0 - fraction) + values[above] * fraction;
-}
-
 std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(const Report& report) {
     std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> result;
     for (const auto& m : report.measurements) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <llc/tools/statistics.hpp>
+
 namespace llc::validate {
 
 /// One model's prediction of one measurement.
@@ -74,7 +76,6 @@ struct Report {
 /// Writes results.csv, results.json and summary.md into `dir` (each whole or not at all). Returns summary.md's text.
 std::string write_report(const Report& report, const std::string& dir);
 
-/// p-th quantile (0 ≤ q ≤ 1) of `values` by linear interpolation; NaN for none.
-[[nodiscard]] double quantile(std::vector<double> values, double q);
+using tools::quantile;
 
 }  // namespace llc::validate
