@@ -333,12 +333,20 @@ C3Machine C3::machine(int P) const {
 Price C3::collective(std::string_view f, int P, double bytes) const {
     const std::string function = "llc::cost::C3::collective";
     detail::check_price_arguments(function, P, bytes);
-    const detail::Collective c = detail::parse_collective(function, f);
+    const auto seidel = detail::seidel_broadcast(f);
+    const detail::Collective c = seidel ? detail::Collective::bcast : detail::parse_collective(function, f);
     if (P == 1) {
         return {0.0, false};
     }
     const C3Machine m = machine(P);
     const auto units = [&](C3Pattern pattern, double L) { return c3_pattern(m, pattern, L, options_).total(); };
+    if (seidel) {
+        // A hop is a one-to-one pattern: its 0-byte units are the start-up, its growth to m the bytes'.
+        const double startup = units(C3Pattern::one_to_one, 0.0);
+        const double per_byte =
+            bytes > 0.0 ? std::max(units(C3Pattern::one_to_one, bytes) - startup, 0.0) / bytes : 0.0;
+        return {detail::seidel_seconds(*seidel, P, bytes, startup, per_byte) * params_.packet_time, false};
+    }
     double u = 0.0;
     switch (c) {
         case detail::Collective::bcast:

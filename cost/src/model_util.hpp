@@ -2,9 +2,12 @@
 // Internal: what the analytic models share — the collectives they know and argument checks.
 
 #include <cmath>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+
+#include <llc/broadcast.hpp>
 
 namespace llc::cost::detail {
 
@@ -16,6 +19,11 @@ enum class Collective { bcast, reduce, allreduce, gather, allgather, scatter, al
 void check_price_arguments(const std::string& function, int P, double bytes);
 /// Checks a division's arguments: P ≥ 1, sizes non-empty with every size ≥ 1, bytes ≥ 0.
 void check_division_arguments(const std::string& function, int P, std::span<const int> sizes, double bytes);
+/// Seidel's broadcast that `f` names ("bcast.st", "bcast.bst", "bcast.rh"), if it names one.
+[[nodiscard]] std::optional<Bcast> seidel_broadcast(std::string_view f) noexcept;
+/// A model's price of Seidel's broadcast: the report's Table I (ν = 0) with the model's per-hop start-up and per-byte
+/// time; 0 on one processor.
+[[nodiscard]] double seidel_seconds(Bcast algorithm, int P, double bytes, double startup, double per_byte);
 /// ⌈log2 P⌉ for P ≥ 1.
 [[nodiscard]] int ceil_log2(int P) noexcept;
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <llc/cost/model.hpp>
+#include <llc/cost/seidel.hpp>
 #include <llc/error.hpp>
 
 #include "model_util.hpp"
@@ -66,6 +67,26 @@ void check_division_arguments(const std::string& function, int P, std::span<cons
     }
 }
 
+std::optional<Bcast> seidel_broadcast(std::string_view f) noexcept {
+    if (f == "bcast.st") {
+        return Bcast::binomial;
+    }
+    if (f == "bcast.bst") {
+        return Bcast::bidirectional;
+    }
+    if (f == "bcast.rh") {
+        return Bcast::recursive_halving;
+    }
+    return std::nullopt;
+}
+
+double seidel_seconds(Bcast algorithm, int P, double bytes, double startup, double per_byte) {
+    if (P == 1) {
+        return 0.0;
+    }
+    return seidel::coefficients(algorithm, P).seconds(bytes, startup, per_byte);
+}
+
 int ceil_log2(int P) noexcept {
     int rounds = 0;
     while ((1LL << rounds) < static_cast<long long>(P)) {
@@ -126,6 +147,13 @@ BSPLookup BSP::params(int P) const {
 Price BSP::collective(std::string_view f, int P, double bytes) const {
     const std::string function = "llc::cost::BSP::collective";
     detail::check_price_arguments(function, P, bytes);
+    if (const auto seidel = detail::seidel_broadcast(f)) {  // a superstep per hop: l + g·m
+        if (P == 1) {
+            return {0.0, false};
+        }
+        const BSPLookup b = params(P);
+        return {detail::seidel_seconds(*seidel, P, bytes, b.params.l, b.params.g), b.extrapolated};
+    }
     const Collective c = detail::parse_collective(function, f);
     if (P == 1) {
         return {0.0, false};
@@ -211,6 +239,9 @@ double LogGP::messages(int k, double bytes) const noexcept {
 Price LogGP::collective(std::string_view f, int P, double bytes) const {
     const std::string function = "llc::cost::LogGP::collective";
     detail::check_price_arguments(function, P, bytes);
+    if (const auto seidel = detail::seidel_broadcast(f)) {  // a hop is one message: L + 2o + G·m
+        return {detail::seidel_seconds(*seidel, P, bytes, p_.L + 2.0 * p_.o, p_.G), false};
+    }
     const Collective c = detail::parse_collective(function, f);
     if (P == 1) {
         return {0.0, false};
@@ -263,6 +294,9 @@ Hockney::Hockney(const Profile& profile) : Hockney(hockney_from_profile(profile)
 Price Hockney::collective(std::string_view f, int P, double bytes) const {
     const std::string function = "llc::cost::Hockney::collective";
     detail::check_price_arguments(function, P, bytes);
+    if (const auto seidel = detail::seidel_broadcast(f)) {  // a hop is α + β·m
+        return {detail::seidel_seconds(*seidel, P, bytes, p_.alpha, p_.beta), false};
+    }
     const Collective c = detail::parse_collective(function, f);
     if (P == 1) {
         return {0.0, false};

@@ -116,6 +116,13 @@ double P3PC::border_exchange(double vertical, double horizontal, bool left_right
 Price P3PC::collective(std::string_view f, int P, double bytes) const {
     const std::string function = "llc::cost::P3PC::collective";
     detail::check_price_arguments(function, P, bytes);
+    if (const auto seidel = detail::seidel_broadcast(f)) {
+        // A hop is a full path of the model's layout: its 0-byte time is the start-up, its growth to m the bytes'.
+        const double startup = time(Path::full, options_.layout, 0.0);
+        const double per_byte =
+            bytes > 0.0 ? std::max(time(Path::full, options_.layout, bytes) - startup, 0.0) / bytes : 0.0;
+        return {detail::seidel_seconds(*seidel, P, bytes, startup, per_byte), false};
+    }
     const detail::Collective c = detail::parse_collective(function, f);
     if (P == 1) {
         return {0.0, false};

@@ -96,3 +96,33 @@ TEST(ModelsTest, unknown_collective_and_zoo) {
 }
 
 }  // namespace
+
+namespace {
+
+// Seidel's broadcasts priced by the analytic models: Table I with ν = 0 (d = ⌈lg P⌉ for ST and BST, virtual nodes;
+// d = ⌊lg P⌋ plus one hop for RH off powers of two) and the model's per-hop start-up and per-byte time.
+//   P = 8 (d = 3): ST 3·m·a + 3·b; BST 2·m·a + 4·b; RH (2 + 1/2 − 1/8)·m·a + 6·b = 2.375·m·a + 6·b.
+TEST(ModelsTest, seidel_broadcasts_under_hockney) {
+    const Hockney m({1e-6, 1e-9});
+    EXPECT_NEAR(m.collective("bcast.st", 8, 1000).seconds, 3e-6 + 3e-6, 1e-18);
+    EXPECT_NEAR(m.collective("bcast.bst", 8, 1000).seconds, 2e-6 + 4e-6, 1e-18);
+    EXPECT_NEAR(m.collective("bcast.rh", 8, 1000).seconds, 2.375e-6 + 6e-6, 1e-18);
+    // P = 5: ST and BST as on 8 (virtual nodes); RH on 4 (d = 2: 2·m·a + 4·b) plus one hop (m·a + b).
+    EXPECT_NEAR(m.collective("bcast.st", 5, 1000).seconds, 6e-6, 1e-18);
+    EXPECT_NEAR(m.collective("bcast.rh", 5, 1000).seconds, (2.0 - 0.25 + 1.0) * 1e-6 + 5e-6, 1e-18);
+    EXPECT_EQ(m.collective("bcast.bst", 1, 1e6).seconds, 0.0);
+}
+
+TEST(ModelsTest, seidel_broadcasts_under_loggp_bsp_and_c3) {
+    const LogGP loggp({5e-6, 1e-6, 2e-6, 1e-9});  // a hop: L + 2o = 7 µs start-up, G per byte
+    EXPECT_NEAR(loggp.collective("bcast.st", 8, 1000).seconds, 3 * 7e-6 + 3 * 1000e-9, 1e-18);
+    const BSP bsp(std::map<int, BSPParams>{{4, {1e-9, 1e-5}}});  // a hop: a superstep, l + g·m
+    // P = 4 (d = 2): BST (2 + (2 − 3)/2)·m·a + 3·b = 1.5·m·a + 3·b.
+    EXPECT_NEAR(bsp.collective("bcast.bst", 4, 1000).seconds, 1.5 * 1000e-9 + 3e-5, 1e-18);
+    // C3: a hop is a one-to-one pattern of m bytes, which is what swap prices for 2m (h counts both directions).
+    const C3 c3(C3Params{8e-6, 1e-6, 512, C3Topology::complete});
+    EXPECT_NEAR(c3.collective("bcast.st", 8, 5000).seconds, 3 * c3.collective("swap", 8, 10000).seconds, 1e-15);
+    EXPECT_EQ(c3.collective("bcast.rh", 1, 5000).seconds, 0.0);
+}
+
+}  // namespace

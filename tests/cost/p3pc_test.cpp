@@ -180,4 +180,15 @@ TEST(P3PCTest, incomplete_table_is_an_error) {
     EXPECT_THROW(P3PC{p}, llc::Error);
 }
 
+// Seidel's broadcasts under P-3PC: a hop is a full path of the layout. ST on 2^d processors has d hops of the whole
+// message (Table I: d·m·a + d·b), so it costs d full paths of m bytes.
+TEST(P3PCTest, seidel_binomial_is_d_full_paths) {
+    const P3PC model(table1());
+    for (const double bytes : {0.0, 100.0, 65536.0}) {
+        const double expected = 3 * model.time(Path::full, Layout::cc, bytes);
+        EXPECT_NEAR(model.collective("bcast.st", 8, bytes).seconds, expected, 1e-12 * expected) << bytes;
+    }
+    EXPECT_EQ(model.collective("bcast.bst", 1, 100.0).seconds, 0.0);
+}
+
 }  // namespace
