@@ -1,8 +1,10 @@
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <iterator>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llc/algorithms/fft_cost.hpp>
@@ -23,10 +25,51 @@ bool is_power_of_two(std::int64_t x) {
     return x > 0 && (x & (x - 1)) == 0;
 }
 
-/// The replicated algorithm on P processors from a division level on (leaves read with a stride ≥ 2).
-Expr replicated(int P, std::int64_t n, const FftConstants& k) {
+/// Seconds per unit at size x from a table log2(size) → seconds per unit: linear in log2 x between the measured
+/// sizes, the end value outside them; `fallback` when the table is empty.
+double per_unit(const std::map<int, double>& table, double x, double fallback) {
+    if (table.empty()) {
+        return fallback;
+    }
+    const double e = x > 1.0 ? std::log2(x) : 0.0;
+    const auto hi = table.lower_bound(static_cast<int>(std::ceil(e)));
+    if (hi == table.end()) {
+        return std::prev(hi)->second;
+    }
+    if (hi == table.begin() || static_cast<double>(hi->first) == e) {
+        return hi->second;
+    }
+    const auto lo = std::prev(hi);
+    const double t = (e - lo->first) / (hi->first - lo->first);
+    return lo->second + t * (hi->second - lo->second);
+}
+
+/// The per-size table "<name>.2^e" of the profile (empty if it has none).
+std::map<int, double> table_of(const Profile& profile, const std::string& name) {
+    std::map<int, double> table;
+    for (int e = 0; e <= 40; ++e) {
+        const std::string key = name + ".2^" + std::to_string(e);
+        if (profile.has_kernel(key)) {
+            table[e] = profile.kernel(key).seconds_per_unit;
+        }
+    }
+    return table;
+}
+
+/// The single constant `name` of an older profile; 0 if the profile has the table `table` instead, which then
+/// replaces it. @throws llc::Error (Profile::kernel's, naming the kernel) if it has neither.
+double single_of(const Profile& profile, const std::string& name, const std::map<int, double>& table) {
+    if (profile.has_kernel(name) || table.empty()) {
+        return profile.kernel(name).seconds_per_unit;
+    }
+    return 0.0;
+}
+
+/// The replicated algorithm on P processors from a division level on whose leaves read every stride-th term
+/// (stride 1 at the top: a leaf there is the contiguous out-of-place one).
+Expr replicated(int P, std::int64_t n, std::size_t stride, const FftConstants& k) {
     if (P == 1 || n % 2 != 0) {
-        return Expr::compute("fft.leaf", k.leaf_seconds(static_cast<double>(n), true));
+        return Expr::compute("fft.leaf", k.leaf_seconds(static_cast<double>(n), stride, false));
     }
     const std::array<double, 2> weights{1.0, 1.0};
     const std::vector<int> sizes = split_sizes(P, weights);
@@ -34,49 +77,69 @@ Expr replicated(int P, std::int64_t n, const FftConstants& k) {
     // The busiest processor: one of the smaller half sends to ⌈P_0/P_1⌉ partners and receives once.
     const int fan_out = (sizes[0] + sizes[1] - 1) / sizes[1];
     const double bytes = (1.0 + fan_out) * half_bytes;
-    std::vector<Expr> tasks{replicated(sizes[0], n / 2, k), replicated(sizes[1], n / 2, k)};
+    std::vector<Expr> tasks{replicated(sizes[0], n / 2, 2 * stride, k), replicated(sizes[1], n / 2, 2 * stride, k)};
     return Expr::sequence("fft.level",
                           {Expr::division("fft.split", P, sizes, std::move(tasks), bytes),
-                           Expr::compute("fft.combine", k.combine * static_cast<double>(n / 2))});
+                           Expr::compute("fft.combine", k.combine_seconds(static_cast<double>(n / 2)))});
 }
 
 }  // namespace
 
-double FftConstants::leaf_seconds(double n, bool strided) const {
-    const std::map<int, double>& table = strided ? leaf_strided_by_size : leaf_by_size;
-    double per_unit = strided ? leaf_strided : leaf;
-    if (!table.empty() && n > 1.0) {
-        const double x = std::log2(n);
-        const auto hi = table.lower_bound(static_cast<int>(std::ceil(x)));
-        if (hi == table.end()) {
-            per_unit = std::prev(hi)->second;
-        } else if (hi == table.begin() || static_cast<double>(hi->first) == x) {
-            per_unit = hi->second;
-        } else {
-            const auto lo = std::prev(hi);
-            const double t = (x - lo->first) / (hi->first - lo->first);
-            per_unit = lo->second + t * (hi->second - lo->second);
+double FftConstants::leaf_seconds(double n, std::size_t stride, bool in_place) const {
+    double c = 0.0;
+    if (stride > 1) {
+        // The table of the largest measured stride ≤ stride.
+        auto it = leaf_strided_by_size.upper_bound(stride);
+        while (it != leaf_strided_by_size.begin() && std::prev(it)->second.empty()) {
+            --it;
         }
+        c = it == leaf_strided_by_size.begin() ? leaf_strided : per_unit(std::prev(it)->second, n, leaf_strided);
+    } else if (!in_place && !leaf_oop_by_size.empty()) {
+        c = per_unit(leaf_oop_by_size, n, leaf);
+    } else {
+        c = per_unit(leaf_by_size, n, leaf);
     }
-    return per_unit * n_log_n(n);
+    return c * n_log_n(n);
+}
+
+double FftConstants::divide_seconds(double L) const {
+    return per_unit(divide_by_size, L, divide) * L;
+}
+
+double FftConstants::combine_seconds(double butterflies) const {
+    return per_unit(combine_by_size, butterflies, combine) * butterflies;
+}
+
+double FftConstants::reorder_seconds(double L) const {
+    return per_unit(reorder_by_size, L, reorder) * L;
 }
 
 FftConstants FftConstants::from(const Profile& profile) {
     FftConstants k;
-    k.divide = profile.kernel("fft.divide").seconds_per_unit;
-    k.combine = profile.kernel("fft.combine").seconds_per_unit;
-    k.leaf = profile.kernel("fft.leaf").seconds_per_unit;
-    k.leaf_strided = profile.kernel("fft.leaf_strided").seconds_per_unit;
-    k.reorder = profile.kernel("fft.reorder").seconds_per_unit;
-    for (int e = 1; e <= 40; ++e) {
-        const std::string suffix = ".2^" + std::to_string(e);
-        if (profile.has_kernel("fft.leaf" + suffix)) {
-            k.leaf_by_size[e] = profile.kernel("fft.leaf" + suffix).seconds_per_unit;
-        }
-        if (profile.has_kernel("fft.leaf_strided" + suffix)) {
-            k.leaf_strided_by_size[e] = profile.kernel("fft.leaf_strided" + suffix).seconds_per_unit;
+    k.divide_by_size = table_of(profile, "fft.divide");
+    k.combine_by_size = table_of(profile, "fft.combine");
+    k.reorder_by_size = table_of(profile, "fft.reorder");
+    k.leaf_by_size = table_of(profile, "fft.leaf");
+    k.leaf_oop_by_size = table_of(profile, "fft.leaf_oop");
+    for (const std::size_t stride : {2, 4, 8, 16, 32, 64}) {
+        std::map<int, double> table =
+            table_of(profile, stride == 2 ? "fft.leaf_strided" : "fft.leaf_strided" + std::to_string(stride));
+        if (!table.empty()) {
+            k.leaf_strided_by_size[stride] = std::move(table);
         }
     }
+    k.divide = single_of(profile, "fft.divide", k.divide_by_size);
+    k.combine = single_of(profile, "fft.combine", k.combine_by_size);
+    k.reorder = single_of(profile, "fft.reorder", k.reorder_by_size);
+    // Contiguous leaves: either table serves both kinds (out of place falls back to in place).
+    std::map<int, double> contiguous = k.leaf_by_size;
+    contiguous.insert(k.leaf_oop_by_size.begin(), k.leaf_oop_by_size.end());
+    k.leaf = single_of(profile, "fft.leaf", contiguous);
+    std::map<int, double> strided;
+    for (const auto& [stride, table] : k.leaf_strided_by_size) {
+        strided.insert(table.begin(), table.end());
+    }
+    k.leaf_strided = single_of(profile, "fft.leaf_strided", strided);
     return k;
 }
 
@@ -89,19 +152,19 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
         throw_argument_error(name, "n", std::to_string(n), "must be at least 1");
     }
     const auto nd = static_cast<double>(n);
-    const Expr serial = Expr::compute("fft.leaf", k.leaf_seconds(nd, false));
+    const Expr serial = Expr::compute("fft.leaf", k.leaf_seconds(nd, 1, false));
     if (layout == FftLayout::replicated) {
         if (P == 1 || n % 2 != 0) {
             return Expr::sequence("fft", {serial});
         }
-        return Expr::sequence("fft", {replicated(P, n, k)});
+        return Expr::sequence("fft", {replicated(P, n, 1, k)});
     }
     if (P == 1) {
         return Expr::sequence("fft", {serial});
     }
     if (!is_power_of_two(P) || n % P != 0) {
         // The gathered fallback: all-gather (h = the whole result, as the models define it), then replicated.
-        Expr body = n % 2 == 0 ? replicated(P, n, k) : serial;
+        Expr body = n % 2 == 0 ? replicated(P, n, 1, k) : serial;
         return Expr::sequence("fft",
                               {Expr::normal("fft.gather", 0.0, "allgatherv", P, nd * complex_bytes), std::move(body)});
     }
@@ -114,9 +177,10 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
     std::vector<Expr> items;
     for (int t = 0; t < s; ++t) {
         // W of stage t's swap is the butterfly of stage t − 1 (none before the first).
-        items.push_back(Expr::normal("fft.dif", t == 0 ? 0.0 : k.divide * Ld, "swap", P, 2.0 * Ld * complex_bytes));
+        items.push_back(
+            Expr::normal("fft.dif", t == 0 ? 0.0 : k.divide_seconds(Ld), "swap", P, 2.0 * Ld * complex_bytes));
     }
-    const double last = k.divide * Ld + k.leaf_seconds(Ld, false);
+    const double last = k.divide_seconds(Ld) + k.leaf_seconds(Ld, 1, order == FftOrder::scrambled);
     if (order == FftOrder::scrambled) {
         // The last butterfly and the leaf: local work that no collective ends (one compute node in the trace).
         items.push_back(Expr::compute("fft.leaf", last));
@@ -129,7 +193,7 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
         items.push_back(
             Expr::normal("fft.redistribute", last, L % P == 0 ? "alltoall" : "alltoallv", P, Ld * complex_bytes));
     }
-    items.push_back(Expr::compute("fft.reorder", k.reorder * Ld));
+    items.push_back(Expr::compute("fft.reorder", k.reorder_seconds(Ld)));
     return Expr::sequence("fft", std::move(items));
 }
 

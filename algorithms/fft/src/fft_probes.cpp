@@ -1,12 +1,13 @@
-// The FFT's kernel constants D, F, C (CCM paper §3) and the two the implementation adds (strided leaf, reorder),
-// measured on this processor alone with the kernels FftPlan::execute runs.
+// The FFT's kernel constants D, F, C (CCM paper §3) and the ones the implementation adds (out-of-place and strided
+// leaves, reorder), measured on this processor alone with the kernels FftPlan::execute runs, per size: a leaf's cost
+// per n·log2 n and a streaming kernel's cost per element depend on whether the data fits in cache, and FFTW's
+// estimate planner picks a different algorithm for each length. llc::cost::FftConstants interpolates the per-size
+// constants in log2 of the size.
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -19,100 +20,156 @@ namespace llc::detail::fft {
 
 namespace {
 
-/// Median seconds of `repeat` runs of body (after one warm-up run).
-double median_seconds(int repeat, const std::function<void()>& body) {
+/// The planner FftOptions uses by default (the one llc-validate and the cost model assume).
+constexpr FftPlanner probe_planner = FftOptions{}.planner;
+
+/// Median seconds of one call of body. One warm-up call, which also sizes the batch: a sample times as many calls as
+/// last at least 200 µs (sub-µs leaves are timed accurately), and there are as many samples as fit in the budget,
+/// between 2 and 5 (quick) or 9; a quick probe whose one call exceeds the budget (a 2^24 leaf) takes one sample and
+/// the faster of it and the warm-up. The lower median, so a sample disturbed by another process rarely wins.
+template <class Body>
+double seconds_per_call(bool quick, Body&& body) {
+    using Clock = std::chrono::steady_clock;
+    constexpr double min_sample = 200e-6;
+    const double budget = quick ? 0.15 : 1.5;
+    const int max_samples = quick ? 5 : 9;
+    const auto start = Clock::now();
     body();
-    std::vector<double> samples;
-    for (int i = 0; i < repeat; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        body();
-        samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    const double once = std::max(std::chrono::duration<double>(Clock::now() - start).count(), 1e-9);
+    const auto calls = static_cast<long>(std::ceil(min_sample / once));
+    const int samples =
+        quick && once > budget ? 1 : std::clamp(static_cast<int>(budget / std::max(once, min_sample)), 2, max_samples);
+    std::vector<double> seconds;
+    if (samples == 1) {
+        seconds.push_back(once);
     }
-    std::sort(samples.begin(), samples.end());
-    return samples[samples.size() / 2];
+    for (int s = 0; s < samples; ++s) {
+        const auto t0 = Clock::now();
+        for (long c = 0; c < calls; ++c) {
+            body();
+        }
+        seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / static_cast<double>(calls));
+    }
+    std::sort(seconds.begin(), seconds.end());
+    return seconds[(seconds.size() - 1) / 2];
 }
 
-/// Elements a probe works on: out of cache, like the leaves and stages of the sizes llc-validate sweeps
-/// (n = 2^16 … 2^24 at P ≤ 2 gives blocks of 2^15 … 2^24 entries).
-std::size_t probe_size(bool quick) {
-    return quick ? std::size_t{1} << 18 : std::size_t{1} << 20;
-}
-int probe_repeat(bool quick) {
-    return quick ? 3 : 7;
-}
-
+/// Pseudo-random values in [−1, 1) (splitmix64: cheap enough for the 2^24-entry inputs; the kernels' times do not
+/// depend on the values).
 void fill(const Buffer& b, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::uint64_t state = seed;
+    const auto next = [&state] {
+        std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-52 - 1.0;
+    };
     for (Complex& z : b.span()) {
-        z = {u(rng), u(rng)};
+        const double re = next();
+        z = {re, next()};
     }
 }
 
-double leaf_probe(bool quick, std::size_t stride, std::size_t n) {
-    Leaf leaf(n, stride, stride == 1, FftDirection::forward, FftPlanner::estimate);
+/// Seconds per n·log2 n of the leaf FftPlan builds as Leaf(n, stride, in_place, forward, the default planner): the
+/// replicated layout's leaves read every stride-th term of an array of n·stride entries and write n contiguous ones
+/// (out of place), the block layout's run in place (scrambled order) or out of place (natural order), the serial path
+/// out of place. An in-place leaf runs repeatedly on its own output: FFTW's time does not depend on the values.
+double leaf_probe(bool quick, std::size_t n, std::size_t stride, bool in_place) {
+    Leaf leaf(n, stride, in_place, FftDirection::forward, probe_planner);
     const Buffer in(n * stride);
-    const Buffer out(n);
+    const Buffer out(in_place ? 0 : n);
     fill(in, 1);
-    Complex* target = stride == 1 ? in.data() : out.data();
-    const double t = median_seconds(probe_repeat(quick), [&] { leaf.execute(in.data(), target); });
+    Complex* target = in_place ? in.data() : out.data();
+    const double t = seconds_per_call(quick, [&] { leaf.execute(in.data(), target); });
     return t / (static_cast<double>(n) * std::log2(static_cast<double>(n)));
+}
+
+double divide_probe(bool quick, std::size_t L) {
+    const Buffer a(L);
+    const Buffer b(L);
+    fill(a, 2);
+    fill(b, 3);
+    const Twiddles w(2 * L, -1, 0, L);
+    return seconds_per_call(quick, [&] { dif_upper(a.data(), b.data(), b.data(), w); }) / static_cast<double>(L);
+}
+
+double combine_probe(bool quick, std::size_t butterflies) {
+    const std::size_t n = 2 * butterflies;
+    const Buffer x(n);
+    fill(x, 4);
+    const Twiddles w(n, -1, 0, butterflies);
+    return seconds_per_call(quick, [&] { dit_combine(x.data(), w); }) / static_cast<double>(butterflies);
+}
+
+double reorder_probe(bool quick, std::size_t L) {
+    const std::size_t m = L / 2;
+    const Buffer a(m);
+    const Buffer b(m);
+    const Buffer out(L);
+    fill(a, 5);
+    fill(b, 6);
+    return seconds_per_call(quick, [&] { interleave2(a.data(), b.data(), out.data(), m, 0); }) / static_cast<double>(L);
+}
+
+/// The leaf sizes probed: every power of two up to 2^16 (FFTW's estimate plans, and with them the cost per n·log2 n,
+/// change from one length to the next while the data is in cache), every second power above (the four-step, whose
+/// cost per n·log2 n changes slowly), up to `top`.
+std::vector<int> leaf_exponents(int top) {
+    std::vector<int> ks;
+    for (int k = 4; k <= top; k += k < 16 ? 1 : 2) {
+        ks.push_back(k);
+    }
+    return ks;
+}
+
+std::string pow2(int k) {
+    return "2^" + std::to_string(k);
 }
 
 }  // namespace
 
 std::vector<cost::KernelProbe> kernel_probes() {
     std::vector<cost::KernelProbe> probes;
-    probes.push_back(
-        {"fft.divide", "element of a decimation-in-frequency butterfly (upper partner, with twiddle)", [](bool quick) {
-             const std::size_t L = probe_size(quick);
-             const Buffer a(L);
-             const Buffer b(L);
-             fill(a, 2);
-             fill(b, 3);
-             const Twiddles w(2 * L, -1, 0, L);
-             const double t = median_seconds(probe_repeat(quick), [&] { dif_upper(a.data(), b.data(), b.data(), w); });
-             return t / static_cast<double>(L);
-         }});
-    probes.push_back({"fft.combine", "butterfly (two elements) of the decimation-in-time combine", [](bool quick) {
-                          const std::size_t n = 2 * probe_size(quick);
-                          const Buffer x(n);
-                          fill(x, 4);
-                          const Twiddles w(n, -1, 0, n / 2);
-                          const double t = median_seconds(probe_repeat(quick), [&] { dit_combine(x.data(), w); });
-                          return t / static_cast<double>(n / 2);
-                      }});
-    probes.push_back({"fft.leaf", "n*log2(n) of a contiguous in-place leaf (default planner)", [](bool quick) {
-                          return leaf_probe(quick, 1, probe_size(quick));
-                      }});
-    probes.push_back({"fft.leaf_strided",
-                      "n*log2(n) of a leaf reading with stride 2 (default planner)",
-                      [](bool quick) { return leaf_probe(quick, 2, probe_size(quick)); }});
-    // The leaf's cost per n·log2 n depends on n (cache, and the four-step from 2^15): one constant per size, which
-    // llc::cost::FftConstants interpolates in log2 n.
-    for (int k = 12; k <= 24; k += 2) {
+    // Leaves, contiguous out of place (serial, block natural order) and in place (block scrambled order), and
+    // replicated leaves reading with stride 2^d after d divisions (stride 2 at P = 2, 4 at P = 3, 4, …). Above 2^21
+    // entries (the 32 MiB last-level cache) the cost per n·log2 n of the four-step hardly changes (2^22 and 2^24
+    // out of place were 3 % and 13 % apart in two quick runs here), so the largest size probed is 2^22, 2^20 for the
+    // strides ≥ 4 (their inputs are 4–8 times the leaf), and larger leaves take the constant of the largest: the quick
+    // probes stay at a few seconds.
+    for (const int k : leaf_exponents(22)) {
         const std::size_t n = std::size_t{1} << k;
-        const std::string suffix = ".2^" + std::to_string(k);
-        probes.push_back({"fft.leaf" + suffix,
-                          "n*log2(n) of a contiguous in-place leaf of 2^" + std::to_string(k),
-                          [n](bool quick) { return leaf_probe(quick, 1, n); }});
-        if (k <= 22) {
-            probes.push_back({"fft.leaf_strided" + suffix,
-                              "n*log2(n) of a stride-2 leaf of 2^" + std::to_string(k),
-                              [n](bool quick) { return leaf_probe(quick, 2, n); }});
+        probes.push_back({"fft.leaf_oop." + pow2(k),
+                          "n*log2(n) of a contiguous out-of-place leaf of " + pow2(k),
+                          [n](bool quick) { return leaf_probe(quick, n, 1, false); }});
+        probes.push_back({"fft.leaf." + pow2(k),
+                          "n*log2(n) of a contiguous in-place leaf of " + pow2(k),
+                          [n](bool quick) { return leaf_probe(quick, n, 1, true); }});
+    }
+    for (const int s : {1, 2, 3}) {
+        const std::size_t stride = std::size_t{1} << s;
+        const std::string kind = stride == 2 ? "fft.leaf_strided" : "fft.leaf_strided" + std::to_string(stride);
+        for (const int k : leaf_exponents(stride == 2 ? 22 : 20)) {
+            const std::size_t n = std::size_t{1} << k;
+            probes.push_back({kind + "." + pow2(k),
+                              "n*log2(n) of a stride-" + std::to_string(stride) + " out-of-place leaf of " + pow2(k),
+                              [n, stride](bool quick) { return leaf_probe(quick, n, stride, false); }});
         }
     }
-    probes.push_back({"fft.reorder", "element of the natural-order interleave", [](bool quick) {
-                          const std::size_t m = probe_size(quick) / 2;
-                          const Buffer a(m);
-                          const Buffer b(m);
-                          const Buffer out(2 * m);
-                          fill(a, 5);
-                          fill(b, 6);
-                          const double t = median_seconds(probe_repeat(quick),
-                                                          [&] { interleave2(a.data(), b.data(), out.data(), m, 0); });
-                          return t / static_cast<double>(2 * m);
-                      }});
+    // Streaming kernels: per element (butterfly) at every second size; beyond 2^22 entries (64 MiB, twice the
+    // last-level cache) the cost per element is that of memory and does not change.
+    for (int k = 6; k <= 22; k += 2) {
+        const std::size_t m = std::size_t{1} << k;
+        probes.push_back(
+            {"fft.divide." + pow2(k),
+             "element of a decimation-in-frequency butterfly (upper partner, with twiddle), block of " + pow2(k),
+             [m](bool quick) { return divide_probe(quick, m); }});
+        probes.push_back({"fft.combine." + pow2(k),
+                          "butterfly (two elements) of the decimation-in-time combine, " + pow2(k) + " butterflies",
+                          [m](bool quick) { return combine_probe(quick, m); }});
+        probes.push_back({"fft.reorder." + pow2(k),
+                          "element of the natural-order interleave, block of " + pow2(k),
+                          [m](bool quick) { return reorder_probe(quick, m); }});
+    }
     return probes;
 }
 

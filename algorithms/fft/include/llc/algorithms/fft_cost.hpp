@@ -4,26 +4,38 @@
 /// the supersteps llc::FftPlan::execute performs, node for node and label for label, so that a measured trace
 /// (LLC_TRACE) can be held against it.
 ///
-/// Kernel constants (seconds per unit, measured by llc-probe through llc::algorithm_kernel_probes()):
-/// - D  "fft.divide"  — per element of a decimation-in-frequency butterfly (the block layout's division of a
-///                      sub-problem into its even- and odd-frequency halves; the upper partner's, with the twiddle);
-/// - F  "fft.combine" — per butterfly (two elements) of the replicated layout's decimation-in-time combine;
-/// - C  "fft.leaf"    — per n·log2 n of a sequential FFTW leaf on contiguous data (block layout);
-/// - Cs "fft.leaf_strided" — per n·log2 n of a leaf that reads its terms with a stride (replicated layout: the even /
-///                      odd division is not copied, the leaf reads every 2^d-th term);
-/// - R  "fft.reorder" — per element of the natural-order interleave after the all-to-all.
+/// Kernel constants (seconds per unit, measured by llc-probe through llc::algorithm_kernel_probes(), one per size 2^k
+/// of the kernel's input and interpolated linearly in log2 of the size, clamped to the measured range):
+/// - D  "fft.divide.2^k"  — per element of a decimation-in-frequency butterfly on a block of 2^k (the block layout's
+///                      division of a sub-problem into its even- and odd-frequency halves; the upper partner's, with
+///                      the twiddle);
+/// - F  "fft.combine.2^k" — per butterfly (two elements) of the replicated layout's decimation-in-time combine of
+///                      2^k butterflies;
+/// - C  per n·log2 n of a sequential FFTW leaf of 2^k, one table per kind of leaf FftPlan builds:
+///      "fft.leaf_oop.2^k"  contiguous, out of place (P = 1, block natural order, replicated with n odd),
+///      "fft.leaf.2^k"      contiguous, in place (block scrambled order),
+///      "fft.leaf_strided.2^k", "fft.leaf_strided4.2^k", "fft.leaf_strided8.2^k"  out of place, reading every
+///                          2nd / 4th / 8th term (replicated layout after d divisions: stride 2^d; a stride without
+///                          a table of its own takes the largest measured one below it);
+/// - R  "fft.reorder.2^k" — per element of the natural-order interleave of a block of 2^k.
+/// Older profiles hold single constants "fft.divide", "fft.combine", "fft.leaf", "fft.leaf_strided", "fft.reorder"
+/// (measured at one size) and only the in-place and stride-2 leaf tables; they still load: a missing table falls
+/// back to the single constant, the out-of-place leaf to the in-place one, a stride ≥ 4 to stride 2 (see
+/// FftConstants).
 ///
 /// Replicated layout (paper's Figure 4), P processors, length n:
-///   Φ(P, n) = Φ_leaf                                  if P = 1 or n odd:  Cs·n·log2 n
+///   Φ(P, n) = Φ_leaf                                  if P = 1 or n odd:  C_stride·n·log2 n
 ///           = T_PAR(P, sizes, h) + max_t Φ(P_t, n/2) + F·n/2   otherwise, sizes = ⌈P/2⌉, ⌊P/2⌋,
 /// with h = (1 + ⌈P_0/P_1⌉)·(n/2)·16 bytes (the busiest processor sends its half to each of its partners and
 /// receives the other half); for P = 2^s this unrolls to the paper's
-///   Φ = Cs·(n/P)·log2(n/P) + Σ_{s=1..log P} (T_PAR(2^s, n·16) + F·2^{s−1}·n/P),
+///   Φ = C_P·(n/P)·log2(n/P) + Σ_{s=1..log P} (T_PAR(2^s, n·16) + F·2^{s−1}·n/P),
 /// without the paper's division term Σ D·n/2^i because the split is read in place by the strided leaves.
 /// Block layout, P = 2^s, P | n, L = n/P: s stages of T_swap(P, 2·16·L) with a butterfly D·L after each, the leaf
-/// C·L·log2 L; natural order adds the redistribution (T_swap(2, 16·L) at P = 2, T_alltoall(P, 16·L) otherwise) and
-/// R·L. Other block cases (the gathered fallback): T_allgather(P, 16·n) + Φ_replicated(P, n).
+/// C·L·log2 L (in place in scrambled order, out of place in natural order); natural order adds the redistribution
+/// (T_swap(2, 16·L) at P = 2, T_alltoall(P, 16·L) otherwise) and R·L. Other block cases (the gathered
+/// fallback): T_allgather(P, 16·n) + Φ_replicated(P, n).
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 
@@ -33,24 +45,40 @@
 
 namespace llc::cost {
 
-/// The FFT's kernel constants, seconds per unit (see the file comment).
+/// The FFT's kernel constants, seconds per unit (see the file comment). A table maps log2 of the kernel's size to
+/// seconds per unit; a lookup interpolates linearly in log2 of the size and clamps outside the measured range. An
+/// empty table falls back as the members say.
 struct FftConstants {
-    double divide = 0.0;        ///< D, per element of a DIF butterfly
-    double combine = 0.0;       ///< F, per butterfly of the DIT combine
-    double leaf = 0.0;          ///< C, per n·log2 n of a contiguous leaf
-    double leaf_strided = 0.0;  ///< Cs, per n·log2 n of a strided leaf
-    double reorder = 0.0;       ///< R, per element of the natural-order interleave
-    /// C and Cs measured per leaf size ("fft.leaf.2^k", "fft.leaf_strided.2^k"): log2 n → seconds per n·log2 n.
-    /// When present they replace `leaf` / `leaf_strided`, interpolated linearly in log2 n (clamped at the ends).
+    double divide = 0.0;        ///< D (single, older profiles), per element of a DIF butterfly
+    double combine = 0.0;       ///< F (single, older profiles), per butterfly of the DIT combine
+    double leaf = 0.0;          ///< C (single, older profiles), per n·log2 n of a contiguous leaf
+    double leaf_strided = 0.0;  ///< Cs (single, older profiles), per n·log2 n of a strided leaf
+    double reorder = 0.0;       ///< R (single, older profiles), per element of the natural-order interleave
+    /// "fft.leaf.2^k": contiguous in-place leaves; empty → `leaf`.
     std::map<int, double> leaf_by_size{};
-    std::map<int, double> leaf_strided_by_size{};
+    /// "fft.leaf_oop.2^k": contiguous out-of-place leaves; empty → the in-place table (→ `leaf`).
+    std::map<int, double> leaf_oop_by_size{};
+    /// Strided out-of-place leaves by stride: 2 → "fft.leaf_strided.2^k", s ≥ 4 → "fft.leaf_strided<s>.2^k". A leaf
+    /// with stride s takes the table of the largest stride ≤ s present; none → `leaf_strided`.
+    std::map<std::size_t, std::map<int, double>> leaf_strided_by_size{};
+    std::map<int, double> divide_by_size{};   ///< "fft.divide.2^k", by block length; empty → `divide`
+    std::map<int, double> combine_by_size{};  ///< "fft.combine.2^k", by butterflies; empty → `combine`
+    std::map<int, double> reorder_by_size{};  ///< "fft.reorder.2^k", by block length; empty → `reorder`
 
-    /// Seconds of a contiguous (strided = false) or strided leaf of n entries.
-    [[nodiscard]] double leaf_seconds(double n, bool strided) const;
+    /// Seconds of the leaf llc::FftPlan builds as Leaf(n, stride, in_place): contiguous (stride 1) in place or out of
+    /// place, or out of place reading every stride-th term.
+    [[nodiscard]] double leaf_seconds(double n, std::size_t stride, bool in_place) const;
+    /// Seconds of the DIF butterfly of an upper partner on a block of L entries.
+    [[nodiscard]] double divide_seconds(double L) const;
+    /// Seconds of a DIT combine of `butterflies` butterflies.
+    [[nodiscard]] double combine_seconds(double butterflies) const;
+    /// Seconds of the natural-order interleave of a block of L entries.
+    [[nodiscard]] double reorder_seconds(double L) const;
 
-    /// Reads "fft.divide", "fft.combine", "fft.leaf", "fft.leaf_strided", "fft.reorder" and every per-size leaf
-    /// constant "fft.leaf.2^k" / "fft.leaf_strided.2^k" present in the profile.
-    /// @throws llc::Error naming the missing kernel (and how to make a profile).
+    /// Reads every FFT kernel constant present in the profile: the per-size tables "fft.<kernel>.2^k" and the single
+    /// constants of older profiles.
+    /// @throws llc::Error naming the kernel for which the profile has neither a table nor a single constant (and how
+    /// to make a profile).
     [[nodiscard]] static FftConstants from(const Profile& profile);
 };
 
