@@ -497,7 +497,9 @@ std::string Profile::to_json() const {
                  {"mpi_library", meta_.mpi_library},
                  {"date", meta_.date},
                  {"quick", meta_.quick},
-                 {"world_size", meta_.world_size}};
+                 {"world_size", meta_.world_size},
+                 {"canary_cpu_s", meta_.canary_cpu_s},
+                 {"canary_link_s", meta_.canary_link_s}};
     Json collectives = Json::object();
     for (const auto& [name, fits] : collectives_) {
         Json per_P = Json::object();
@@ -592,6 +594,17 @@ Profile Profile::from_json(std::string_view text, std::string_view source) {
         }
         p.meta_.quick = quick.get<bool>();
         p.meta_.world_size = static_cast<int>(number(field(meta, "world_size", wm), wm + ".world_size"));
+        // Optional (profiles before the canaries lack them): 0 = not recorded.
+        for (const auto& [key, target] :
+             {std::pair{"canary_cpu_s", &p.meta_.canary_cpu_s}, std::pair{"canary_link_s", &p.meta_.canary_link_s}}) {
+            if (meta.contains(key)) {
+                const double v = number(meta.at(key), wm + "." + key);
+                if (!(v >= 0.0)) {
+                    throw fail("field 'meta." + std::string(key) + "' must be >= 0");
+                }
+                *target = v;
+            }
+        }
 
         const Json& collectives = field(j, "collectives", src);
         if (!collectives.is_object() || collectives.empty()) {

@@ -33,6 +33,8 @@ Profile sample_profile() {
     p.meta().date = "2024-01-01T00:00:00Z";
     p.meta().quick = true;
     p.meta().world_size = 2;
+    p.meta().canary_cpu_s = 3.7e-6;
+    p.meta().canary_link_s = 2.5e-7;
     p.set_collective("bcast", 2, Piecewise::linear(1e-6, 1e-9));
     p.set_collective("bcast", 8, Piecewise::linear(3e-6, 3e-9));
     p.set_collective("gatherv", 2, Piecewise::constant(5e-6));
@@ -127,6 +129,7 @@ TEST(ProfileTest, save_and_load_round_trip_whole) {
     const Profile q = Profile::load(path);
     EXPECT_EQ(p, q);
     EXPECT_EQ(q.meta().host, "testhost");
+    EXPECT_DOUBLE_EQ(q.meta().canary_link_s, 2.5e-7);
     EXPECT_EQ(q.c3()->topology, C3Topology::mesh);
     // Nothing but the profile is left behind.
     int files = 0;
@@ -176,6 +179,14 @@ TEST(ProfileTest, bad_profiles_are_errors_that_say_how_to_make_one) {
 
     e = error_of([&] { (void)Profile::from_json("[1,2]", "x.json"); });
     EXPECT_FALSE(e.empty());
+
+    // The canaries are optional (older profiles lack them: 0), but never negative.
+    const Profile without = Profile::from_json(replace(text, "\"canary_cpu_s\"", "\"no_canary\""), "x.json");
+    EXPECT_EQ(without.meta().canary_cpu_s, 0.0);
+    e = error_of([&] {
+        (void)Profile::from_json(replace(text, "\"canary_link_s\": 2.5e-07", "\"canary_link_s\": -1"), "x.json");
+    });
+    EXPECT_NE(e.find("canary_link_s"), std::string::npos) << e;
     std::filesystem::remove_all(dir);
 }
 

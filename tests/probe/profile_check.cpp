@@ -129,7 +129,7 @@ TEST_F(ProbeProfile, RawSamplesBesideTheProfile) {
     ASSERT_TRUE(in) << path;
     std::string line;
     std::getline(in, line);
-    EXPECT_EQ(line, "kind,op,p,bytes,rep,seconds");
+    EXPECT_EQ(line, "kind,op,p,bytes,rep,seconds,canary,link_canary");
     std::set<std::string> ops;
     std::set<int> ps;
     while (std::getline(in, line)) {

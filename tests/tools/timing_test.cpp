@@ -1,7 +1,8 @@
 // llc::tools' timing rule: the batch, the agreement of every rank on each sample, and the stop rule of a run.
 #include <atomic>
-#include <cmath>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -31,24 +32,56 @@ void expect_same_everywhere(const std::vector<double>& values) {
     EXPECT_EQ(values, root);
 }
 
-TEST(ToolsTiming, BatchIsOneOnSeveralProcessorsAndFillsASampleOnOne) {
-    using llc::tools::batch_for;
+/// Spins (no sleep: a sleep lasts far longer than asked) for at least `seconds`.
+void spin(double seconds) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < end) {
+    }
+}
+
+TEST(ToolsTiming, WarmUpOnSeveralProcessorsIsOneCallAndBatchOne) {
+    int calls = 0;
+    const int batch = llc::tools::warm_up_and_choose_batch(MPI_COMM_WORLD, [&] { ++calls; });
+    if (world_size() > 1) {
+        EXPECT_EQ(batch, 1);
+        EXPECT_EQ(calls, 1);
+    } else {
+        EXPECT_GT(batch, 1);
+    }
+}
+
+TEST(ToolsTiming, BatchOnOneProcessorDoublesUntilASampleFillsMinSampleSeconds) {
     using llc::tools::max_batch;
     using llc::tools::min_sample_seconds;
-    EXPECT_EQ(batch_for(MPI_COMM_SELF, 1e-7), static_cast<int>(std::ceil(min_sample_seconds / 1e-7)));
-    EXPECT_EQ(batch_for(MPI_COMM_SELF, min_sample_seconds), 1);
-    EXPECT_EQ(batch_for(MPI_COMM_SELF, 1.0), 1);
-    EXPECT_EQ(batch_for(MPI_COMM_SELF, 0.0), max_batch);
-    EXPECT_EQ(batch_for(MPI_COMM_SELF, 1e-12), max_batch);
-    EXPECT_EQ(batch_for(MPI_COMM_WORLD, 1e-7),
-              world_size() > 1 ? 1 : static_cast<int>(std::ceil(min_sample_seconds / 1e-7)));
+    // A call as long as a sample: no batching, one call.
+    int calls = 0;
+    EXPECT_EQ(llc::tools::warm_up_and_choose_batch(MPI_COMM_SELF,
+                                                   [&] {
+                                                       ++calls;
+                                                       spin(min_sample_seconds);
+                                                   }),
+              1);
+    EXPECT_EQ(calls, 1);
+    // A call of at least 0.3 · min_sample_seconds: batches 1, 2, 4 are tried, and 4 calls fill a sample for sure.
+    calls = 0;
+    const int batch = llc::tools::warm_up_and_choose_batch(MPI_COMM_SELF, [&] {
+        ++calls;
+        spin(0.3 * min_sample_seconds);
+    });
+    EXPECT_LE(batch, 4);
+    EXPECT_EQ(calls, 2 * batch - 1);  // 1 + 2 + … + batch
+    // A call that does nothing: the batch grows to fill a sample, up to max_batch.
+    calls = 0;
+    const int many = llc::tools::warm_up_and_choose_batch(MPI_COMM_SELF, [&] { ++calls; });
+    EXPECT_GT(many, 1);
+    EXPECT_LE(many, max_batch);
 }
 
 TEST(ToolsTiming, SampleIsTheSlowestRankPerCall) {
     // Rank r sleeps (r + 1) ms per call: the sample is the last rank's time per call, on every rank.
     const int rank = world_rank();
     const auto nap = std::chrono::milliseconds(rank + 1);
-    const double t = llc::tools::time_sample(MPI_COMM_WORLD, 3, [&] { std::this_thread::sleep_for(nap); });
+    const double t = llc::tools::time_sample(MPI_COMM_WORLD, 3, [&] { std::this_thread::sleep_for(nap); }).seconds;
     EXPECT_GE(t, 1e-3 * world_size());
     EXPECT_LT(t, 1e-3 * world_size() + 0.05);
     expect_same_everywhere({t});
@@ -57,14 +90,29 @@ TEST(ToolsTiming, SampleIsTheSlowestRankPerCall) {
 TEST(ToolsTiming, SampleOnRankCountsOnlyThatRank) {
     const int rank = world_rank();
     const int who = world_size() - 1;
-    const double t = llc::tools::time_sample_on_rank(
-        MPI_COMM_WORLD, who, 2, [&] { std::this_thread::sleep_for(std::chrono::milliseconds(rank == who ? 2 : 0)); });
+    const double t = llc::tools::time_sample_on_rank(MPI_COMM_WORLD, who, 2, [&] {
+                         std::this_thread::sleep_for(std::chrono::milliseconds(rank == who ? 2 : 0));
+                     }).seconds;
     EXPECT_GE(t, 2e-3);
     EXPECT_LT(t, 0.05);
     expect_same_everywhere({t});
 }
 
+/// Every sample's seconds and canary, for comparing across ranks.
+std::vector<double> flat(const std::vector<llc::tools::Sample>& samples) {
+    std::vector<double> out;
+    for (const auto& s : samples) {
+        out.push_back(s.seconds);
+        out.push_back(s.canary.cpu);
+        out.push_back(s.canary.link);
+    }
+    return out;
+}
+
 TEST(ToolsTiming, RunStopsAtTheRuleAndRanksAgree) {
+    // An infinite tolerance counts every sample as undisturbed: the rule alone decides.
+    llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
+                                          std::numeric_limits<double>::infinity());
     int calls = 0;
     // max_samples bounds the run; a warm-up call comes first (batch 1 for a 1 ms body).
     const llc::tools::SamplingRule capped{3, 6, 1e9, 0.0};
@@ -74,29 +122,87 @@ TEST(ToolsTiming, RunStopsAtTheRuleAndRanksAgree) {
             ++calls;
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         },
-        capped);
+        capped,
+        everything);
     EXPECT_EQ(capped_samples.size(), 6U);
     EXPECT_EQ(calls, 7);
-    expect_same_everywhere(capped_samples);
+    expect_same_everywhere(flat(capped_samples));
 
     // A spent budget stops the run at min_samples.
     const llc::tools::SamplingRule budget{4, 100, 1e-9, 0.0};
     const auto budget_samples = llc::tools::sample(
-        MPI_COMM_WORLD, [] { std::this_thread::sleep_for(std::chrono::microseconds(200)); }, budget);
+        MPI_COMM_WORLD, [] { std::this_thread::sleep_for(std::chrono::microseconds(200)); }, budget, everything);
     EXPECT_EQ(budget_samples.size(), 4U);
-    expect_same_everywhere(budget_samples);
+    expect_same_everywhere(flat(budget_samples));
+}
+
+TEST(ToolsTiming, DisturbedSamplesDoNotCountUntilPatienceRunsOut) {
+    // A zero tolerance counts every sample as disturbed: the run waits for undisturbed ones up to 4 × max_samples.
+    llc::tools::SpeedReference nothing(0.0, 0.0);
+    const llc::tools::SamplingRule rule{2, 3, 1e9, 0.0};
+    const auto samples = llc::tools::sample(
+        MPI_COMM_WORLD, [] {}, rule, nothing);
+    EXPECT_EQ(samples.size(), 12U);
+    bool all_kept = false;
+    EXPECT_EQ(llc::tools::undisturbed_seconds(samples, nothing, 2, &all_kept).size(), 12U);
+    EXPECT_TRUE(all_kept);
+    expect_same_everywhere(flat(samples));
+}
+
+TEST(ToolsTiming, UndisturbedSamplesAreThoseNearTheFastestCanaries) {
+    llc::tools::SpeedReference reference(1.3, 1.5);
+    reference.see({2.0, 0.0});
+    reference.see({1.0, 4.0});
+    reference.see({0.0, 2.0});  // a CPU canary not taken: only the link counts
+    EXPECT_DOUBLE_EQ(reference.fastest().cpu, 1.0);
+    EXPECT_DOUBLE_EQ(reference.fastest().link, 2.0);
+    const std::vector<llc::tools::Sample> samples{{10.0, {1.0, 2.0}},
+                                                  {11.0, {1.25, 2.9}},
+                                                  {30.0, {2.0, 2.0}},   // CPU slow
+                                                  {31.0, {1.0, 3.2}},   // link slow
+                                                  {12.0, {1.1, 0.0}}};  // no link canary: the CPU judges
+    bool all_kept = true;
+    EXPECT_EQ(llc::tools::undisturbed_seconds(samples, reference, 3, &all_kept),
+              (std::vector<double>{10.0, 11.0, 12.0}));
+    EXPECT_FALSE(all_kept);
+    // Fewer undisturbed samples than asked for: all of them, and all_kept says so.
+    EXPECT_EQ(llc::tools::undisturbed_seconds(samples, reference, 4, &all_kept).size(), 5U);
+    EXPECT_TRUE(all_kept);
+    EXPECT_EQ(llc::tools::all_seconds(samples), (std::vector<double>{10.0, 11.0, 30.0, 31.0, 12.0}));
+    // By default only the CPU canary judges: the slow link's sample counts.
+    llc::tools::SpeedReference by_default;
+    by_default.see({1.0, 2.0});
+    EXPECT_EQ(llc::tools::undisturbed_seconds(samples, by_default, 3), (std::vector<double>{10.0, 11.0, 31.0, 12.0}));
+}
+
+TEST(ToolsTiming, RanksAgreeOnTheFastestCanaries) {
+    llc::tools::SpeedReference reference;
+    reference.see({1.0 + world_rank(), 5.0 - world_rank() % 2});
+    reference.agree(MPI_COMM_WORLD);
+    EXPECT_DOUBLE_EQ(reference.fastest().cpu, 1.0);
+    EXPECT_DOUBLE_EQ(reference.fastest().link, world_size() > 1 ? 4.0 : 5.0);
+    llc::tools::SpeedReference measured;
+    measured.calibrate(MPI_COMM_WORLD, 4);
+    EXPECT_GT(measured.fastest().cpu, 0.0);
+    EXPECT_LT(measured.fastest().cpu, 0.01);  // 2000 steps of a xorshift: microseconds, even oversubscribed
+    if (world_size() > 1) {
+        EXPECT_GT(measured.fastest().link, 0.0);
+    }
+    expect_same_everywhere({measured.fastest().cpu, measured.fastest().link});
 }
 
 TEST(ToolsTiming, ShortCallsOnOneProcessorAreBatched) {
+    llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
+                                          std::numeric_limits<double>::infinity());
     std::atomic<long> calls{0};
     const llc::tools::SamplingRule rule{3, 3, 1e9, 0.0};
     const auto samples = llc::tools::sample(
-        MPI_COMM_SELF, [&] { calls.fetch_add(1, std::memory_order_relaxed); }, rule);
+        MPI_COMM_SELF, [&] { calls.fetch_add(1, std::memory_order_relaxed); }, rule, everything);
     ASSERT_EQ(samples.size(), 3U);
     // A call that does almost nothing takes far less than min_sample_seconds: each sample batches several calls.
     EXPECT_GT(calls.load(), 1 + 3);
-    for (const double s : samples) {
-        EXPECT_LT(s, llc::tools::min_sample_seconds);
+    for (const auto& s : samples) {
+        EXPECT_LT(s.seconds, llc::tools::min_sample_seconds);
     }
 }
 

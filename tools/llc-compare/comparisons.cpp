@@ -21,7 +21,7 @@ std::vector<double> time_medians_interleaved(Group& g, int repeat, const std::ve
     for (int i = 0; i < repeat; ++i) {
         for (std::size_t k = 0; k < bodies.size(); ++k) {
             const std::size_t b = (static_cast<std::size_t>(i) + k) % bodies.size();
-            samples[b].push_back(tools::time_sample(g.native(), 1, bodies[b]));
+            samples[b].push_back(tools::time_sample(g.native(), 1, bodies[b]).seconds);
         }
     }
     std::vector<double> medians;

@@ -80,13 +80,12 @@ Cell collective_cell(CollectiveBench& bench, Group& g, const std::string& op, do
     cell.op = op;
     cell.p = g.size();
     cell.bytes = h;
-    // On one processor the first sample (a visit's warm-up) picks the batch: llc::tools::batch_for.
+    // The first call is the first visit's warm-up, which picks the batch (llc::tools::warm_up_and_choose_batch).
     cell.time_once = [&bench, &g, op, h, batch = 0]() mutable {
         const std::function<void()> body = [&] { bench.run(op, h); };
         if (batch == 0) {
-            const double t = tools::time_sample(g.native(), 1, body);
-            batch = tools::batch_for(g.native(), t);
-            return t;
+            batch = tools::warm_up_and_choose_batch(g.native(), body);
+            return tools::Sample{};  // a visit's warm-up: not recorded
         }
         return tools::time_sample(g.native(), batch, body);
     };
@@ -137,7 +136,7 @@ Cell p2p_cell(PointToPointBench& bench, int p, Path path, Layout layout, double 
     return cell;
 }
 
-Cell model_cell(std::string op, int p, double n, std::function<double()> body) {
+Cell model_cell(std::string op, int p, double n, std::function<tools::Sample()> body) {
     Cell cell;
     cell.kind = "model";
     cell.op = std::move(op);
@@ -283,6 +282,8 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     total += static_cast<double>(probes.size());
     Progress progress(root && s.progress, total);
     Medians medians;
+    double canary_cpu = std::numeric_limits<double>::infinity();  // the fastest CPU canary of rank 0's groups
+    double canary_link = 0.0;                                     // the fastest link canary on two processors
 
     // ---- collectives, swap and the division, per group size p ----
     for (const int p : ps) {
@@ -302,7 +303,11 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
                 cells.push_back(division_par_cell(*division, p, m));
             }
             std::mt19937_64 rng(s.seed + static_cast<std::uint64_t>(p));
-            run_cells(cells, s, rng, progress, out.samples);
+            const tools::Canary fastest = run_cells(g.native(), cells, s, rng, progress, out.samples);
+            canary_cpu = std::min(canary_cpu, fastest.cpu);
+            if (p == 2) {
+                canary_link = fastest.link;
+            }
             collect(cells, medians);
         }
         sleepy_barrier(world.native());
@@ -332,7 +337,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
                 return b->time_back_to_back(back_to_back, 8);
             }));
             std::mt19937_64 rng(s.seed + 1000);
-            run_cells(cells, s, rng, progress, out.samples);
+            run_cells(pair.native(), cells, s, rng, progress, out.samples);
             collect(cells, medians);
         }
         sleepy_barrier(world.native());
@@ -458,6 +463,8 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     meta.date = iso_date();
     meta.quick = s.quick;
     meta.world_size = P;
+    meta.canary_cpu_s = std::isfinite(canary_cpu) ? canary_cpu : 0.0;
+    meta.canary_link_s = canary_link;
     return out;
 }
 
@@ -534,7 +541,8 @@ std::vector<CheckRow> check(Group& world,
                             const cost::Profile& profile,
                             const std::vector<RawSample>& fit_samples,
                             const Settings& s,
-                            std::vector<RawSample>* remeasured) {
+                            std::vector<RawSample>* remeasured,
+                            tools::Canary* machine_state) {
     const int P = world.size();
     const bool root = world.rank() == 0;
     std::set<int> pset;
@@ -635,7 +643,13 @@ std::vector<CheckRow> check(Group& world,
             std::vector<RawSample> samples;
             std::mt19937_64 rng(s.seed + 7 + static_cast<std::uint64_t>(p));
             Progress quiet(false, 1.0);
-            run_cells(cells, s, rng, quiet, samples);
+            const tools::Canary fastest = run_cells(g.native(), cells, s, rng, quiet, samples);
+            if (machine_state != nullptr) {
+                machine_state->cpu = machine_state->cpu > 0.0 ? std::min(machine_state->cpu, fastest.cpu) : fastest.cpu;
+                if (p == 2) {
+                    machine_state->link = fastest.link;
+                }
+            }
             if (remeasured != nullptr) {
                 remeasured->insert(remeasured->end(), samples.begin(), samples.end());
             }
@@ -685,7 +699,7 @@ std::vector<CheckRow> check(Group& world,
             std::vector<RawSample> samples;
             std::mt19937_64 rng(s.seed + 2000);
             Progress quiet(false, 1.0);
-            run_cells(cells, s, rng, quiet, samples);
+            run_cells(pair.native(), cells, s, rng, quiet, samples);
             if (remeasured != nullptr) {
                 remeasured->insert(remeasured->end(), samples.begin(), samples.end());
             }

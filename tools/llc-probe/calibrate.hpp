@@ -56,11 +56,14 @@ struct CheckRow {
 /// Re-measures held-out sizes (geometric midpoints of the sizes in the profile's samples file, else of a log grid
 /// over each fit's range), and every second calibrated size for the drift (when the samples file is there), for every
 /// collective, swap and division at every p of the profile that the run has, and the P-3PC paths (P ≥ 2, or P = 1 for a
-/// profile made at P = 1), and compares with the profile. Collective over `world`. Rows complete on rank 0.
+/// profile made at P = 1), and compares with the profile. `machine_state` (rank 0) gets the fastest canaries the check
+/// saw (CPU: any group; link: two processors), to hold against the profile's meta.canary_*. Collective over `world`.
+/// Rows complete on rank 0.
 [[nodiscard]] std::vector<CheckRow> check(Group& world,
                                           const cost::Profile& profile,
                                           const std::vector<RawSample>& fit_samples,
                                           const Settings& settings,
-                                          std::vector<RawSample>* measured = nullptr);
+                                          std::vector<RawSample>* measured = nullptr,
+                                          tools::Canary* machine_state = nullptr);
 
 }  // namespace llc::probe

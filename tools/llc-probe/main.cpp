@@ -107,7 +107,7 @@ llc::probe::Settings settings_from(const Arguments& a) {
     s.quick = a.quick;
     if (a.quick) {
         s.max_bytes = 4.0 * 1024 * 1024;
-        s.sizes = 16;
+        s.sizes = 24;
         s.min_reps = 11;
         s.max_reps = 1000;
         s.cell_budget = 0.1;
@@ -138,6 +138,22 @@ void print_report(const std::vector<llc::probe::FitReport>& report) {
                     100.0 * r.quality.median_relative,
                     100.0 * r.quality.max_relative);
     }
+}
+
+/// The machine's state at calibration and now, by the canaries (llc/tools/timing.hpp): a check run while the host ran
+/// this VM's processors slower, or placed them farther apart, measures that, not the profile's error.
+void print_machine_state(const llc::cost::ProfileMeta& meta, const llc::tools::Canary& now) {
+    const auto line = [](const char* what, double then, double current) {
+        if (then > 0.0 && current > 0.0) {
+            std::printf("machine state: %s canary %.2f us now, %.2f us at calibration (x%.2f)\n",
+                        what,
+                        1e6 * current,
+                        1e6 * then,
+                        current / then);
+        }
+    };
+    line("CPU", meta.canary_cpu_s, now.cpu);
+    line("link", meta.canary_link_s, now.link);
 }
 
 void print_check(const std::vector<llc::probe::CheckRow>& rows, bool json) {
@@ -233,9 +249,13 @@ int main(int argc, char** argv) {
         try {
             const auto fit_samples = llc::probe::read_samples_csv(llc::probe::samples_path(args.check));
             std::vector<llc::probe::RawSample> measured;
-            const auto rows = llc::probe::check(world, profile, fit_samples, settings, &measured);
+            llc::tools::Canary state;
+            const auto rows = llc::probe::check(world, profile, fit_samples, settings, &measured, &state);
             if (root) {
                 print_check(rows, args.json);
+                if (!args.json) {
+                    print_machine_state(profile.meta(), state);
+                }
                 if (!args.check_samples.empty()) {
                     llc::probe::write_samples_csv(args.check_samples, measured);
                 }

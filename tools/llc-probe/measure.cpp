@@ -116,10 +116,10 @@ void Progress::finish() {
 void write_samples_csv(const std::string& path, std::span<const RawSample> samples) {
     std::ostringstream out;
     out.precision(9);
-    out << "kind,op,p,bytes,rep,seconds\n";
+    out << "kind,op,p,bytes,rep,seconds,canary,link_canary\n";
     for (const RawSample& s : samples) {
         out << s.kind << ',' << s.op << ',' << s.p << ',' << static_cast<long long>(s.bytes) << ',' << s.rep << ','
-            << s.seconds << '\n';
+            << s.seconds << ',' << s.canary << ',' << s.link_canary << '\n';
     }
     write_file_atomically(path, out.str(), "llc-probe (samples file)", /*create_directories=*/true);
 }
@@ -140,12 +140,20 @@ std::vector<RawSample> read_samples_csv(const std::string& path) {
         std::string rep;
         std::string seconds;
         if (std::getline(fields, s.kind, ',') && std::getline(fields, s.op, ',') && std::getline(fields, p, ',') &&
-            std::getline(fields, bytes, ',') && std::getline(fields, rep, ',') && std::getline(fields, seconds)) {
+            std::getline(fields, bytes, ',') && std::getline(fields, rep, ',') && std::getline(fields, seconds, ',')) {
             try {
                 s.p = std::stoi(p);
                 s.bytes = std::stod(bytes);
                 s.rep = std::stoi(rep);
                 s.seconds = std::stod(seconds);
+                std::string canary;
+                std::string link;
+                if (std::getline(fields, canary, ',') && !canary.empty()) {  // files older than the canaries lack them
+                    s.canary = std::stod(canary);
+                }
+                if (std::getline(fields, link) && !link.empty()) {
+                    s.link_canary = std::stod(link);
+                }
                 rows.push_back(std::move(s));
             } catch (const std::exception&) {
                 // a damaged line: skip it, the held-out sizes only need the sizes of the others
@@ -168,17 +176,36 @@ std::string samples_path(const std::string& profile_path) {
 namespace {
 
 /// One visit of a cell: an untimed warm-up call, then up to settings.block samples (fewer once the cell is done).
-void visit(Cell& cell, const Settings& settings, Progress& progress, std::vector<RawSample>& samples) {
+void visit(Cell& cell,
+           const Settings& settings,
+           tools::SpeedReference& reference,
+           Progress& progress,
+           std::vector<RawSample>& samples) {
     (void)cell.time_once();
     for (int b = 0; b < std::max(settings.block, 1) && !cell.done; ++b) {
-        const double t = cell.time_once();
-        samples.push_back({cell.kind, cell.op, cell.p, cell.bytes, static_cast<int>(cell.times.size()), t});
-        cell.times.push_back(t);
-        cell.spent += t;
-        const int n = static_cast<int>(cell.times.size());
-        if (n >= settings.max_reps ||
-            (n >= settings.min_reps &&
-             (cell.spent >= settings.cell_budget || tools::median_rse(cell.times) <= settings.target_rse))) {
+        const tools::Sample t = cell.time_once();
+        reference.see(t.canary);
+        samples.push_back({cell.kind,
+                           cell.op,
+                           cell.p,
+                           cell.bytes,
+                           static_cast<int>(cell.samples.size()),
+                           t.seconds,
+                           t.canary.cpu,
+                           t.canary.link});
+        cell.samples.push_back(t);
+        cell.spent += t.seconds;
+        const auto n = static_cast<int>(cell.samples.size());
+        bool too_few = false;
+        const std::vector<double> counted =
+            tools::undisturbed_seconds(cell.samples, reference, static_cast<std::size_t>(settings.min_reps), &too_few);
+        const int undisturbed = too_few ? 0 : static_cast<int>(counted.size());
+        // Out of patience after 4 × the cap or the budget: a machine slow for this long is the machine.
+        const bool impatient =
+            n >= 4 * settings.max_reps || (n >= settings.min_reps && cell.spent >= 4.0 * settings.cell_budget);
+        if (impatient || undisturbed >= settings.max_reps ||
+            (undisturbed >= settings.min_reps &&
+             (cell.spent >= settings.cell_budget || tools::median_rse(counted) <= settings.target_rse))) {
             cell.done = true;
             progress.advance();
         }
@@ -187,11 +214,14 @@ void visit(Cell& cell, const Settings& settings, Progress& progress, std::vector
 
 }  // namespace
 
-void run_cells(std::vector<Cell>& cells,
-               const Settings& settings,
-               std::mt19937_64& rng,
-               Progress& progress,
-               std::vector<RawSample>& samples) {
+tools::Canary run_cells(MPI_Comm comm,
+                        std::vector<Cell>& cells,
+                        const Settings& settings,
+                        std::mt19937_64& rng,
+                        Progress& progress,
+                        std::vector<RawSample>& samples) {
+    tools::SpeedReference reference;
+    reference.calibrate(comm);
     std::vector<std::size_t> order(cells.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = i;
@@ -212,9 +242,14 @@ void run_cells(std::vector<Cell>& cells,
             std::swap(active[i - 1], active[j]);
         }
         for (const std::size_t i : active) {
-            visit(cells[i], settings, progress, samples);
+            visit(cells[i], settings, reference, progress, samples);
         }
     }
+    for (Cell& cell : cells) {
+        cell.value = tools::median(
+            tools::undisturbed_seconds(cell.samples, reference, static_cast<std::size_t>(settings.min_reps)));
+    }
+    return reference.fastest();
 }
 
 // ---- idle ranks ---------------------------------------------------------------------------------------------------

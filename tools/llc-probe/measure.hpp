@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <llc/tools/statistics.hpp>
+#include <llc/tools/timing.hpp>
 
 namespace llc::probe {
 
@@ -24,7 +25,7 @@ struct Settings {
     bool quick = false;
     double min_bytes = 8;
     double max_bytes = 64.0 * 1024 * 1024;  ///< largest h of the collectives (full mode: 64 MiB, quick: 4 MiB)
-    int sizes = 28;                         ///< log-uniform sizes in [min_bytes, max_bytes]
+    int sizes = 32;                         ///< log-uniform sizes in [min_bytes, max_bytes] (quick: 24)
     int min_reps = 15;                      ///< repetitions before the stop rule is consulted
     int max_reps = 5000;                    ///< repetition cap of one cell (small operations need many: sub-µs noise)
     double cell_budget = 1.0;               ///< seconds of timed calls one cell may take (then it stops at min_reps)
@@ -76,6 +77,8 @@ struct RawSample {
     double bytes = 0.0;
     int rep = 0;
     double seconds = 0.0;
+    double canary = 0.0;       ///< llc::tools::Canary::cpu of the repetition (0: not recorded)
+    double link_canary = 0.0;  ///< llc::tools::Canary::link of the repetition (0: one processor, or not recorded)
 };
 
 /// Writes the samples as CSV whole or not at all (temporary file beside it, then rename).
@@ -96,26 +99,30 @@ struct Cell {
     std::string op;
     int p = 1;
     double bytes = 0.0;
-    std::function<double()> time_once;
-    std::vector<double> times;
+    std::function<tools::Sample()> time_once;
+    std::vector<tools::Sample> samples;
     double spent = 0.0;
     bool done = false;
-    [[nodiscard]] double median() const { return tools::median(times); }
+    double value = 0.0;  ///< the median of the undisturbed samples (llc/tools/timing.hpp), set by run_cells
+    [[nodiscard]] double median() const { return value; }
 };
 
 /// Measures the cells in rounds; each round visits every unfinished cell once, in an order shuffled by `rng` (same
 /// seed on every rank). A visit is one untimed warm-up call and then settings.block samples back to back — the run of
 /// samples llc::tools::sample takes in the other tools, so the profile is measured in the context they measure in;
 /// shuffling the visits spreads each cell's samples over the whole calibration (slow drifts of the machine become
-/// spread, not bias). Cells are measured until each cell has min_reps repetitions and a relative standard error of the
-/// median ≤ target_rse, or max_reps, or has spent cell_budget seconds. Collective over the group of the cells (every
-/// rank of it builds the same cells in the same order). Appends every repetition to `samples`, advances `progress` per
-/// cell done.
-void run_cells(std::vector<Cell>& cells,
-               const Settings& settings,
-               std::mt19937_64& rng,
-               Progress& progress,
-               std::vector<RawSample>& samples);
+/// spread, not bias). Only undisturbed samples (canary within tools::canary_tolerance of the fastest seen on the group)
+/// count towards a cell's stop rule and its median (Cell::value), unless a cell has too few of them after 4 × max_reps
+/// visits' worth, when all count. Returns the fastest canaries seen (the group's full speed). Cells are measured until
+/// each cell has min_reps repetitions and a relative standard error of the median ≤ target_rse, or max_reps, or has
+/// spent cell_budget seconds. Collective over the group of the cells (every rank of it builds the same cells in the
+/// same order). Appends every repetition to `samples`, advances `progress` per cell done.
+tools::Canary run_cells(MPI_Comm comm,
+                        std::vector<Cell>& cells,
+                        const Settings& settings,
+                        std::mt19937_64& rng,
+                        Progress& progress,
+                        std::vector<RawSample>& samples);
 
 // ---- idle ranks ---------------------------------------------------------------------------------------------
 

@@ -123,7 +123,7 @@ DivisionBench::DivisionBench(Group& g, double max_bytes) : g_(g), results_(2) {
     }
 }
 
-double DivisionBench::time_split() {
+tools::Sample DivisionBench::time_split() {
     return tools::time_sample(g_.native(), 1, [&] {
         if (g_.size() >= 2) {
             Group& sub = g_.subgroup(split_sizes(g_.size(), two_equal));
@@ -134,13 +134,13 @@ double DivisionBench::time_split() {
     });
 }
 
-double DivisionBench::time_par(std::size_t m) {
+tools::Sample DivisionBench::time_par(std::size_t m) {
     for (auto& r : results_) {
         r.resize(m, 3);
     }
     using V = std::vector<unsigned char>;
     std::optional<std::tuple<V, V>> out;
-    const double t = tools::time_sample(g_.native(), 1, [&] {
+    const tools::Sample t = tools::time_sample(g_.native(), 1, [&] {
         out.emplace(llc::par(
             g_, [&](Group&) { return std::move(results_[0]); }, [&](Group&) { return std::move(results_[1]); }));
     });
@@ -201,7 +201,7 @@ MPI_Datatype PointToPointBench::type(bool contiguous, double bytes) {
     return t;
 }
 
-double PointToPointBench::time_path(cost::Path path, cost::Layout layout, double bytes) {
+tools::Sample PointToPointBench::time_path(cost::Path path, cost::Layout layout, double bytes) {
     const bool send_contiguous = layout == cost::Layout::cc || layout == cost::Layout::cn;
     const bool recv_contiguous = layout == cost::Layout::cc || layout == cost::Layout::nc;
     MPI_Datatype st = type(send_contiguous, bytes);
@@ -250,10 +250,10 @@ double PointToPointBench::time_path(cost::Path path, cost::Layout layout, double
                 }
             });
     }
-    return 0.0;
+    return {};
 }
 
-double PointToPointBench::time_pingpong(double bytes) {
+tools::Sample PointToPointBench::time_pingpong(double bytes) {
     const int n = static_cast<int>(std::llround(bytes));
     const MPI_Comm comm = pair_.native();
     if (self_) {
@@ -278,7 +278,7 @@ double PointToPointBench::time_pingpong(double bytes) {
     });
 }
 
-double PointToPointBench::time_back_to_back(int k, double bytes) {
+tools::Sample PointToPointBench::time_back_to_back(int k, double bytes) {
     const int n = static_cast<int>(std::llround(bytes));
     const MPI_Comm comm = pair_.native();
     const auto ku = static_cast<std::size_t>(k);

@@ -16,6 +16,7 @@
 
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/timing.hpp>
 
 namespace llc::probe {
 
@@ -52,9 +53,9 @@ class DivisionBench {
     DivisionBench(Group& g, double max_bytes);
     /// One repetition of the split as a steady-state division pays it (the sizes and the cached subgroup lookup);
     /// max over ranks.
-    [[nodiscard]] double time_split();
+    [[nodiscard]] tools::Sample time_split();
     /// One repetition of a whole llc::par whose tasks return m-byte vectors (moved, not copied); max over ranks.
-    [[nodiscard]] double time_par(std::size_t m);
+    [[nodiscard]] tools::Sample time_par(std::size_t m);
     /// h of a division with m-byte results: the most result bytes one processor sends plus receives.
     [[nodiscard]] double exchange_bytes(std::size_t m) const;
 
@@ -76,11 +77,11 @@ class PointToPointBench {
     [[nodiscard]] static double payload(double bytes);
     /// One repetition of a path with a layout: send = time inside MPI_Send on rank 0, recv = time inside MPI_Recv on
     /// rank 0, full = round trip on rank 0 of `bytes` there and 0 back. Same value on both ranks.
-    [[nodiscard]] double time_path(cost::Path path, cost::Layout layout, double bytes);
+    [[nodiscard]] tools::Sample time_path(cost::Path path, cost::Layout layout, double bytes);
     /// Round trip of `bytes` both ways (for Hockney, LogGP, C³): one-way time = result / 2.
-    [[nodiscard]] double time_pingpong(double bytes);
+    [[nodiscard]] tools::Sample time_pingpong(double bytes);
     /// k back-to-back blocking sends of `bytes` from rank 0 then a 0-byte acknowledgement (LogGP's gap g).
-    [[nodiscard]] double time_back_to_back(int k, double bytes);
+    [[nodiscard]] tools::Sample time_back_to_back(int k, double bytes);
 
   private:
     MPI_Datatype type(bool contiguous, double bytes);

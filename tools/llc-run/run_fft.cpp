@@ -192,7 +192,7 @@ int run_fft(Group& world, const std::vector<std::string>& args) {
     const std::function<void()> execute = [&] { plan.execute(in, out); };
     (void)tools::time_sample(world.native(), 1, execute);  // warm-up, as llc-probe and llc-validate measure
     for (int k = 0; k < repeat; ++k) {
-        samples.push_back(tools::time_sample(world.native(), 1, execute));
+        samples.push_back(tools::time_sample(world.native(), 1, execute).seconds);
     }
     const double measured = tools::median(samples);
     std::optional<double> predicted;

@@ -219,6 +219,10 @@ int run(Group& world, const Options& options) {
         total += static_cast<int>(c.sizes(options.size_class).size()) * P;
     }
     ProgressBar progress(total, root);
+    // The machine's full speed, by the canary of llc/tools/timing.hpp: samples taken while it ran slower are left out
+    // of the measured median (and counted), as llc-probe leaves them out of the profile.
+    tools::SpeedReference speed;
+    speed.calibrate(world.native());
     for (const auto& c : cases) {
         const auto sizes = c.sizes(options.size_class);
         for (const std::int64_t n : sizes) {
@@ -228,14 +232,18 @@ int run(Group& world, const Options& options) {
                     continue;
                 }
                 Group& sub = p == P ? world : world.subgroup({p, P - p});
-                Measurement m{c.algorithm, c.family, c.size_unit, n, p, p > report.cores, 0, 0.0, 0.0, 0.0, {}};
+                Measurement m{c.algorithm, c.family, c.size_unit, n, p, p > report.cores, 0, 0.0, 0.0, 0.0, 0, 0.0, {}};
                 SuperstepReport steps;
                 bool traced = false;
                 if (world.rank() < p) {
                     const auto instance = c.prepare(sub, n);
-                    const std::vector<double> samples = tools::sample(
-                        sub.native(), [&] { instance->run(); }, rule);
-                    m.repetitions = static_cast<int>(samples.size());
+                    const std::vector<tools::Sample> taken = tools::sample(
+                        sub.native(), [&] { instance->run(); }, rule, speed);
+                    const std::vector<double> samples =
+                        tools::undisturbed_seconds(taken, speed, static_cast<std::size_t>(rule.min_samples));
+                    m.repetitions = static_cast<int>(taken.size());
+                    m.disturbed = static_cast<int>(taken.size() - samples.size());
+                    m.raw_median_s = tools::median(tools::all_seconds(taken));
                     m.median_s = tools::quantile(samples, 0.5);
                     m.p10_s = tools::quantile(samples, 0.1);
                     m.p90_s = tools::quantile(samples, 0.9);
@@ -276,7 +284,7 @@ int run(Group& world, const Options& options) {
                         }
                     }
                 }
-                MPI_Barrier(world.native());
+                speed.agree(world.native());  // every rank leaves with the same full-speed reference
                 if (!root) {
                     continue;
                 }
@@ -304,6 +312,10 @@ int run(Group& world, const Options& options) {
     if (!root) {
         return 0;
     }
+    report.canary_cpu_s = speed.fastest().cpu;
+    report.canary_link_s = speed.fastest().link < 1e300 ? speed.fastest().link : 0.0;
+    report.profile_canary_cpu_s = profile.meta().canary_cpu_s;
+    report.profile_canary_link_s = profile.meta().canary_link_s;
     const std::string summary = write_report(report, options.out);
     std::cout << summary << '\n';
     std::cout << "report: " << options.out << "/summary.md, " << options.out << "/results.csv, " << options.out

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 #include <unistd.h>
@@ -33,7 +34,7 @@ nlohmann::json number_or_null(double value) {
 std::string csv(const Report& report) {
     std::ostringstream out;
     out << "algorithm,family,size_unit,n,p,oversubscribed,repetitions,measured_median_s,measured_p10_s,measured_p90_s,"
-           "model,predicted_s,relative_error,extrapolated\n";
+           "disturbed_samples,raw_median_s,model,predicted_s,relative_error,extrapolated\n";
     out.precision(9);
     for (const auto& m : report.measurements) {
         for (const auto& model : report.models) {
@@ -43,7 +44,7 @@ std::string csv(const Report& report) {
             const Prediction& prediction = it == m.predictions.end() ? none : it->second;
             out << m.algorithm << ',' << m.family << ',' << '"' << m.size_unit << '"' << ',' << m.n << ',' << m.p << ','
                 << (m.oversubscribed ? 1 : 0) << ',' << m.repetitions << ',' << m.median_s << ',' << m.p10_s << ','
-                << m.p90_s << ',' << model << ',';
+                << m.p90_s << ',' << m.disturbed << ',' << m.raw_median_s << ',' << model << ',';
             if (std::isfinite(prediction.seconds)) {
                 out << prediction.seconds << ',' << prediction.relative_error;
             } else {
@@ -61,7 +62,11 @@ std::string json(const Report& report) {
                         {"world_size", report.world_size},
                         {"cores", report.cores},
                         {"sizes", report.size_class},
-                        {"models", report.models}};
+                        {"models", report.models},
+                        {"canary_cpu_s", report.canary_cpu_s},
+                        {"canary_link_s", report.canary_link_s},
+                        {"profile_canary_cpu_s", report.profile_canary_cpu_s},
+                        {"profile_canary_link_s", report.profile_canary_link_s}};
     auto& measurements = root["measurements"] = nlohmann::json::array();
     for (const auto& m : report.measurements) {
         nlohmann::json predictions = nlohmann::json::object();
@@ -83,6 +88,8 @@ std::string json(const Report& report) {
                                 {"measured_median_s", m.median_s},
                                 {"measured_p10_s", m.p10_s},
                                 {"measured_p90_s", m.p90_s},
+                                {"disturbed_samples", m.disturbed},
+                                {"raw_median_s", m.raw_median_s},
                                 {"predictions", predictions}});
     }
     auto& supersteps = root["supersteps"] = nlohmann::json::array();
@@ -115,8 +122,18 @@ std::string summary(const Report& report) {
     out << "Profile `" << report.profile_path << "` (" << report.profile_date << "); " << report.world_size
         << " processors, " << report.cores << " cores; sizes `" << report.size_class
         << "`. Errors are |predicted − measured| / measured over the runs with p ≤ cores ("
-        << "oversubscribed runs are in results.csv but not here).\n\n";
-    out << "| algorithm | model | runs | median |error| | P90 |error| | max |error| | best |\n";
+        << "oversubscribed runs are in results.csv but not here). Measured is the median of the samples taken at the "
+        << "machine's full speed (the canaries of llc/tools/timing.hpp; the samples left out are counted in "
+        << "results.csv).\n\n";
+    const auto state = [&](const char* what, double then, double now) {
+        if (then > 0.0 && now > 0.0) {
+            out << "Machine state: " << what << " canary " << std::setprecision(3) << 1e6 * now << " µs in this run, "
+                << 1e6 * then << " µs when the profile was calibrated (×" << now / then << ").\n";
+        }
+    };
+    state("CPU", report.profile_canary_cpu_s, report.canary_cpu_s);
+    state("link", report.profile_canary_link_s, report.canary_link_s);
+    out << "\n| algorithm | model | runs | median |error| | P90 |error| | max |error| | best |\n";
     out << "|---|---|---|---|---|---|---|\n";
     for (const auto& [algorithm, by_model] : accuracy(report)) {
         std::string best;

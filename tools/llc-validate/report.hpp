@@ -29,9 +29,11 @@ struct Measurement {
     int p = 1;
     bool oversubscribed = false;  ///< p > cores: shown, kept out of the accuracy summary
     int repetitions = 0;
-    double median_s = 0.0;
-    double p10_s = 0.0;
-    double p90_s = 0.0;
+    double median_s = 0.0;  ///< median of the undisturbed samples (llc/tools/timing.hpp), as the profile is measured
+    double p10_s = 0.0;     ///< of the undisturbed samples
+    double p90_s = 0.0;     ///< of the undisturbed samples
+    int disturbed = 0;      ///< samples left out: taken while the machine ran slow (their canary said so)
+    double raw_median_s = 0.0;                      ///< median of every sample, disturbed ones included
     std::map<std::string, Prediction> predictions;  ///< by model name
 };
 
@@ -68,6 +70,12 @@ struct Report {
     std::vector<std::string> models;
     std::vector<Measurement> measurements;
     std::vector<SuperstepReport> supersteps;
+    /// The machine's speed (llc tools' canaries, fastest seen): during this run, and when the profile was calibrated
+    /// (0: not recorded). The link canary is on the world's ring.
+    double canary_cpu_s = 0.0;
+    double canary_link_s = 0.0;
+    double profile_canary_cpu_s = 0.0;
+    double profile_canary_link_s = 0.0;
 };
 
 /// Accuracy per algorithm and model (algorithms in report order).

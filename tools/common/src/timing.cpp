@@ -1,5 +1,7 @@
 #include <algorithm>
-#include <cmath>
+#include <array>
+#include <chrono>
+#include <cstdint>
 
 #include <llc/tools/statistics.hpp>
 #include <llc/tools/timing.hpp>
@@ -7,61 +9,184 @@
 namespace llc::tools {
 
 namespace {
+
 int size_of(MPI_Comm comm) {
     int size = 1;
     MPI_Comm_size(comm, &size);
     return size;
 }
+
+constexpr int canary_tag = 32700;
+
+/// {mine, canaries} → each the max over ranks.
+Sample agreed(MPI_Comm comm, double seconds, const Canary& canary) {
+    std::array<double, 3> values{seconds, canary.cpu, canary.link};
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), 3, MPI_DOUBLE, MPI_MAX, comm);
+    return {values[0], {values[1], values[2]}};
+}
+
 }  // namespace
 
-double time_sample(MPI_Comm comm, int batch, const std::function<void()>& body) {
+double canary_seconds() {
+    // A dependent chain (each step needs the last): neither the compiler nor the core can shorten it, and it touches
+    // no memory, so it measures the processor's speed alone.
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < 2000; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+    }
+    const auto stop = std::chrono::steady_clock::now();
+    volatile std::uint64_t sink = x;
+    (void)sink;
+    return std::chrono::duration<double>(stop - start).count();
+}
+
+Canary measure_canary(MPI_Comm comm) {
+    Canary canary{canary_seconds(), 0.0};
+    const int size = size_of(comm);
+    if (size > 1) {
+        int rank = 0;
+        MPI_Comm_rank(comm, &rank);
+        const int right = (rank + 1) % size;
+        const int left = (rank + size - 1) % size;
+        std::array<char, 8> out{};
+        std::array<char, 8> in{};
+        for (int round = 0; round < 2; ++round) {
+            const double start = MPI_Wtime();
+            MPI_Sendrecv(out.data(),
+                         8,
+                         MPI_CHAR,
+                         right,
+                         canary_tag,
+                         in.data(),
+                         8,
+                         MPI_CHAR,
+                         left,
+                         canary_tag,
+                         comm,
+                         MPI_STATUS_IGNORE);
+            canary.link = MPI_Wtime() - start;
+        }
+    }
+    return canary;
+}
+
+void SpeedReference::calibrate(MPI_Comm comm, int count) {
+    for (int i = 0; i < count; ++i) {
+        see(agreed(comm, 0.0, measure_canary(comm)).canary);
+    }
+}
+
+void SpeedReference::see(const Canary& canary) noexcept {
+    if (canary.cpu > 0.0) {
+        fastest_.cpu = std::min(fastest_.cpu, canary.cpu);
+    }
+    if (canary.link > 0.0) {
+        fastest_.link = std::min(fastest_.link, canary.link);
+    }
+}
+
+void SpeedReference::agree(MPI_Comm comm) {
+    std::array<double, 2> values{fastest_.cpu, fastest_.link};
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), 2, MPI_DOUBLE, MPI_MIN, comm);
+    fastest_ = {values[0], values[1]};
+}
+
+bool SpeedReference::undisturbed(const Canary& canary) const noexcept {
+    // A canary not taken (0) or a reference never set (1e300) does not judge.
+    const bool cpu = canary.cpu <= 0.0 || canary.cpu <= cpu_tolerance_ * fastest_.cpu;
+    const bool link = canary.link <= 0.0 || fastest_.link >= 1e300 || canary.link <= link_tolerance_ * fastest_.link;
+    return cpu && link;
+}
+
+std::vector<double> undisturbed_seconds(const std::vector<Sample>& samples,
+                                        const SpeedReference& reference,
+                                        std::size_t at_least,
+                                        bool* all_kept) {
+    std::vector<double> kept;
+    for (const Sample& s : samples) {
+        if (reference.undisturbed(s.canary)) {
+            kept.push_back(s.seconds);
+        }
+    }
+    const bool too_few = kept.size() < std::max<std::size_t>(at_least, 1);
+    if (all_kept != nullptr) {
+        *all_kept = too_few;
+    }
+    return too_few ? all_seconds(samples) : kept;
+}
+
+std::vector<double> all_seconds(const std::vector<Sample>& samples) {
+    std::vector<double> out;
+    out.reserve(samples.size());
+    for (const Sample& s : samples) {
+        out.push_back(s.seconds);
+    }
+    return out;
+}
+
+Sample time_sample(MPI_Comm comm, int batch, const std::function<void()>& body) {
     const int calls = std::max(batch, 1);
+    const Canary canary = measure_canary(comm);
     MPI_Barrier(comm);
     const double start = MPI_Wtime();
     for (int i = 0; i < calls; ++i) {
         body();
     }
-    double elapsed = (MPI_Wtime() - start) / calls;
-    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return elapsed;
+    return agreed(comm, (MPI_Wtime() - start) / calls, canary);
 }
 
-double time_sample_on_rank(MPI_Comm comm, int who, int batch, const std::function<void()>& body) {
+Sample time_sample_on_rank(MPI_Comm comm, int who, int batch, const std::function<void()>& body) {
     const int calls = std::max(batch, 1);
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
+    const Canary canary = measure_canary(comm);
     MPI_Barrier(comm);
     const double start = MPI_Wtime();
     for (int i = 0; i < calls; ++i) {
         body();
     }
-    double elapsed = rank == who ? (MPI_Wtime() - start) / calls : 0.0;
-    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return elapsed;
+    return agreed(comm, rank == who ? (MPI_Wtime() - start) / calls : 0.0, canary);
 }
 
-int batch_for(MPI_Comm comm, double one_call) {
-    if (size_of(comm) > 1 || !(one_call < min_sample_seconds)) {
+int warm_up_and_choose_batch(MPI_Comm comm, const std::function<void()>& body) {
+    if (size_of(comm) > 1) {
+        (void)time_sample(comm, 1, body);
         return 1;
     }
-    const double calls = one_call > 0.0 ? std::ceil(min_sample_seconds / one_call) : max_batch;
-    return static_cast<int>(std::clamp(calls, 1.0, static_cast<double>(max_batch)));
+    int batch = 1;
+    while (batch < max_batch && time_sample(comm, batch, body).seconds * batch < min_sample_seconds) {
+        batch = std::min(2 * batch, max_batch);
+    }
+    return batch;
 }
 
-std::vector<double> sample(MPI_Comm comm, const std::function<void()>& body, const SamplingRule& rule) {
-    const int batch = batch_for(comm, time_sample(comm, 1, body));  // the warm-up call
-    std::vector<double> samples;
+std::vector<Sample> sample(MPI_Comm comm,
+                           const std::function<void()>& body,
+                           const SamplingRule& rule,
+                           SpeedReference& reference) {
+    const int batch = warm_up_and_choose_batch(comm, body);
+    std::vector<Sample> samples;
     double spent = 0.0;
     while (true) {
-        const double t = time_sample(comm, batch, body);
-        samples.push_back(t);
-        spent += t * batch;
-        const auto count = static_cast<int>(samples.size());
-        if (count >= rule.max_samples) {
+        const Sample s = time_sample(comm, batch, body);
+        reference.see(s.canary);
+        samples.push_back(s);
+        spent += s.seconds * batch;
+        const auto taken = static_cast<int>(samples.size());
+        bool too_few = false;
+        const std::vector<double> counted =
+            undisturbed_seconds(samples, reference, static_cast<std::size_t>(rule.min_samples), &too_few);
+        const int count = too_few ? 0 : static_cast<int>(counted.size());
+        if (count >= rule.max_samples ||
+            (count >= rule.min_samples &&
+             (spent >= rule.budget_seconds || (rule.target_rse > 0.0 && median_rse(counted) <= rule.target_rse)))) {
             break;
         }
-        if (count >= rule.min_samples &&
-            (spent >= rule.budget_seconds || (rule.target_rse > 0.0 && median_rse(samples) <= rule.target_rse))) {
+        // Out of patience: a machine slow for this long is the machine, and the disturbed samples count too.
+        if (taken >= 4 * rule.max_samples || (taken >= rule.min_samples && spent >= 4.0 * rule.budget_seconds)) {
             break;
         }
     }

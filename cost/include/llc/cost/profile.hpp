@@ -53,6 +53,11 @@ struct ProfileMeta {
     std::string date;         ///< ISO 8601 date and time of the calibration
     bool quick = false;       ///< true for a `llc-probe --quick` profile
     int world_size = 0;       ///< processors of the calibrating run
+    /// The machine's speed while it was calibrated (llc tools' canaries, tools/common/.../timing.hpp): seconds of the
+    /// fixed CPU loop and of the 8-byte ring exchange on two processors at full speed; 0 when not recorded. A check or
+    /// validation whose canaries differ ran on a machine in another state (this VM's host moves its processors).
+    double canary_cpu_s = 0.0;
+    double canary_link_s = 0.0;
     friend bool operator==(const ProfileMeta&, const ProfileMeta&) = default;
 };
 

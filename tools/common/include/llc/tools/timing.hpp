@@ -9,8 +9,24 @@
 /// rank, so every rank takes the same decisions from it without a word. A *run* of samples of one operation starts
 /// with an untimed warm-up call (first touch of the buffers, lazy connections, a cache that holds the previous
 /// operation's data) and takes its samples back to back: what a superstep pays when it repeats.
+///
+/// Every sample also carries the *canaries* of the moment, taken on every rank just before the barrier: the time of
+/// a fixed CPU-bound loop, and on two or more processors the time of an 8-byte exchange around a ring (the slowest
+/// rank's of each). This virtual machine alternates, for a fraction of a second to seconds at a time, between full
+/// speed and phases where CPU-bound code runs ~1.85× slower (a 20 ns call measures 21 ns, then 38 ns, then 21 ns
+/// again, with nothing else running in the VM): the host's other load. No model of an algorithm can predict those
+/// phases, and a median over samples that mix them flips between the two speeds from one run to the next. So the tools
+/// keep the samples whose CPU canary is within canary_tolerance of the fastest seen (SpeedReference) and report the
+/// undisturbed median beside the raw one.
+///
+/// The link canary is recorded, not used to filter. The host also moves the two processors nearer or farther apart
+/// (an 8-byte exchange takes 0.2–0.3 µs in one state and 0.4–0.6 µs in the other, and a non-contiguous 400 KB send
+/// 31 µs against 79 µs), but that state lasts for whole runs: filtering on it only stretches a run that never sees
+/// the other state. The profile keeps the canaries of its calibration, and llc-probe --check and llc-validate print
+/// theirs beside them, so a reader sees when a comparison crossed states.
 
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include <mpi.h>
@@ -20,21 +36,83 @@ namespace llc::tools {
 /// One processor batches calls until a sample lasts at least this long.
 inline constexpr double min_sample_seconds = 10e-6;
 /// The most calls one sample batches.
-inline constexpr int max_batch = 1000;
+inline constexpr int max_batch = 4096;
 
-/// One sample: barrier, `batch` calls of `body`, the largest time over the ranks / batch. Collective over `comm`.
-[[nodiscard]] double time_sample(MPI_Comm comm, int batch, const std::function<void()>& body);
+/// A sample is disturbed when its CPU canary is slower than the fastest seen by more than this factor…
+inline constexpr double canary_tolerance = 1.3;
+/// … or its link canary by more than this one: by default none (the link canary is a record; see above).
+inline constexpr double link_tolerance = std::numeric_limits<double>::infinity();
+
+/// How fast the machine runs at a moment: seconds of a fixed CPU-bound loop, and of an 8-byte exchange with the
+/// neighbours on a ring (0 on one processor, or when not taken).
+struct Canary {
+    double cpu = 0.0;
+    double link = 0.0;
+};
+
+/// Seconds of a fixed CPU-bound loop (a dependent chain of integer operations, about 4 µs at full speed) on this
+/// processor: how fast it runs right now.
+[[nodiscard]] double canary_seconds();
+
+/// This rank's canaries on `comm` (the link part: the second of two ring exchanges, so that the first absorbs the
+/// ranks' skew). Collective over `comm`.
+[[nodiscard]] Canary measure_canary(MPI_Comm comm);
+
+/// One timed sample: seconds per call (the slowest rank's) and the canaries just before it (the slowest rank's).
+struct Sample {
+    double seconds = 0.0;
+    Canary canary;
+};
+
+/// The fastest canaries seen on a communicator: the full-speed reference. Fed only with agreed values
+/// (Sample::canary), so every rank of the communicator holds the same reference and takes the same decisions.
+class SpeedReference {
+  public:
+    /// How much slower than the fastest canaries a sample may be and still count as undisturbed.
+    explicit SpeedReference(double cpu_tolerance = canary_tolerance,
+                            double link_tolerance_factor = link_tolerance) noexcept
+        : cpu_tolerance_(cpu_tolerance), link_tolerance_(link_tolerance_factor) {}
+    /// Takes `count` canary samples on every rank of `comm` (max over ranks each) and keeps the fastest. Collective
+    /// over `comm`.
+    void calibrate(MPI_Comm comm, int count = 32);
+    void see(const Canary& canary) noexcept;
+    /// Lowers the reference to the fastest over the ranks of `comm` (after ranks have seen different samples).
+    /// Collective over `comm`.
+    void agree(MPI_Comm comm);
+    [[nodiscard]] bool undisturbed(const Canary& canary) const noexcept;
+    [[nodiscard]] const Canary& fastest() const noexcept { return fastest_; }
+
+  private:
+    double cpu_tolerance_;
+    double link_tolerance_;
+    Canary fastest_{1e300, 1e300};
+};
+
+/// The seconds of the undisturbed samples under `reference` (all of them if fewer than `at_least` are undisturbed,
+/// with *all_kept = true then).
+[[nodiscard]] std::vector<double> undisturbed_seconds(const std::vector<Sample>& samples,
+                                                      const SpeedReference& reference,
+                                                      std::size_t at_least,
+                                                      bool* all_kept = nullptr);
+/// The seconds of every sample.
+[[nodiscard]] std::vector<double> all_seconds(const std::vector<Sample>& samples);
+
+/// One sample: canaries, barrier, `batch` calls of `body`; the largest time over the ranks / batch and the largest
+/// canaries. Collective over `comm`.
+[[nodiscard]] Sample time_sample(MPI_Comm comm, int batch, const std::function<void()>& body);
 
 /// As time_sample, but only rank `who`'s clock counts (a point-to-point path timed at one end); the same value on
 /// every rank. Collective over `comm`.
-[[nodiscard]] double time_sample_on_rank(MPI_Comm comm, int who, int batch, const std::function<void()>& body);
+[[nodiscard]] Sample time_sample_on_rank(MPI_Comm comm, int who, int batch, const std::function<void()>& body);
 
-/// The batch of an operation one call of which took `one_call` seconds on `comm`. On two or more processors 1: one
-/// call after a barrier, the latency a superstep pays (back-to-back calls of a collective overlap, and their mean
-/// would be its throughput instead). On one processor a collective is a local copy that can take less than 100 ns —
-/// a few reads of the clock — so there the batch makes a sample last at least min_sample_seconds (at most max_batch
-/// calls). Same value on every rank of `comm`.
-[[nodiscard]] int batch_for(MPI_Comm comm, double one_call);
+/// The warm-up of a run of samples, which also picks its batch. On two or more processors: one untimed call, and a
+/// batch of 1 — one call after a barrier, the latency a superstep pays (back-to-back calls of a collective overlap,
+/// and their mean would be its throughput instead). On one processor a collective is a local copy that can take less
+/// than 100 ns — a few reads of the clock — so there the batch doubles from 1 until a sample of it lasts at least
+/// min_sample_seconds (at most max_batch calls): the clock's own cost then weighs less than 1 % per call. (Sizing the
+/// batch from one call would not do: a cold first call gives a small batch, and the clock's cost then doubles a
+/// 20 ns operation.) Same value on every rank of `comm`. Collective over `comm`.
+[[nodiscard]] int warm_up_and_choose_batch(MPI_Comm comm, const std::function<void()>& body);
 
 /// When a run of samples stops: after at least `min_samples`, once `budget_seconds` of samples are spent or the
 /// relative standard error of the median is at most `target_rse` (0: no such stop), and at `max_samples` in any case.
@@ -45,8 +123,13 @@ struct SamplingRule {
     double target_rse = 0.0;
 };
 
-/// A run of samples of `body` on `comm`: a warm-up call that also picks the batch (batch_for), then samples until
-/// `rule` stops. Same values on every rank. Collective over `comm`.
-[[nodiscard]] std::vector<double> sample(MPI_Comm comm, const std::function<void()>& body, const SamplingRule& rule);
+/// A run of samples of `body` on `comm`: the warm-up that picks the batch (warm_up_and_choose_batch), then samples
+/// until `rule` stops, counting only undisturbed samples under `reference` towards min_samples and the relative
+/// standard error — until 4 × max_samples samples or 4 × the budget, after which the disturbed ones count too. Every
+/// sample's canary feeds `reference`. Same values on every rank. Collective over `comm`.
+[[nodiscard]] std::vector<Sample> sample(MPI_Comm comm,
+                                         const std::function<void()>& body,
+                                         const SamplingRule& rule,
+                                         SpeedReference& reference);
 
 }  // namespace llc::tools
