@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -189,11 +190,20 @@ class Block {
         }
         R_ = Buffer(L_);
         c_ = static_cast<std::size_t>(bit_reverse(static_cast<std::uint64_t>(r), s_));
+        // The last stage's butterfly is folded into the leaf when the leaf is a four-step (Leaf::fuses_dif): with
+        // the estimate planner always; with a measuring planner when, timed here, that beats FFTW's own plan of the
+        // whole length after a separate butterfly.
+        const bool last_upper = stages_.back().upper;
+        leaf_ = Leaf(L_, 1, !natural_, options.direction, options.planner, last_upper);
+        if (options.planner != FftPlanner::estimate && detail::fft::four_step_applies(L_)) {
+            Leaf four_step(L_, 1, !natural_, options.direction, options.planner, last_upper, true);
+            if (folded_is_faster(four_step)) {
+                leaf_ = std::move(four_step);
+            }
+        }
         if (!natural_) {
-            leaf_ = Leaf(L_, 1, true, options.direction, options.planner);
             return;
         }
-        leaf_ = Leaf(L_, 1, false, options.direction, options.planner);
         const auto Pu = static_cast<std::size_t>(P);
         if (P == 2 && L_ % 2 == 0) {
             mode_ = Redistribution::swap;
@@ -214,10 +224,20 @@ class Block {
     void run(const Complex* in, Complex* out) {
         Group& g = *group_;
         const Complex* src = in;
-        for (const Stage& stage : stages_) {
+        bool folded = false;  // the last butterfly done by the leaf
+        for (std::size_t t = 0; t < stages_.size(); ++t) {
+            const Stage& stage = stages_[t];
             {
                 const Label label("fft.dif");
                 g.swap(stage.partner, std::span<const Complex>(src, L_), R_.span());
+            }
+            if (t + 1 == stages_.size() && leaf_.fuses_dif()) {
+                // a = the lower partner's entries, b = the upper's; the leaf reads both before writing.
+                const Complex* a = stage.upper ? R_.data() : src;
+                const Complex* b = stage.upper ? src : R_.data();
+                leaf_.execute_dif(a, b, stage.upper, natural_ ? R_.data() : out);
+                folded = true;
+                break;
             }
             if (stage.upper) {
                 detail::fft::dif_upper(R_.data(), src, out, stage.twiddles);
@@ -227,10 +247,14 @@ class Block {
             src = out;
         }
         if (!natural_) {
-            leaf_.execute(out, out);
+            if (!folded) {
+                leaf_.execute(out, out);
+            }
             return;
         }
-        leaf_.execute(out, R_.data());
+        if (!folded) {
+            leaf_.execute(out, R_.data());
+        }
         const Label label("fft.redistribute");
         const int P = g.size();
         const auto Pu = static_cast<std::size_t>(P);
@@ -279,6 +303,37 @@ class Block {
         bool upper;
         Twiddles twiddles;  // upper partner only: ω_{n/2^t}^{j0 + i}
     };
+
+    /// Whether the last stage's butterfly folded into `four_step` runs faster than the butterfly and leaf_ apart, on
+    /// scratch blocks (best of three runs each, alternated). Local: each processor chooses its own leaf.
+    [[nodiscard]] bool folded_is_faster(Leaf& four_step) {
+        const Stage& stage = stages_.back();
+        const Buffer a(L_);
+        const Buffer b(L_);
+        const Buffer y(L_);
+        const auto seconds = [](auto&& body) {
+            const auto start = std::chrono::steady_clock::now();
+            body();
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        };
+        double folded = std::numeric_limits<double>::infinity();
+        double apart = folded;
+        for (int i = 0; i < 3; ++i) {
+            folded =
+                std::min(folded, seconds([&] {
+                             four_step.execute_dif(a.data(), b.data(), stage.upper, natural_ ? b.data() : y.data());
+                         }));
+            apart = std::min(apart, seconds([&] {
+                                 if (stage.upper) {
+                                     detail::fft::dif_upper(a.data(), b.data(), y.data(), stage.twiddles);
+                                 } else {
+                                     detail::fft::dif_lower(b.data(), a.data(), y.data(), L_);
+                                 }
+                                 leaf_.execute(y.data(), natural_ ? b.data() : y.data());
+                             }));
+        }
+        return folded < apart;
+    }
 
     /// First k with k·P + c ≥ q·L (clipped to [0, L]): where the run of local entries for destination q starts.
     [[nodiscard]] std::size_t k_begin(std::size_t q, std::size_t c) const {

@@ -62,11 +62,16 @@ unsigned planner_flags(FftPlanner planner) {
     return FFTW_ESTIMATE;
 }
 
-bool uses_four_step(std::size_t n, FftPlanner planner) {
-    return planner == FftPlanner::estimate && n >= (std::size_t{1} << 15) && (n & (n - 1)) == 0;
+bool four_step_applies(std::size_t n) {
+    return n >= (std::size_t{1} << 15) && (n & (n - 1)) == 0;
 }
 
-FourStep::FourStep(std::size_t n, std::size_t istride, int sign, unsigned flags) : n_(n), istride_(istride) {
+bool uses_four_step(std::size_t n, FftPlanner planner) {
+    return planner == FftPlanner::estimate && four_step_applies(n);
+}
+
+FourStep::FourStep(std::size_t n, std::size_t istride, int sign, unsigned flags, bool dif_upper)
+    : n_(n), istride_(istride) {
     int m = 0;
     while ((std::size_t{1} << m) < n) {
         ++m;
@@ -74,6 +79,13 @@ FourStep::FourStep(std::size_t n, std::size_t istride, int sign, unsigned flags)
     n1_ = std::size_t{1} << ((m + 1) / 2);
     n2_ = n / n1_;
     twiddles_ = std::make_unique<Twiddles>(n, sign, 0, n);
+    if (dif_upper) {
+        dif_ = std::make_unique<Twiddles>(2 * n, sign, 0, 2 * n);
+        dif_rows_.resize(n1_);
+        for (std::size_t j1 = 0; j1 < n1_; ++j1) {
+            dif_rows_[j1] = unit_root(2 * n1_, sign, j1);
+        }
+    }
     middle_ = std::make_unique<Buffer>(n);
     tile_ = std::make_unique<Buffer>(tile_rows * std::max(n1_, n2_));
     const int n1 = static_cast<int>(n1_);
@@ -98,29 +110,66 @@ FourStep::~FourStep() {
 }
 
 void FourStep::execute(const Complex* in, Complex* out) {
+    run<Mode::plain>(in, nullptr, out);
+}
+
+void FourStep::execute_dif(const Complex* a, const Complex* b, bool upper, Complex* out) {
+    if (upper) {
+        if (!dif_) {
+            throw Error("llc::FftPlan: internal error: four-step leaf not prepared for the upper butterfly");
+        }
+        run<Mode::upper>(a, b, out);
+    } else {
+        run<Mode::lower>(a, b, out);
+    }
+}
+
+template <FourStep::Mode M>
+void FourStep::run(const Complex* a, const Complex* b, Complex* out) {
     constexpr std::size_t B = tile_rows;
     const std::size_t n1 = n1_;
     const std::size_t n2 = n2_;
-    const std::size_t s = istride_;
+    const std::size_t s = M == Mode::plain ? istride_ : 1;
     Complex* const tile = tile_->data();
     Complex* const middle = middle_->data();
-    const Complex* const coarse = twiddles_->coarse();
-    const Complex* const fine = twiddles_->fine();
+    // Plain and lower: ω_n^{j2·k1}; upper: ω_{2n}^{j2·(2·k1 + 1)} (the butterfly's ω_{2n}^{j2} merged in).
+    const Twiddles& tw = M == Mode::upper ? *dif_ : *twiddles_;
+    const Complex* const coarse = tw.coarse();
+    const Complex* const fine = tw.fine();
     // Columns j2 ∈ [jb, jb + B): gather x[(j1·n2 + j2)·s] into B rows of n1, transform, twiddle, scatter to
     // middle[k1][j2].
     for (std::size_t jb = 0; jb < n2; jb += B) {
         for (std::size_t j1 = 0; j1 < n1; ++j1) {
-            const Complex* src = in + (j1 * n2 + jb) * s;
-            for (std::size_t b = 0; b < B; ++b) {
-                tile[b * n1 + j1] = src[b * s];
+            if constexpr (M == Mode::plain) {
+                const Complex* src = a + (j1 * n2 + jb) * s;
+                for (std::size_t q = 0; q < B; ++q) {
+                    tile[q * n1 + j1] = src[q * s];
+                }
+            } else if constexpr (M == Mode::lower) {
+                const auto* pa = reinterpret_cast<const double*>(a + j1 * n2 + jb);
+                const auto* pb = reinterpret_cast<const double*>(b + j1 * n2 + jb);
+                for (std::size_t q = 0; q < B; ++q) {
+                    tile[q * n1 + j1] = {pa[2 * q] + pb[2 * q], pa[2 * q + 1] + pb[2 * q + 1]};
+                }
+            } else {
+                const auto* pa = reinterpret_cast<const double*>(a + j1 * n2 + jb);
+                const auto* pb = reinterpret_cast<const double*>(b + j1 * n2 + jb);
+                const double wr = dif_rows_[j1].real();
+                const double wi = dif_rows_[j1].imag();
+                for (std::size_t q = 0; q < B; ++q) {
+                    const double dr = pa[2 * q] - pb[2 * q];
+                    const double di = pa[2 * q + 1] - pb[2 * q + 1];
+                    tile[q * n1 + j1] = {dr * wr - di * wi, dr * wi + di * wr};
+                }
             }
         }
         fftw_execute_dft(columns_, reinterpret_cast<fftw_complex*>(tile), reinterpret_cast<fftw_complex*>(tile));
-        for (std::size_t b = 0; b < B; ++b) {
-            const std::size_t j2 = jb + b;
-            auto* row = reinterpret_cast<double*>(tile + b * n1);
-            std::size_t e = 0;  // j2·k1 < n
-            for (std::size_t k1 = 0; k1 < n1; ++k1, e += j2) {
+        for (std::size_t q = 0; q < B; ++q) {
+            const std::size_t j2 = jb + q;
+            auto* row = reinterpret_cast<double*>(tile + q * n1);
+            const std::size_t step = M == Mode::upper ? 2 * j2 : j2;
+            std::size_t e = M == Mode::upper ? j2 : 0;  // < n (plain, lower) or 2n (upper)
+            for (std::size_t k1 = 0; k1 < n1; ++k1, e += step) {
                 const Complex c = coarse[e >> Twiddles::fine_bits];
                 const Complex f = fine[e & (Twiddles::fine_size - 1)];
                 const double wr = c.real() * f.real() - c.imag() * f.imag();
@@ -133,8 +182,8 @@ void FourStep::execute(const Complex* in, Complex* out) {
         }
         for (std::size_t k1 = 0; k1 < n1; ++k1) {
             Complex* dst = middle + k1 * n2 + jb;
-            for (std::size_t b = 0; b < B; ++b) {
-                dst[b] = tile[b * n1 + k1];
+            for (std::size_t q = 0; q < B; ++q) {
+                dst[q] = tile[q * n1 + k1];
             }
         }
     }
@@ -144,21 +193,27 @@ void FourStep::execute(const Complex* in, Complex* out) {
             rows_, reinterpret_cast<fftw_complex*>(middle + kb * n2), reinterpret_cast<fftw_complex*>(tile));
         for (std::size_t k2 = 0; k2 < n2; ++k2) {
             Complex* dst = out + k2 * n1 + kb;
-            for (std::size_t b = 0; b < B; ++b) {
-                dst[b] = tile[b * n2 + k2];
+            for (std::size_t q = 0; q < B; ++q) {
+                dst[q] = tile[q * n2 + k2];
             }
         }
     }
 }
 
-Leaf::Leaf(std::size_t n, std::size_t istride, bool in_place, FftDirection direction, FftPlanner planner)
+Leaf::Leaf(std::size_t n,
+           std::size_t istride,
+           bool in_place,
+           FftDirection direction,
+           FftPlanner planner,
+           bool dif_upper,
+           bool four_step)
     : n_(n),
       istride_(istride),
       in_place_(in_place),
       sign_(direction == FftDirection::forward ? FFTW_FORWARD : FFTW_BACKWARD),
       flags_(planner_flags(planner)) {
-    if (uses_four_step(n, planner)) {
-        four_step_ = std::make_unique<FourStep>(n, istride, sign_, flags_);
+    if (four_step ? four_step_applies(n) : uses_four_step(n, planner)) {
+        four_step_ = std::make_unique<FourStep>(n, istride, sign_, flags_, dif_upper);
         return;
     }
     plan_ = make(0);
@@ -240,6 +295,13 @@ void Leaf::execute(const Complex* in, Complex* out) {
         unaligned_ = make(FFTW_UNALIGNED);
     }
     fftw_execute_dft(unaligned_, i, o);
+}
+
+void Leaf::execute_dif(const Complex* a, const Complex* b, bool upper, Complex* out) {
+    if (!fuses_dif()) {
+        throw Error("llc::FftPlan: internal error: butterfly folded into a leaf that is not a four-step");
+    }
+    four_step_->execute_dif(a, b, upper, out);
 }
 
 // ---- Twiddles -------------------------------------------------------------------------------------------------------

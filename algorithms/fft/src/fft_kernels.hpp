@@ -49,29 +49,46 @@ class Twiddles;
 /// made with FFTW_ESTIMATE in microseconds run close to an FFTW_MEASURE plan of the whole length (FFTW_ESTIMATE's
 /// own choice for large n streams the data through memory several times more). Three passes over memory: read the
 /// input, write and read the intermediate, write the output. `in` may equal `out`.
+///
+/// The last decimation-in-frequency butterfly of the block algorithm can be folded into the column pass
+/// (`execute_dif`): the gather reads both partners' entries and combines them, so the butterfly's own pass over
+/// memory disappears. The upper partner's twiddle ω_{2n}^{j1·n2 + j2} splits into ω_{2n1}^{j1} (one factor per row,
+/// applied in the gather) and ω_{2n}^{j2}, merged with the four-step twiddle into ω_{2n}^{j2·(2·k1 + 1)}.
 class FourStep {
   public:
     static constexpr std::size_t tile_rows = 16;
-    FourStep(std::size_t n, std::size_t istride, int sign, unsigned flags);
+    /// `dif_upper`: also prepare the tables of execute_dif(upper = true).
+    FourStep(std::size_t n, std::size_t istride, int sign, unsigned flags, bool dif_upper = false);
     ~FourStep();
     FourStep(const FourStep&) = delete;
     FourStep& operator=(const FourStep&) = delete;
     void execute(const Complex* in, Complex* out);
+    /// out = DFT of y (contiguous, istride 1), y[i] = a[i] + b[i] (lower) or (a[i] − b[i])·ω_{2n}^i (upper; needs
+    /// the plan made with dif_upper). `out` may equal `a` or `b`.
+    void execute_dif(const Complex* a, const Complex* b, bool upper, Complex* out);
 
   private:
+    enum class Mode { plain, lower, upper };
+    template <Mode M>
+    void run(const Complex* a, const Complex* b, Complex* out);
+
     std::size_t n_;
     std::size_t n1_;
     std::size_t n2_;
     std::size_t istride_;
     std::unique_ptr<Twiddles> twiddles_;  // ω_n^m for m < n, coarse × fine
+    std::unique_ptr<Twiddles> dif_;       // dif_upper: ω_{2n}^m for m < 2n
+    std::vector<Complex> dif_rows_;       // dif_upper: ω_{2n1}^{j1} for j1 < n1
     std::unique_ptr<Buffer> middle_;      // n1 × n2, row-major [k1][j2]
     std::unique_ptr<Buffer> tile_;
     fftw_plan columns_ = nullptr;  // tile_rows transforms of n1, contiguous, in place on the tile
     fftw_plan rows_ = nullptr;     // tile_rows transforms of n2, from the intermediate into the tile
 };
 
-/// Whether Leaf uses FourStep for a transform of length n with this planner: powers of two from 2^15 with
-/// FFTW_ESTIMATE (a measured plan of the whole length is FFTW's own best and is used as is).
+/// Whether FourStep can compute a transform of length n: powers of two from 2^15.
+[[nodiscard]] bool four_step_applies(std::size_t n);
+/// Whether Leaf uses FourStep for a transform of length n with this planner by default: where it applies, with
+/// FFTW_ESTIMATE (a measured plan of the whole length is FFTW's own best and is used unless asked otherwise).
 [[nodiscard]] bool uses_four_step(std::size_t n, FftPlanner planner);
 
 /// One sequential FFTW transform of length n reading with stride `istride` and writing contiguously, either out of
@@ -81,7 +98,15 @@ class FourStep {
 class Leaf {
   public:
     Leaf() = default;
-    Leaf(std::size_t n, std::size_t istride, bool in_place, FftDirection direction, FftPlanner planner);
+    /// `dif_upper`: prepare execute_dif(upper = true) (the upper partner's last butterfly folded into the leaf).
+    /// `four_step`: use FourStep wherever it applies, whatever the planner (its sub-plans take the planner's flags).
+    Leaf(std::size_t n,
+         std::size_t istride,
+         bool in_place,
+         FftDirection direction,
+         FftPlanner planner,
+         bool dif_upper = false,
+         bool four_step = false);
     ~Leaf();
     Leaf(Leaf&& other) noexcept;
     Leaf& operator=(Leaf&& other) noexcept;
@@ -90,6 +115,11 @@ class Leaf {
 
     /// out[k] = Σ_j in[j·istride]·ω^{jk}. For an in-place leaf `in` must equal `out`.
     void execute(const Complex* in, Complex* out);
+    /// out = DFT of the block algorithm's last decimation-in-frequency butterfly, y[i] = a[i] + b[i] (lower) or
+    /// (a[i] − b[i])·ω_{2n}^i (upper, needs the leaf made with dif_upper), folded into the four-step's first pass.
+    /// a = the lower partner's entries, b = the upper's; `out` may equal either. Only when fuses_dif().
+    void execute_dif(const Complex* a, const Complex* b, bool upper, Complex* out);
+    [[nodiscard]] bool fuses_dif() const noexcept { return four_step_ != nullptr && istride_ == 1; }
     [[nodiscard]] std::size_t n() const noexcept { return n_; }
     [[nodiscard]] bool valid() const noexcept { return plan_ != nullptr || four_step_ != nullptr; }
 
