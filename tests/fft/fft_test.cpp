@@ -176,6 +176,44 @@ TEST(FftTest, LargeSizeBlockAndReplicated) {
     check_transform(variants[2], FftDirection::forward, 1 << 17, 3);
 }
 
+TEST(FftTest, LastButterflyFoldedIntoTheFourStepLeaf) {
+    // Block split with leaves of L = n/P ≥ 2^15 (powers of two): the last stage's butterfly runs inside the
+    // four-step leaf's first pass (L = 2^15: n1 = 2^8 ≠ n2 = 2^7; L = 2^16: square). Both orders and directions, in
+    // place and not; with the measuring planner the plan picks the folded four-step or FFTW's own leaf by timing, and
+    // either must be right.
+    auto& world = llc::Group::world();
+    const int P = world.size();
+    if (P < 2 || (P & (P - 1)) != 0) {
+        GTEST_SKIP() << "the block split needs P = 2^s >= 2";
+    }
+    for (const std::int64_t L : {std::int64_t{1} << 15, std::int64_t{1} << 16}) {
+        const std::int64_t n = L * P;
+        for (const FftOrder order : {FftOrder::scrambled, FftOrder::natural}) {
+            for (const FftDirection d : {FftDirection::forward, FftDirection::inverse}) {
+                for (const llc::FftPlanner planner : {llc::FftPlanner::estimate, llc::FftPlanner::measure}) {
+                    if (planner == llc::FftPlanner::measure && (L != (1 << 15) || d == FftDirection::inverse)) {
+                        continue;  // FFTW_MEASURE planning is slow under oversubscription: one size, one direction
+                    }
+                    llc::FftPlan plan(
+                        world, n, {.direction = d, .layout = FftLayout::block, .order = order, .planner = planner});
+                    ASSERT_EQ(plan.method(), llc::FftMethod::split);
+                    const std::uint64_t seed = 5;
+                    const std::vector<C> x = random_signal(n, seed);
+                    const std::vector<C> out = plan.execute(local_input(plan, x));
+                    EXPECT_LE(relative_error(plan, out, reference(n, seed, d)), tolerance)
+                        << "out of place, L = " << L << " " << llc::to_string(order) << " " << llc::to_string(d)
+                        << (planner == llc::FftPlanner::measure ? " measure" : " estimate");
+                    std::vector<C> buffer = local_input(plan, x);
+                    plan.execute(buffer, buffer);
+                    EXPECT_LE(relative_error(plan, buffer, reference(n, seed, d)), tolerance)
+                        << "in place, L = " << L << " " << llc::to_string(order) << " " << llc::to_string(d)
+                        << (planner == llc::FftPlanner::measure ? " measure" : " estimate");
+                }
+            }
+        }
+    }
+}
+
 TEST(FftTest, RoundTripGivesNTimesInput) {
     auto& world = llc::Group::world();
     for (const std::int64_t n : {1, 6, 64, 1024, 3000, 1 << 14}) {
