@@ -87,14 +87,16 @@ FourStep::FourStep(std::size_t n, std::size_t istride, int sign, unsigned flags,
         }
     }
     middle_ = std::make_unique<Buffer>(n);
-    tile_ = std::make_unique<Buffer>(tile_rows * std::max(n1_, n2_));
+    tile_ = std::make_unique<Buffer>(tile_rows * (std::max(n1_, n2_) + pad_));
     const int n1 = static_cast<int>(n1_);
     const int n2 = static_cast<int>(n2_);
     const int howmany = static_cast<int>(tile_rows);
     auto* tile = reinterpret_cast<fftw_complex*>(tile_->data());
     auto* middle = reinterpret_cast<fftw_complex*>(middle_->data());
-    columns_ = fftw_plan_many_dft(1, &n1, howmany, tile, nullptr, 1, n1, tile, nullptr, 1, n1, sign, flags);
-    rows_ = fftw_plan_many_dft(1, &n2, howmany, middle, nullptr, 1, n2, tile, nullptr, 1, n2, sign, flags);
+    const int d1 = static_cast<int>(n1_ + pad_);
+    const int d2 = static_cast<int>(n2_ + pad_);
+    columns_ = fftw_plan_many_dft(1, &n1, howmany, tile, nullptr, 1, d1, tile, nullptr, 1, d1, sign, flags);
+    rows_ = fftw_plan_many_dft(1, &n2, howmany, middle, nullptr, 1, n2, tile, nullptr, 1, d2, sign, flags);
     if (columns_ == nullptr || rows_ == nullptr) {
         throw Error("llc::FftPlan: FFTW could not plan the four-step sub-transforms of " + std::to_string(n));
     }
@@ -129,6 +131,8 @@ void FourStep::run(const Complex* a, const Complex* b, Complex* out) {
     constexpr std::size_t B = tile_rows;
     const std::size_t n1 = n1_;
     const std::size_t n2 = n2_;
+    const std::size_t d1 = n1 + pad_;  // tile row distance in the column pass
+    const std::size_t d2 = n2 + pad_;  // and in the row pass
     const std::size_t s = M == Mode::plain ? istride_ : 1;
     Complex* const tile = tile_->data();
     Complex* const middle = middle_->data();
@@ -143,13 +147,13 @@ void FourStep::run(const Complex* a, const Complex* b, Complex* out) {
             if constexpr (M == Mode::plain) {
                 const Complex* src = a + (j1 * n2 + jb) * s;
                 for (std::size_t q = 0; q < B; ++q) {
-                    tile[q * n1 + j1] = src[q * s];
+                    tile[q * d1 + j1] = src[q * s];
                 }
             } else if constexpr (M == Mode::lower) {
                 const auto* pa = reinterpret_cast<const double*>(a + j1 * n2 + jb);
                 const auto* pb = reinterpret_cast<const double*>(b + j1 * n2 + jb);
                 for (std::size_t q = 0; q < B; ++q) {
-                    tile[q * n1 + j1] = {pa[2 * q] + pb[2 * q], pa[2 * q + 1] + pb[2 * q + 1]};
+                    tile[q * d1 + j1] = {pa[2 * q] + pb[2 * q], pa[2 * q + 1] + pb[2 * q + 1]};
                 }
             } else {
                 const auto* pa = reinterpret_cast<const double*>(a + j1 * n2 + jb);
@@ -159,14 +163,14 @@ void FourStep::run(const Complex* a, const Complex* b, Complex* out) {
                 for (std::size_t q = 0; q < B; ++q) {
                     const double dr = pa[2 * q] - pb[2 * q];
                     const double di = pa[2 * q + 1] - pb[2 * q + 1];
-                    tile[q * n1 + j1] = {dr * wr - di * wi, dr * wi + di * wr};
+                    tile[q * d1 + j1] = {dr * wr - di * wi, dr * wi + di * wr};
                 }
             }
         }
         fftw_execute_dft(columns_, reinterpret_cast<fftw_complex*>(tile), reinterpret_cast<fftw_complex*>(tile));
         for (std::size_t q = 0; q < B; ++q) {
             const std::size_t j2 = jb + q;
-            auto* row = reinterpret_cast<double*>(tile + q * n1);
+            auto* row = reinterpret_cast<double*>(tile + q * d1);
             const std::size_t step = M == Mode::upper ? 2 * j2 : j2;
             std::size_t e = M == Mode::upper ? j2 : 0;  // < n (plain, lower) or 2n (upper)
             for (std::size_t k1 = 0; k1 < n1; ++k1, e += step) {
@@ -183,7 +187,7 @@ void FourStep::run(const Complex* a, const Complex* b, Complex* out) {
         for (std::size_t k1 = 0; k1 < n1; ++k1) {
             Complex* dst = middle + k1 * n2 + jb;
             for (std::size_t q = 0; q < B; ++q) {
-                dst[q] = tile[q * n1 + k1];
+                dst[q] = tile[q * d1 + k1];
             }
         }
     }
@@ -194,7 +198,7 @@ void FourStep::run(const Complex* a, const Complex* b, Complex* out) {
         for (std::size_t k2 = 0; k2 < n2; ++k2) {
             Complex* dst = out + k2 * n1 + kb;
             for (std::size_t q = 0; q < B; ++q) {
-                dst[q] = tile[q * n2 + k2];
+                dst[q] = tile[q * d2 + k2];
             }
         }
     }

@@ -75,6 +75,9 @@ class FourStep {
     std::size_t n_;
     std::size_t n1_;
     std::size_t n2_;
+    // Tile rows lie n1 + pad_ (column pass) or n2 + pad_ (row pass) entries apart, not a power of two, so the B
+    // entries a gather or scatter step touches do not all fall into the same cache sets.
+    static constexpr std::size_t pad_ = 4;
     std::size_t istride_;
     std::unique_ptr<Twiddles> twiddles_;  // ω_n^m for m < n, coarse × fine
     std::unique_ptr<Twiddles> dif_;       // dif_upper: ω_{2n}^m for m < 2n
