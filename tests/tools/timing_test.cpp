@@ -77,6 +77,21 @@ TEST(ToolsTiming, BatchOnOneProcessorDoublesUntilASampleFillsMinSampleSeconds) {
     EXPECT_LE(many, max_batch);
 }
 
+TEST(ToolsTiming, BatchByDoublingOnAnyGroup) {
+    using llc::tools::max_batch;
+    using llc::tools::min_sample_seconds;
+    std::vector<int> asked;
+    // Each call takes 0.3 · min_sample_seconds: batches 1, 2 and 4 are sampled, 4 fills a sample.
+    const int batch = llc::tools::choose_batch_by_doubling([&](int b) {
+        asked.push_back(b);
+        return llc::tools::Sample{0.3 * min_sample_seconds, {}};
+    });
+    EXPECT_EQ(batch, 4);
+    EXPECT_EQ(asked, (std::vector<int>{1, 2, 4}));
+    // Calls that take no time: the batch stops at max_batch.
+    EXPECT_EQ(llc::tools::choose_batch_by_doubling([](int) { return llc::tools::Sample{}; }), max_batch);
+}
+
 TEST(ToolsTiming, SampleIsTheSlowestRankPerCall) {
     // Rank r sleeps (r + 1) ms per call: the sample is the last rank's time per call, on every rank.
     const int rank = world_rank();

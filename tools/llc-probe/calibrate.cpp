@@ -81,8 +81,7 @@ Cell collective_cell(CollectiveBench& bench, Group& g, const std::string& op, do
     cell.p = g.size();
     cell.bytes = h;
     // The first call is the first visit's warm-up, which picks the batch (llc::tools::warm_up_and_choose_batch).
-    cell.time_once = [&bench, &g, op, h, batch = 0]() mutable {
-        const std::function<void()> body = [&] { bench.run(op, h); };
+    cell.time_once = [&g, body = bench.call(op, h), batch = 0]() mutable {
         if (batch == 0) {
             batch = tools::warm_up_and_choose_batch(g.native(), body);
             return tools::Sample{};  // a visit's warm-up: not recorded
@@ -132,7 +131,16 @@ Cell p2p_cell(PointToPointBench& bench, int p, Path path, Layout layout, double 
     cell.op = p2p_name(path, layout);
     cell.p = p;
     cell.bytes = n;
-    cell.time_once = [&bench, path, layout, n] { return bench.time_path(path, layout, n); };
+    // Sends and receives of small messages take 0.1–0.5 µs, too short to time one by one: they are batched like the
+    // collectives on one processor (time at one end per message, as the P-3PC paper averages repetitions). The first
+    // call picks the batch.
+    cell.time_once = [&bench, path, layout, n, batch = 0]() mutable {
+        if (batch == 0) {
+            batch = tools::choose_batch_by_doubling([&](int b) { return bench.time_path(path, layout, n, b); });
+            return tools::Sample{};  // a visit's warm-up: not recorded
+        }
+        return bench.time_path(path, layout, n, batch);
+    };
     return cell;
 }
 

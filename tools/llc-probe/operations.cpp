@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -73,41 +74,60 @@ CollectiveBench::CollectiveBench(Group& g, double max_bytes) : g_(g) {
     drecv_.assign(top / 8 + 1, 0.0);
 }
 
-void CollectiveBench::run(std::string_view op, double bytes) {
+std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
     const std::size_t h = as_size(bytes);
     const int p = g_.size();
     const auto pu = static_cast<std::size_t>(p);
+    Group* g = &g_;
+    const std::span<unsigned char> send(send_.data(), h);
+    const std::span<double> dsend(dsend_.data(), h / 8);
+    const std::span<double> drecv(drecv_.data(), h / 8);
     if (op == "bcast") {
-        g_.bcast(std::span<unsigned char>(send_.data(), h), 0);
-    } else if (op == "bcast.st") {
-        llc::bcast(g_, std::span<unsigned char>(send_.data(), h), 0, Bcast::binomial);
-    } else if (op == "bcast.bst") {
-        llc::bcast(g_, std::span<unsigned char>(send_.data(), h), 0, Bcast::bidirectional);
-    } else if (op == "bcast.rh") {
-        llc::bcast(g_, std::span<unsigned char>(send_.data(), h), 0, Bcast::recursive_halving);
-    } else if (op == "reduce") {
-        g_.reduce(std::span<const double>(dsend_.data(), h / 8), std::span<double>(drecv_.data(), h / 8), Op::sum, 0);
-    } else if (op == "allreduce") {
-        g_.allreduce(std::span<const double>(dsend_.data(), h / 8), std::span<double>(drecv_.data(), h / 8), Op::sum);
-    } else if (op == "gather") {
-        const auto r = g_.gather(std::span<const unsigned char>(send_.data(), h), 0);
-        (void)r;
-    } else if (op == "allgather") {
-        const auto r = g_.allgather(std::span<const unsigned char>(send_.data(), h / pu));
-        (void)r;
-    } else if (op == "scatter") {
-        g_.scatter(std::span<const unsigned char>(send_.data(), h * pu), std::span<unsigned char>(recv_.data(), h), 0);
-    } else if (op == "alltoall") {
-        g_.alltoall(std::span<const unsigned char>(send_.data(), h), std::span<unsigned char>(recv_.data(), h));
-    } else if (op == "barrier") {
-        g_.barrier();
-    } else if (op == "swap") {
-        const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
-        g_.swap(
-            mate, std::span<const unsigned char>(send_.data(), h / 2), std::span<unsigned char>(recv_.data(), h / 2));
-    } else {
-        throw Error("llc-probe: no benchmark for collective '" + std::string(op) + "'");
+        return [g, send] { g->bcast(send, 0); };
     }
+    for (const auto& [name, algorithm] : {std::pair{"bcast.st", Bcast::binomial},
+                                          std::pair{"bcast.bst", Bcast::bidirectional},
+                                          std::pair{"bcast.rh", Bcast::recursive_halving}}) {
+        if (op == name) {
+            return [g, send, a = algorithm] { llc::bcast(*g, send, 0, a); };
+        }
+    }
+    if (op == "reduce") {
+        return [g, dsend, drecv] { g->reduce(std::span<const double>(dsend), drecv, Op::sum, 0); };
+    }
+    if (op == "allreduce") {
+        return [g, dsend, drecv] { g->allreduce(std::span<const double>(dsend), drecv, Op::sum); };
+    }
+    if (op == "gather") {
+        return [g, send] { (void)g->gather(std::span<const unsigned char>(send), 0); };
+    }
+    if (op == "allgather") {
+        const std::span<const unsigned char> part(send_.data(), h / pu);
+        return [g, part] { (void)g->allgather(part); };
+    }
+    if (op == "scatter") {
+        const std::span<const unsigned char> all(send_.data(), h * pu);
+        const std::span<unsigned char> mine(recv_.data(), h);
+        return [g, all, mine] { g->scatter(all, mine, 0); };
+    }
+    if (op == "alltoall") {
+        const std::span<unsigned char> recv(recv_.data(), h);
+        return [g, send, recv] { g->alltoall(std::span<const unsigned char>(send), recv); };
+    }
+    if (op == "barrier") {
+        return [g] { g->barrier(); };
+    }
+    if (op == "swap") {
+        const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
+        const std::span<const unsigned char> out(send_.data(), h / 2);
+        const std::span<unsigned char> in(recv_.data(), h / 2);
+        return [g, mate, out, in] { g->swap(mate, out, in); };
+    }
+    throw Error("llc-probe: no benchmark for collective '" + std::string(op) + "'");
+}
+
+void CollectiveBench::run(std::string_view op, double bytes) {
+    call(op, bytes)();
 }
 
 // ---- division -----------------------------------------------------------------------------------------------------
@@ -201,7 +221,7 @@ MPI_Datatype PointToPointBench::type(bool contiguous, double bytes) {
     return t;
 }
 
-tools::Sample PointToPointBench::time_path(cost::Path path, cost::Layout layout, double bytes) {
+tools::Sample PointToPointBench::time_path(cost::Path path, cost::Layout layout, double bytes, int batch) {
     const bool send_contiguous = layout == cost::Layout::cc || layout == cost::Layout::cn;
     const bool recv_contiguous = layout == cost::Layout::cc || layout == cost::Layout::nc;
     MPI_Datatype st = type(send_contiguous, bytes);
@@ -209,7 +229,7 @@ tools::Sample PointToPointBench::time_path(cost::Path path, cost::Layout layout,
     MPI_Datatype empty = type(true, 0);
     const MPI_Comm comm = pair_.native();
     if (self_) {
-        return tools::time_sample_on_rank(comm, 0, 1, [&] {
+        return tools::time_sample_on_rank(comm, 0, batch, [&] {
             MPI_Request r = MPI_REQUEST_NULL;
             MPI_Isend(a_.data(), 1, st, 0, p2p_tag, comm, &r);
             MPI_Recv(b_.data(), 1, rt, 0, p2p_tag, comm, MPI_STATUS_IGNORE);
@@ -224,7 +244,7 @@ tools::Sample PointToPointBench::time_path(cost::Path path, cost::Layout layout,
     const int rank = pair_.rank();
     switch (path) {
         case cost::Path::send:
-            return tools::time_sample_on_rank(comm, 0, 1, [&] {
+            return tools::time_sample_on_rank(comm, 0, batch, [&] {
                 if (rank == 0) {
                     MPI_Send(a_.data(), 1, st, 1, p2p_tag, comm);
                 } else {
@@ -232,7 +252,7 @@ tools::Sample PointToPointBench::time_path(cost::Path path, cost::Layout layout,
                 }
             });
         case cost::Path::recv:
-            return tools::time_sample_on_rank(comm, 0, 1, [&] {
+            return tools::time_sample_on_rank(comm, 0, batch, [&] {
                 if (rank == 0) {
                     MPI_Recv(b_.data(), 1, rt, 1, p2p_tag, comm, MPI_STATUS_IGNORE);
                 } else {
@@ -240,7 +260,7 @@ tools::Sample PointToPointBench::time_path(cost::Path path, cost::Layout layout,
                 }
             });
         case cost::Path::full:
-            return tools::time_sample_on_rank(comm, 0, 1, [&] {
+            return tools::time_sample_on_rank(comm, 0, batch, [&] {
                 if (rank == 0) {
                     MPI_Send(a_.data(), 1, st, 1, p2p_tag, comm);
                     MPI_Recv(b_.data(), 1, empty, 1, p2p_tag, comm, MPI_STATUS_IGNORE);

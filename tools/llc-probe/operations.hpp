@@ -8,6 +8,7 @@
 // processor; division result bytes sent + received by the busiest processor.
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -36,7 +37,11 @@ class CollectiveBench {
   public:
     /// Collective over nothing; allocates for h ≤ max_bytes on g.size() processors.
     CollectiveBench(Group& g, double max_bytes);
-    /// Runs `op` once with h bytes on the group (through llc::Group). Collective over the group.
+    /// The call of `op` with h bytes on the group (through llc::Group), its buffers and arguments resolved once, so
+    /// that a timed call pays for the collective alone (a 20 ns collective on one processor would otherwise pay as
+    /// much again for finding its name). Calling it is collective over the group.
+    [[nodiscard]] std::function<void()> call(std::string_view op, double bytes);
+    /// call(op, bytes)(), once.
     void run(std::string_view op, double bytes);
 
   private:
@@ -75,9 +80,10 @@ class PointToPointBench {
     /// The payload of a message of about `bytes` that both layouts can carry (the non-contiguous layout is
     /// min(100, bytes/8) blocks of equal length with a gap of one block, as in the P-3PC paper's Fig. 8).
     [[nodiscard]] static double payload(double bytes);
-    /// One repetition of a path with a layout: send = time inside MPI_Send on rank 0, recv = time inside MPI_Recv on
-    /// rank 0, full = round trip on rank 0 of `bytes` there and 0 back. Same value on both ranks.
-    [[nodiscard]] tools::Sample time_path(cost::Path path, cost::Layout layout, double bytes);
+    /// One sample of a path with a layout: send = time inside MPI_Send on rank 0, recv = time inside MPI_Recv on
+    /// rank 0, full = round trip on rank 0 of `bytes` there and 0 back; per message of `batch` back-to-back ones, each
+    /// matched before the next is sent or received by that rank. Same value on both ranks.
+    [[nodiscard]] tools::Sample time_path(cost::Path path, cost::Layout layout, double bytes, int batch);
     /// Round trip of `bytes` both ways (for Hockney, LogGP, C³): one-way time = result / 2.
     [[nodiscard]] tools::Sample time_pingpong(double bytes);
     /// k back-to-back blocking sends of `bytes` from rank 0 then a 0-byte acknowledgement (LogGP's gap g).

@@ -2,6 +2,7 @@
 // validated through the algorithms that use them (the FFT's replicated layout).
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -41,60 +42,54 @@ std::vector<std::int64_t> byte_sizes(SizeClass size_class) {
     return {};
 }
 
-/// Two buffers of `a` and `b` doubles in one allocation, the second starting 2 KiB past a 4 KiB boundary of the
-/// first. Two same-sized vectors allocated one after the other sit 16 bytes apart modulo 4 KiB when their size is a
-/// multiple of 4 KiB, and a reduction or copy from one into the other then runs 3–20× slower on this machine (4K
-/// aliasing: each store looks like it may feed the next loads); llc-probe's buffers never do, so the validator must
-/// not either, or it measures the allocator's luck instead of the collective.
-class TwoBuffers {
-  public:
-    TwoBuffers(std::size_t a, std::size_t b, double a_value, double b_value) : a_(a) {
-        constexpr std::size_t page = 4096 / sizeof(double);
-        constexpr std::size_t half_page = page / 2;
-        offset_ = a + (half_page + page - a % page) % page;  // offset ≡ 2 KiB (mod 4 KiB), ≥ a
-        storage_.assign(offset_ + b + 1, b_value);
-        std::fill_n(storage_.begin(), a, a_value);
-        b_ = b;
-    }
-    [[nodiscard]] std::span<double> a() noexcept { return {storage_.data(), a_}; }
-    [[nodiscard]] std::span<double> b() noexcept { return {storage_.data() + offset_, b_}; }
-
-  private:
-    std::vector<double> storage_;
-    std::size_t a_ = 0;
-    std::size_t b_ = 0;
-    std::size_t offset_ = 0;
-};
-
 /// A collective on doubles; n is the bytes the trace records for it (h).
 class CollectiveInstance final : public Instance {
   public:
     CollectiveInstance(Group& g, std::string op, std::int64_t bytes)
-        : g_(g), op_(std::move(op)), count_(counts(g.size(), op_, bytes)), buffers_(sizes(g.size(), op_, count_)) {}
-    void run() override {
-        const std::span<double> a = buffers_.a();
-        const std::span<double> b = buffers_.b();
-        if (op_ == "bcast") {
-            g_.bcast(a, 0);
-        } else if (op_ == "reduce") {
-            g_.reduce(std::span<const double>(a), b, Op::sum, 0);
-        } else if (op_ == "allreduce") {
-            g_.allreduce(std::span<const double>(a), b, Op::sum);
-        } else if (op_ == "gather") {
-            gathered_ = g_.gather(std::span<const double>(a.data(), count_), 0);
-        } else if (op_ == "allgather") {
-            gathered_ = g_.allgather(std::span<const double>(a.data(), count_));
-        } else if (op_ == "scatter") {
-            g_.scatter(std::span<const double>(a), b.first(count_), 0);
-        } else if (op_ == "alltoall") {
-            g_.alltoall(std::span<const double>(a), b);
-        } else if (op_ == "swap") {
-            const int partner = g_.rank() ^ 1;
-            g_.swap(partner < g_.size() ? partner : g_.rank(), std::span<const double>(a), b);
-        }
-    }
+        : g_(g),
+          op_(std::move(op)),
+          count_(counts(g.size(), op_, bytes)),
+          buffers_(sizes(g.size(), op_, count_)),
+          call_(resolve()) {}
+    void run() override { call_(); }
+    [[nodiscard]] std::function<void()> action() override { return call_; }
 
   private:
+    /// The call, its arguments found once (as llc-probe times it: a 20 ns collective on one processor would otherwise
+    /// pay as much again for finding its name).
+    std::function<void()> resolve() {
+        Group* g = &g_;
+        const std::span<double> a = buffers_.a();
+        const std::span<double> b = buffers_.b();
+        const std::span<const double> in(a);
+        if (op_ == "bcast") {
+            return [g, a] { g->bcast(a, 0); };
+        }
+        if (op_ == "reduce") {
+            return [g, in, b] { g->reduce(in, b, Op::sum, 0); };
+        }
+        if (op_ == "allreduce") {
+            return [g, in, b] { g->allreduce(in, b, Op::sum); };
+        }
+        if (op_ == "gather") {
+            return [this, g, part = in.first(count_)] { gathered_ = g->gather(part, 0); };
+        }
+        if (op_ == "allgather") {
+            return [this, g, part = in.first(count_)] { gathered_ = g->allgather(part); };
+        }
+        if (op_ == "scatter") {
+            return [g, in, mine = b.first(count_)] { g->scatter(in, mine, 0); };
+        }
+        if (op_ == "alltoall") {
+            return [g, in, b] { g->alltoall(in, b); };
+        }
+        if (op_ == "swap") {
+            const int partner = g_.rank() ^ 1;
+            return [g, mate = partner < g_.size() ? partner : g_.rank(), in, b] { g->swap(mate, in, b); };
+        }
+        throw Error("llc-validate: no collective case '" + op_ + "'");
+    }
+
     /// Doubles per processor's contribution: h / 8, whole blocks of P for allgather and alltoall.
     static std::size_t counts(int p, const std::string& op, std::int64_t bytes) {
         const auto P = static_cast<std::size_t>(p);
@@ -107,7 +102,7 @@ class CollectiveInstance final : public Instance {
         }
         return count;
     }
-    static TwoBuffers sizes(int p, const std::string& op, std::size_t count) {
+    static TwoBuffers<double> sizes(int p, const std::string& op, std::size_t count) {
         const auto P = static_cast<std::size_t>(p);
         return {count * (op == "scatter" ? P : 1), count * (op == "gather" || op == "allgather" ? P : 1), 1.0, 0.0};
     }
@@ -115,8 +110,9 @@ class CollectiveInstance final : public Instance {
     Group& g_;
     std::string op_;
     std::size_t count_ = 0;
-    TwoBuffers buffers_;
+    TwoBuffers<double> buffers_;
     std::vector<double> gathered_;
+    std::function<void()> call_;
 };
 
 /// The h the trace records for one call of `op` whose per-processor buffer is `bytes`.

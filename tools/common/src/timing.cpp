@@ -156,8 +156,12 @@ int warm_up_and_choose_batch(MPI_Comm comm, const std::function<void()>& body) {
         (void)time_sample(comm, 1, body);
         return 1;
     }
+    return choose_batch_by_doubling([&](int batch) { return time_sample(comm, batch, body); });
+}
+
+int choose_batch_by_doubling(const std::function<Sample(int batch)>& take) {
     int batch = 1;
-    while (batch < max_batch && time_sample(comm, batch, body).seconds * batch < min_sample_seconds) {
+    while (batch < max_batch && take(batch).seconds * batch < min_sample_seconds) {
         batch = std::min(2 * batch, max_batch);
     }
     return batch;

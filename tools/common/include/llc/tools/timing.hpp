@@ -19,11 +19,13 @@
 /// keep the samples whose CPU canary is within canary_tolerance of the fastest seen (SpeedReference) and report the
 /// undisturbed median beside the raw one.
 ///
-/// The link canary is recorded, not used to filter. The host also moves the two processors nearer or farther apart
-/// (an 8-byte exchange takes 0.2–0.3 µs in one state and 0.4–0.6 µs in the other, and a non-contiguous 400 KB send
-/// 31 µs against 79 µs), but that state lasts for whole runs: filtering on it only stretches a run that never sees
-/// the other state. The profile keeps the canaries of its calibration, and llc-probe --check and llc-validate print
-/// theirs beside them, so a reader sees when a comparison crossed states.
+/// The link canary is recorded, not used to filter. The host also moves the two processors nearer or farther apart:
+/// an 8-byte exchange takes 0.2–0.3 µs in one state and 0.4–0.6 µs in the other, switching within a run and from one
+/// run to the next, and its effect on an operation is no fixed factor (a non-contiguous 400 KB send took 31 µs in one
+/// run and 79 µs in the next, link canaries 0.29 and 0.63 µs, while a contiguous 400 KB swap took 27 and 23 µs).
+/// Filtering on it (tried, at 1.5× the fastest) stretched a quick calibration from 5 s to 53 s and did not bring
+/// calibration and check closer. The profile keeps the canaries of its calibration, and llc-probe --check and
+/// llc-validate print theirs beside them, so a reader sees when a comparison crossed states.
 
 #include <functional>
 #include <limits>
@@ -113,6 +115,12 @@ class SpeedReference {
 /// batch from one call would not do: a cold first call gives a small batch, and the clock's cost then doubles a
 /// 20 ns operation.) Same value on every rank of `comm`. Collective over `comm`.
 [[nodiscard]] int warm_up_and_choose_batch(MPI_Comm comm, const std::function<void()>& body);
+
+/// The batch by doubling, on any group: `take(batch)` takes one sample of `batch` calls (agreed over the ranks), and
+/// the batch doubles from 1 until a sample lasts at least min_sample_seconds (at most max_batch); the first sample is
+/// the warm-up. For operations whose back-to-back calls do not overlap into a throughput — a point-to-point message
+/// matched one by one, timed at one end (llc-probe's P-3PC paths, whose sends and receives take 0.1–0.5 µs).
+[[nodiscard]] int choose_batch_by_doubling(const std::function<Sample(int batch)>& take);
 
 /// When a run of samples stops: after at least `min_samples`, once `budget_seconds` of samples are spent or the
 /// relative standard error of the median is at most `target_rse` (0: no such stop), and at `max_samples` in any case.
