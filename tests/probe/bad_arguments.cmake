@@ -1,15 +1,8 @@
 # Bad arguments: exit status 2 on every rank (no hang) and a message naming the argument.
 file(MAKE_DIRECTORY ${WORK})
+include(${CMAKE_CURRENT_LIST_DIR}/../support/expect_bad_arguments.cmake)
 function(expect_bad expect)
-    execute_process(COMMAND ${MPIEXEC} --oversubscribe --bind-to none -np 2 ${PROBE} ${ARGN}
-                    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
-    message("llc-probe ${ARGN} -> ${status}: ${err}")
-    if(NOT status EQUAL 2)
-        message(FATAL_ERROR "llc-probe ${ARGN}: expected exit status 2, got ${status}")
-    endif()
-    if(NOT err MATCHES "${expect}")
-        message(FATAL_ERROR "llc-probe ${ARGN}: expected a message matching '${expect}'")
-    endif()
+    llc_expect_bad_arguments(NP 2 TOOL ${PROBE} EXPECT "${expect}" ARGS ${ARGN})
 endfunction()
 expect_bad("--max-bytes" --max-bytes abc --out ${WORK}/x.json)
 expect_bad("--max-bytes" --max-bytes 10 --out ${WORK}/x.json)
