@@ -211,6 +211,15 @@ bool crowded(Group& world) {
     return over != 0;
 }
 
+/// Folds a group's fastest canaries into the machine's state: the fastest CPU canary of any group (0 = none yet), the
+/// link canary of the group of two processors (the pair the P-3PC paths and the validator's P = 2 runs use).
+void note_machine_state(tools::Canary& state, const tools::Canary& fastest, int p) {
+    state.cpu = state.cpu > 0.0 ? std::min(state.cpu, fastest.cpu) : fastest.cpu;
+    if (p == 2) {
+        state.link = fastest.link;
+    }
+}
+
 using Medians = std::map<std::pair<std::string, int>, std::vector<Sample>>;
 
 void collect(const std::vector<Cell>& cells, Medians& medians) {
@@ -290,8 +299,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     total += static_cast<double>(probes.size());
     Progress progress(root && s.progress, total);
     Medians medians;
-    double canary_cpu = std::numeric_limits<double>::infinity();  // the fastest CPU canary of rank 0's groups
-    double canary_link = 0.0;                                     // the fastest link canary on two processors
+    tools::Canary machine_state;  // the calibration's fastest canaries, for the profile's meta
 
     // ---- collectives, swap and the division, per group size p ----
     for (const int p : ps) {
@@ -312,10 +320,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
             }
             std::mt19937_64 rng(s.seed + static_cast<std::uint64_t>(p));
             const tools::Canary fastest = run_cells(g.native(), cells, s, rng, progress, out.samples);
-            canary_cpu = std::min(canary_cpu, fastest.cpu);
-            if (p == 2) {
-                canary_link = fastest.link;
-            }
+            note_machine_state(machine_state, fastest, p);
             collect(cells, medians);
         }
         sleepy_barrier(world.native());
@@ -471,8 +476,8 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     meta.date = iso_date();
     meta.quick = s.quick;
     meta.world_size = P;
-    meta.canary_cpu_s = std::isfinite(canary_cpu) ? canary_cpu : 0.0;
-    meta.canary_link_s = canary_link;
+    meta.canary_cpu_s = machine_state.cpu;
+    meta.canary_link_s = machine_state.link;
     return out;
 }
 
@@ -653,10 +658,7 @@ std::vector<CheckRow> check(Group& world,
             Progress quiet(false, 1.0);
             const tools::Canary fastest = run_cells(g.native(), cells, s, rng, quiet, samples);
             if (machine_state != nullptr) {
-                machine_state->cpu = machine_state->cpu > 0.0 ? std::min(machine_state->cpu, fastest.cpu) : fastest.cpu;
-                if (p == 2) {
-                    machine_state->link = fastest.link;
-                }
+                note_machine_state(*machine_state, fastest, p);
             }
             if (remeasured != nullptr) {
                 remeasured->insert(remeasured->end(), samples.begin(), samples.end());
