@@ -178,6 +178,33 @@ TEST(FftCostTest, EachLeafIsPricedByTheTableOfItsKind) {
     EXPECT_NEAR(gathered.children()[1].children()[0].children()[1].work(), 17e-10 * nlogn(n / 2), 1e-15);
 }
 
+TEST(FftCostTest, AFoldedLastStageIsPricedByItsOwnTable) {
+    // With the "fft.leaf_dif" table, a block of L ≥ 2^15 (a power of two: FftPlan folds the last butterfly into the
+    // four-step leaf there) costs Cd·L·log2 L for the butterfly and the leaf together; smaller blocks, and profiles
+    // without the table, D·L + C·L·log2 L.
+    llc::cost::FftConstants c = tagged();
+    c.leaf_dif_by_size = {{15, 41e-10}, {17, 43e-10}};
+    for (const auto order : {FftOrder::scrambled, FftOrder::natural}) {
+        const bool scrambled = order == FftOrder::scrambled;
+        const double apart_leaf = scrambled ? 11e-10 : 13e-10;  // in place / out of place
+        for (const auto& [P, n] : {std::pair{2, std::int64_t{1} << 16}, std::pair{4, std::int64_t{1} << 18}}) {
+            const Expr e = llc::cost::fft(P, n, FftLayout::block, order, c);
+            const auto& items = e.children();
+            const Expr& last = scrambled ? items.back() : items[items.size() - 2];
+            const double L = static_cast<double>(n / P);
+            const double Cd = P == 2 ? 41e-10 : 42e-10;  // 2^15, and 2^16 halfway to 2^17 in log2
+            EXPECT_NEAR(last.work(), Cd * nlogn(L), 1e-15) << P << ' ' << scrambled;
+        }
+        const Expr small_expr = llc::cost::fft(2, 1 << 12, FftLayout::block, order, c);
+        const auto& small = small_expr.children();
+        const Expr& last = scrambled ? small.back() : small[small.size() - 2];
+        EXPECT_NEAR(last.work(), 23e-10 * 2048 + apart_leaf * nlogn(2048), 1e-15);
+        EXPECT_NEAR(c.last_stage_seconds(2048, scrambled), last.work(), 1e-15);
+    }
+    const llc::cost::FftConstants without = tagged();
+    EXPECT_NEAR(without.last_stage_seconds(1 << 16, true), 23e-10 * 65536 + 11e-10 * nlogn(65536), 1e-12);
+}
+
 TEST(FftCostTest, PerSizeConstantsInterpolateInLog2OfTheSize) {
     llc::cost::FftConstants c = k;
     c.leaf_by_size = {{14, 1e-9}, {16, 3e-9}};

@@ -11,6 +11,8 @@
 #include <llc/error.hpp>
 #include <llc/partners.hpp>
 
+#include "fft_kernels.hpp"
+
 namespace llc::cost {
 
 namespace {
@@ -114,6 +116,14 @@ double FftConstants::reorder_seconds(double L) const {
     return per_unit(reorder_by_size, L, reorder) * L;
 }
 
+double FftConstants::last_stage_seconds(std::int64_t L, bool in_place) const {
+    const auto Ld = static_cast<double>(L);
+    if (!leaf_dif_by_size.empty() && detail::fft::four_step_applies(static_cast<std::size_t>(L))) {
+        return per_unit(leaf_dif_by_size, Ld, 0.0) * n_log_n(Ld);
+    }
+    return divide_seconds(Ld) + leaf_seconds(Ld, 1, in_place);
+}
+
 FftConstants FftConstants::from(const Profile& profile) {
     FftConstants k;
     k.divide_by_size = table_of(profile, "fft.divide");
@@ -121,6 +131,7 @@ FftConstants FftConstants::from(const Profile& profile) {
     k.reorder_by_size = table_of(profile, "fft.reorder");
     k.leaf_by_size = table_of(profile, "fft.leaf");
     k.leaf_oop_by_size = table_of(profile, "fft.leaf_oop");
+    k.leaf_dif_by_size = table_of(profile, "fft.leaf_dif");
     for (const std::size_t stride : {2, 4, 8, 16, 32, 64}) {
         std::map<int, double> table =
             table_of(profile, stride == 2 ? "fft.leaf_strided" : "fft.leaf_strided" + std::to_string(stride));
@@ -180,7 +191,7 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
         items.push_back(
             Expr::normal("fft.dif", t == 0 ? 0.0 : k.divide_seconds(Ld), "swap", P, 2.0 * Ld * complex_bytes));
     }
-    const double last = k.divide_seconds(Ld) + k.leaf_seconds(Ld, 1, order == FftOrder::scrambled);
+    const double last = k.last_stage_seconds(L, order == FftOrder::scrambled);
     if (order == FftOrder::scrambled) {
         // The last butterfly and the leaf: local work that no collective ends (one compute node in the trace).
         items.push_back(Expr::compute("fft.leaf", last));

@@ -84,6 +84,20 @@ double leaf_probe(bool quick, std::size_t n, std::size_t stride, bool in_place) 
     return t / (static_cast<double>(n) * std::log2(static_cast<double>(n)));
 }
 
+/// Seconds per L·log2 L of the block layout's last stage with its butterfly folded into the four-step leaf
+/// (Leaf::execute_dif), for the upper partner (its butterfly multiplies by the twiddles: the slower of the two, and
+/// the stage lasts as long as its slowest processor).
+double leaf_dif_probe(bool quick, std::size_t L) {
+    Leaf leaf(L, 1, true, FftDirection::forward, probe_planner, /*dif_upper=*/true);
+    const Buffer a(L);
+    const Buffer b(L);
+    const Buffer out(L);
+    fill(a, 7);
+    fill(b, 8);
+    const double t = seconds_per_call(quick, [&] { leaf.execute_dif(a.data(), b.data(), true, out.data()); });
+    return t / (static_cast<double>(L) * std::log2(static_cast<double>(L)));
+}
+
 double divide_probe(bool quick, std::size_t L) {
     const Buffer a(L);
     const Buffer b(L);
@@ -144,6 +158,15 @@ std::vector<cost::KernelProbe> kernel_probes() {
         probes.push_back({"fft.leaf." + pow2(k),
                           "n*log2(n) of a contiguous in-place leaf of " + pow2(k),
                           [n](bool quick) { return leaf_probe(quick, n, 1, true); }});
+    }
+    // The last stage of the block layout where FftPlan folds its butterfly into the leaf (the four-step sizes).
+    for (const int k : leaf_exponents(22)) {
+        const std::size_t L = std::size_t{1} << k;
+        if (four_step_applies(L)) {
+            probes.push_back({"fft.leaf_dif." + pow2(k),
+                              "L*log2(L) of the last butterfly folded into a four-step leaf of " + pow2(k),
+                              [L](bool quick) { return leaf_dif_probe(quick, L); }});
+        }
     }
     for (const int s : {1, 2, 3}) {
         const std::size_t stride = std::size_t{1} << s;

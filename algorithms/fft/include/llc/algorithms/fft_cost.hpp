@@ -17,7 +17,11 @@
 ///      "fft.leaf_strided.2^k", "fft.leaf_strided4.2^k", "fft.leaf_strided8.2^k"  out of place, reading every
 ///                          2nd / 4th / 8th term (replicated layout after d divisions: stride 2^d; a stride without
 ///                          a table of its own takes the largest measured one below it);
-/// - R  "fft.reorder.2^k" — per element of the natural-order interleave of a block of 2^k.
+/// - R  "fft.reorder.2^k" — per element of the natural-order interleave of a block of 2^k;
+/// - Cd "fft.leaf_dif.2^k" — per L·log2 L of the block layout's last stage when its butterfly is folded into a
+///                      four-step leaf (L a power of two ≥ 2^15, FftPlan's default planner): the butterfly costs no
+///                      pass over memory of its own there, so D·L + C·L·log2 L would over-price it (by 21 % at
+///                      n = 2^24, P = 2, in one run here).
 /// Older profiles hold single constants "fft.divide", "fft.combine", "fft.leaf", "fft.leaf_strided", "fft.reorder"
 /// (measured at one size) and only the in-place and stride-2 leaf tables; they still load: a missing table falls
 /// back to the single constant, the out-of-place leaf to the in-place one, a stride ≥ 4 to stride 2 (see
@@ -31,7 +35,8 @@
 ///   Φ = C_P·(n/P)·log2(n/P) + Σ_{s=1..log P} (T_PAR(2^s, n·16) + F·2^{s−1}·n/P),
 /// without the paper's division term Σ D·n/2^i because the split is read in place by the strided leaves.
 /// Block layout, P = 2^s, P | n, L = n/P: s stages of T_swap(P, 2·16·L) with a butterfly D·L after each, the leaf
-/// C·L·log2 L (in place in scrambled order, out of place in natural order); natural order adds the redistribution
+/// C·L·log2 L (in place in scrambled order, out of place in natural order) — the last butterfly and the leaf
+/// together Cd·L·log2 L where the plan folds them; natural order adds the redistribution
 /// (T_swap(2, 16·L) at P = 2, T_alltoall(P, 16·L) otherwise) and R·L. Other block cases (the gathered
 /// fallback): T_allgather(P, 16·n) + Φ_replicated(P, n).
 
@@ -64,6 +69,9 @@ struct FftConstants {
     std::map<int, double> divide_by_size{};   ///< "fft.divide.2^k", by block length; empty → `divide`
     std::map<int, double> combine_by_size{};  ///< "fft.combine.2^k", by butterflies; empty → `combine`
     std::map<int, double> reorder_by_size{};  ///< "fft.reorder.2^k", by block length; empty → `reorder`
+    /// "fft.leaf_dif.2^k": the last butterfly folded into a four-step leaf, by block length; empty (older profiles)
+    /// → the butterfly and the leaf apart.
+    std::map<int, double> leaf_dif_by_size{};
 
     /// Seconds of the leaf llc::FftPlan builds as Leaf(n, stride, in_place): contiguous (stride 1) in place or out of
     /// place, or out of place reading every stride-th term.
@@ -74,6 +82,10 @@ struct FftConstants {
     [[nodiscard]] double combine_seconds(double butterflies) const;
     /// Seconds of the natural-order interleave of a block of L entries.
     [[nodiscard]] double reorder_seconds(double L) const;
+    /// Seconds of the block layout's last stage after its swap: the upper partner's butterfly and the leaf on a
+    /// block of L entries (the leaf in place for the scrambled order), folded into one four-step pass where FftPlan
+    /// folds them and the profile has the table.
+    [[nodiscard]] double last_stage_seconds(std::int64_t L, bool in_place) const;
 
     /// Reads every FFT kernel constant present in the profile: the per-size tables "fft.<kernel>.2^k" and the single
     /// constants of older profiles.
