@@ -45,12 +45,15 @@ std::string p2p_name(Path path, Layout layout) {
 }
 
 /// The sizes h at which `op` is measured on p processors: the grid cut at largest_bytes, made feasible, distinct.
-std::vector<double> collective_sizes(const std::string& op, int p, std::span<const double> grid, double max_bytes) {
+std::vector<double> collective_sizes(const std::string& op,
+                                     int p,
+                                     std::span<const double> grid,
+                                     const SizeLimits& limits) {
     if (op == "barrier") {
         return {0.0};
     }
     std::vector<double> out;
-    const double top = largest_bytes(op, p, max_bytes);
+    const double top = largest_bytes(op, p, limits);
     for (const double x : grid) {
         if (x <= top * 1.0001) {
             const double h = feasible_bytes(op, p, x);
@@ -282,6 +285,8 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     const bool root = world.rank() == 0;
     const std::vector<int> ps = group_sizes(P);
     const std::vector<double> grid = log_grid(s.min_bytes, s.max_bytes, s.sizes);
+    // The collectives' sizes: the grid, continued for those measured past max_bytes (swap).
+    const std::vector<double> collective_grid = extended_grid(grid, largest_bytes_of_all(P, s.limits()));
     const int pair_size = std::min(P, 2);
     const auto& names = measured_collectives();
     const std::vector<cost::KernelProbe> probes =
@@ -291,7 +296,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     double total = 0.0;
     for (const int p : ps) {
         for (const auto& op : names) {
-            total += static_cast<double>(collective_sizes(op, p, grid, s.max_bytes).size());
+            total += static_cast<double>(collective_sizes(op, p, collective_grid, s.limits()).size());
         }
         total += 1.0 + static_cast<double>(division_results(p, grid).size());
     }
@@ -306,11 +311,11 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
         Group& g = group_of(world, p);
         if (world.rank() < p) {
             progress.phase("collectives and division at p = " + std::to_string(p));
-            auto bench = std::make_unique<CollectiveBench>(g, s.max_bytes);
+            auto bench = std::make_unique<CollectiveBench>(g, s.limits());
             auto division = std::make_unique<DivisionBench>(g, s.max_bytes);
             std::vector<Cell> cells;
             for (const auto& op : names) {
-                for (const double h : collective_sizes(op, p, grid, s.max_bytes)) {
+                for (const double h : collective_sizes(op, p, collective_grid, s.limits())) {
                     cells.push_back(collective_cell(*bench, g, op, h));
                 }
             }
@@ -601,7 +606,7 @@ std::vector<CheckRow> check(Group& world,
         Group& g = group_of(world, p);
         if (world.rank() < p) {
             progress.phase("check at p = " + std::to_string(p));
-            auto bench = std::make_unique<CollectiveBench>(g, s.max_bytes);
+            auto bench = std::make_unique<CollectiveBench>(g, s.limits());
             auto division = std::make_unique<DivisionBench>(g, s.max_bytes);
             std::vector<Cell> cells;
             for (const auto& op : measured_collectives()) {
@@ -614,7 +619,7 @@ std::vector<CheckRow> check(Group& world,
                     continue;
                 }
                 const cost::Piecewise& fit = profile.collective_fit(op, p);
-                const double top = std::min(fit.max_bytes(), largest_bytes(op, p, s.max_bytes));
+                const double top = std::min(fit.max_bytes(), largest_bytes(op, p, s.limits()));
                 double last = -1.0;
                 for (const double x : held_out(fit_samples, op, p, fit.min_bytes(), fit.max_bytes(), s.sizes)) {
                     const double h = feasible_bytes(op, p, x);
@@ -624,7 +629,7 @@ std::vector<CheckRow> check(Group& world,
                     }
                 }
                 for (const double h : drift_sizes(reference, op, p)) {
-                    if (h <= largest_bytes(op, p, s.max_bytes)) {
+                    if (h <= largest_bytes(op, p, s.limits())) {
                         cells.push_back(as_drift(collective_cell(*bench, g, op, h)));
                     }
                 }

@@ -115,6 +115,7 @@ llc::probe::Settings settings_from(const Arguments& a) {
     }
     if (a.max_bytes > 0.0) {
         s.max_bytes = a.max_bytes;
+        s.swap_max_bytes = a.max_bytes;
     }
     if (a.sizes > 0) {
         s.sizes = a.sizes;

@@ -36,6 +36,21 @@ std::vector<double> log_grid(double lo, double hi, int n) {
     return grid;
 }
 
+std::vector<double> extended_grid(std::span<const double> grid, double hi) {
+    std::vector<double> out(grid.begin(), grid.end());
+    if (out.size() < 2 || out.back() >= hi) {
+        return out;
+    }
+    const double ratio = out[out.size() - 1] / out[out.size() - 2];
+    while (out.back() * std::sqrt(ratio) < hi) {  // the next step, unless hi is nearer than half a step
+        out.push_back(std::round(std::min(out.back() * ratio, hi)));
+    }
+    if (out.back() < hi) {
+        out.back() = std::round(hi);
+    }
+    return out;
+}
+
 std::vector<double> geometric_midpoints(std::span<const double> grid) {
     std::vector<double> mids;
     const std::set<double> on_grid(grid.begin(), grid.end());

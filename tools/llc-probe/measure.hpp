@@ -14,6 +14,8 @@
 #include <llc/tools/statistics.hpp>
 #include <llc/tools/timing.hpp>
 
+#include "operations.hpp"
+
 namespace llc::probe {
 
 using tools::median;
@@ -24,21 +26,26 @@ using tools::quantile;
 struct Settings {
     bool quick = false;
     double min_bytes = 8;
-    double max_bytes = 64.0 * 1024 * 1024;  ///< largest h of the collectives (full mode: 64 MiB, quick: 4 MiB)
-    int sizes = 32;                         ///< log-uniform sizes in [min_bytes, max_bytes] (quick: 24)
-    int min_reps = 15;                      ///< repetitions before the stop rule is consulted
-    int max_reps = 5000;                    ///< repetition cap of one cell (small operations need many: sub-µs noise)
-    double cell_budget = 1.0;               ///< seconds of timed calls one cell may take (then it stops at min_reps)
-    double target_rse = 0.025;              ///< stop when the relative standard error of the median is at most this
+    double max_bytes = 64.0 * 1024 * 1024;       ///< largest h of the collectives (full mode: 64 MiB, quick: 4 MiB)
+    double swap_max_bytes = 64.0 * 1024 * 1024;  ///< largest h of swap, if more than max_bytes (--max-bytes sets both)
+    int sizes = 32;                              ///< log-uniform sizes in [min_bytes, max_bytes] (quick: 24)
+    int min_reps = 15;                           ///< repetitions before the stop rule is consulted
+    int max_reps = 5000;        ///< repetition cap of one cell (small operations need many: sub-µs noise)
+    double cell_budget = 1.0;   ///< seconds of timed calls one cell may take (then it stops at min_reps)
+    double target_rse = 0.025;  ///< stop when the relative standard error of the median is at most this
     int block = 3;  ///< samples per visit of a cell, after an untimed warm-up call (llc::tools' timing rule)
     std::uint64_t seed = 20240601;  ///< same on every rank: the shuffled order is the same everywhere
     bool progress = true;
+
+    [[nodiscard]] SizeLimits limits() const noexcept { return {max_bytes, swap_max_bytes}; }
 };
 
 // ---- sizes --------------------------------------------------------------------------------------------------------
 
 /// n sizes log-uniform in [lo, hi], rounded to whole bytes, distinct, ascending.
 [[nodiscard]] std::vector<double> log_grid(double lo, double hi, int n);
+/// `grid` continued past its end with its own ratio (the last two sizes') up to `hi`, which it ends at.
+[[nodiscard]] std::vector<double> extended_grid(std::span<const double> grid, double hi);
 /// The geometric midpoints of neighbouring sizes (the held-out sizes of --check), rounded, distinct, and not on the
 /// grid.
 [[nodiscard]] std::vector<double> geometric_midpoints(std::span<const double> grid);

@@ -55,33 +55,50 @@ double feasible_bytes(std::string_view op, int p, double bytes) {
     return b;
 }
 
-double largest_bytes(std::string_view op, int p, double max_bytes) {
+double largest_bytes(std::string_view op, int p, const SizeLimits& limits) {
+    const double max_bytes = limits.max_bytes;
     if (op == "gather" || op == "scatter") {
         return std::min(max_bytes, std::max(max_bytes, gather_budget) / p);
+    }
+    if (op == "swap") {
+        return std::max(max_bytes, limits.swap_max_bytes);
     }
     return max_bytes;
 }
 
+double largest_bytes_of_all(int p, const SizeLimits& limits) {
+    return std::max(limits.max_bytes, largest_bytes("swap", p, limits));
+}
+
 // ---- collectives --------------------------------------------------------------------------------------------------
 
-CollectiveBench::CollectiveBench(Group& g, double max_bytes) : g_(g) {
-    const int p = g.size();
-    const std::size_t top = as_size(max_bytes) + static_cast<std::size_t>(p) * 8;
-    const std::size_t scatter_root = as_size(largest_bytes("scatter", p, max_bytes)) * static_cast<std::size_t>(p);
-    send_.assign(std::max(top, scatter_root + 8), 1);
-    recv_.assign(top, 2);
-    dsend_.assign(top / 8 + 1, 1.0);
-    drecv_.assign(top / 8 + 1, 0.0);
+namespace {
+
+std::size_t byte_buffer_size(int p, const SizeLimits& limits) {
+    const std::size_t top = as_size(largest_bytes_of_all(p, limits)) + static_cast<std::size_t>(p) * 8;
+    const std::size_t scatter_root = as_size(largest_bytes("scatter", p, limits)) * static_cast<std::size_t>(p);
+    return std::max(top, scatter_root + 8);
 }
+
+std::size_t double_buffer_size(int p, const SizeLimits& limits) {
+    return (as_size(limits.max_bytes) + static_cast<std::size_t>(p) * 8) / 8 + 1;
+}
+
+}  // namespace
+
+CollectiveBench::CollectiveBench(Group& g, const SizeLimits& limits)
+    : g_(g),
+      bytes_(byte_buffer_size(g.size(), limits), byte_buffer_size(g.size(), limits), 1, 2),
+      doubles_(double_buffer_size(g.size(), limits), double_buffer_size(g.size(), limits), 1.0, 0.0) {}
 
 std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
     const std::size_t h = as_size(bytes);
     const int p = g_.size();
     const auto pu = static_cast<std::size_t>(p);
     Group* g = &g_;
-    const std::span<unsigned char> send(send_.data(), h);
-    const std::span<double> dsend(dsend_.data(), h / 8);
-    const std::span<double> drecv(drecv_.data(), h / 8);
+    const std::span<unsigned char> send = bytes_.a().first(h);
+    const std::span<double> dsend = doubles_.a().first(h / 8);
+    const std::span<double> drecv = doubles_.b().first(h / 8);
     if (op == "bcast") {
         return [g, send] { g->bcast(send, 0); };
     }
@@ -102,16 +119,16 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         return [g, send] { (void)g->gather(std::span<const unsigned char>(send), 0); };
     }
     if (op == "allgather") {
-        const std::span<const unsigned char> part(send_.data(), h / pu);
+        const std::span<const unsigned char> part = bytes_.a().first(h / pu);
         return [g, part] { (void)g->allgather(part); };
     }
     if (op == "scatter") {
-        const std::span<const unsigned char> all(send_.data(), h * pu);
-        const std::span<unsigned char> mine(recv_.data(), h);
+        const std::span<const unsigned char> all = bytes_.a().first(h * pu);
+        const std::span<unsigned char> mine = bytes_.b().first(h);
         return [g, all, mine] { g->scatter(all, mine, 0); };
     }
     if (op == "alltoall") {
-        const std::span<unsigned char> recv(recv_.data(), h);
+        const std::span<unsigned char> recv = bytes_.b().first(h);
         return [g, send, recv] { g->alltoall(std::span<const unsigned char>(send), recv); };
     }
     if (op == "barrier") {
@@ -119,8 +136,8 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
     }
     if (op == "swap") {
         const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
-        const std::span<const unsigned char> out(send_.data(), h / 2);
-        const std::span<unsigned char> in(recv_.data(), h / 2);
+        const std::span<const unsigned char> out = bytes_.a().first(h / 2);
+        const std::span<unsigned char> in = bytes_.b().first(h / 2);
         return [g, mate, out, in] { g->swap(mate, out, in); };
     }
     throw Error("llc-probe: no benchmark for collective '" + std::string(op) + "'");

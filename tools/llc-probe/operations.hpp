@@ -17,6 +17,7 @@
 
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/buffers.hpp>
 #include <llc/tools/timing.hpp>
 
 namespace llc::probe {
@@ -28,15 +29,25 @@ namespace llc::probe {
 /// The h nearest to `bytes` that `op` can move on p processors (a multiple of 8 for the reductions, of p for
 /// allgather and alltoall, of 2 for swap; 0 for barrier).
 [[nodiscard]] double feasible_bytes(std::string_view op, int p, double bytes);
-/// The largest h measured for `op` on p processors: max_bytes, except gather and scatter, whose root holds p·h, capped
-/// so that p·h ≤ max(max_bytes, 256 MiB).
-[[nodiscard]] double largest_bytes(std::string_view op, int p, double max_bytes);
+/// The largest sizes h measured: of the collectives, and of swap. Swap goes further (64 MiB by default, also in quick
+/// mode): the FFT's block stages swap blocks far larger than the last-level cache, and a price extrapolated from
+/// swaps that fit in it under-priced them by ~30 %.
+struct SizeLimits {
+    double max_bytes = 64.0 * 1024 * 1024;
+    double swap_max_bytes = 64.0 * 1024 * 1024;
+};
+
+/// The largest h measured for `op` on p processors: limits.max_bytes, except gather and scatter, whose root holds p·h,
+/// capped so that p·h ≤ max(max_bytes, 256 MiB), and swap: max(max_bytes, swap_max_bytes).
+[[nodiscard]] double largest_bytes(std::string_view op, int p, const SizeLimits& limits);
+/// The largest h of any collective on p processors.
+[[nodiscard]] double largest_bytes_of_all(int p, const SizeLimits& limits);
 
 /// Buffers for the collectives of one group, allocated and touched once.
 class CollectiveBench {
   public:
     /// Collective over nothing; allocates for h ≤ max_bytes on g.size() processors.
-    CollectiveBench(Group& g, double max_bytes);
+    CollectiveBench(Group& g, const SizeLimits& limits);
     /// The call of `op` with h bytes on the group (through llc::Group), its buffers and arguments resolved once, so
     /// that a timed call pays for the collective alone (a 20 ns collective on one processor would otherwise pay as
     /// much again for finding its name). Calling it is collective over the group.
@@ -46,10 +57,8 @@ class CollectiveBench {
 
   private:
     Group& g_;
-    std::vector<unsigned char> send_;
-    std::vector<unsigned char> recv_;
-    std::vector<double> dsend_;
-    std::vector<double> drecv_;
+    tools::TwoBuffers<unsigned char> bytes_;  ///< send (a) and receive (b) of the byte collectives
+    tools::TwoBuffers<double> doubles_;       ///< send (a) and receive (b) of the reductions
 };
 
 /// The division superstep llc::par(g, task0, task1) with two equal-weight tasks whose results are m bytes each.

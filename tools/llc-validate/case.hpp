@@ -15,6 +15,7 @@
 #include <llc/cost/expr.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/buffers.hpp>
 
 namespace llc::validate {
 
@@ -48,31 +49,9 @@ struct Case {
     std::function<bool(int p, std::int64_t n)> applies;
 };
 
-/// Two buffers of `a` and `b` values in one allocation, the second starting 2 KiB past a 4 KiB boundary of the first.
-/// Two same-sized vectors allocated one after the other sit 16 bytes apart modulo 4 KiB when their size is a multiple
-/// of 4 KiB, and a copy, reduction or out-of-place transform from one into the other then runs 3–20× slower on this
-/// machine (4K aliasing: each store looks like it may feed the next loads). llc-probe's buffers and the kernel probes'
-/// never alias, so the validator's inputs and outputs must not either, or it measures the allocator's luck.
-template <typename T>
-class TwoBuffers {
-  public:
-    TwoBuffers(std::size_t a, std::size_t b, T a_value, T b_value) : a_(a), b_(b) {
-        static_assert(4096 % sizeof(T) == 0, "a value must divide a page");
-        constexpr std::size_t page = 4096 / sizeof(T);
-        constexpr std::size_t half_page = page / 2;
-        offset_ = a + (half_page + page - a % page) % page;  // offset ≡ 2 KiB (mod 4 KiB), ≥ a
-        storage_.assign(offset_ + b + 1, b_value);
-        std::fill_n(storage_.begin(), a, a_value);
-    }
-    [[nodiscard]] std::span<T> a() noexcept { return {storage_.data(), a_}; }
-    [[nodiscard]] std::span<T> b() noexcept { return {storage_.data() + offset_, b_}; }
-
-  private:
-    std::vector<T> storage_;
-    std::size_t a_ = 0;
-    std::size_t b_ = 0;
-    std::size_t offset_ = 0;
-};
+/// Inputs and outputs of the cases: in one allocation, not aliasing modulo 4 KiB (llc/tools/buffers.hpp), like
+/// llc-probe's, so that both tools measure the same thing.
+using tools::TwoBuffers;
 
 /// Every case, in report order.
 [[nodiscard]] std::vector<Case> all_cases();
