@@ -10,6 +10,8 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -30,6 +32,12 @@ using cost::Path;
 using cost::Sample;
 
 constexpr int back_to_back = 16;
+/// The kernel probes run in this many rounds, each in a new shuffled order, and a kernel's constant is the median of
+/// its rounds. One probe lasts at most 0.15 s in quick mode, while memory-bound code here runs up to 1.5× slower for
+/// 0.3–1.5 s at a time (a serial FFT of 2^16 points: 0.60 ms, then 0.85 ms, medians of 60 calls a second apart), so a
+/// single measurement caught one phase or the other: the quick probe priced that FFT at 0.51 ms and llc-run measured
+/// 0.84 ms in the same hour. Rounds spread over the calibration see the machine's mix of phases.
+constexpr int kernel_rounds = 3;
 constexpr std::array<Path, 3> paths{Path::send, Path::recv, Path::full};
 constexpr std::array<Layout, 4> layouts{Layout::cc, Layout::cn, Layout::nc, Layout::nn};
 
@@ -301,7 +309,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
         total += 1.0 + static_cast<double>(division_results(p, grid).size());
     }
     total += 12.0 * static_cast<double>(p2p_sizes(grid).size()) + static_cast<double>(grid.size()) + 2.0;
-    total += static_cast<double>(probes.size());
+    total += static_cast<double>(probes.size()) * kernel_rounds;
     Progress progress(root && s.progress, total);
     Medians medians;
     tools::Canary machine_state;  // the calibration's fastest canaries, for the profile's meta
@@ -369,18 +377,31 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
         int failed = 0;
         std::string failure;
         if (all_run || root) {
-            for (std::size_t i = 0; i < probes.size(); ++i) {
-                try {
-                    kernel_values[i] = probes[i].measure(s.quick);
-                    if (!std::isfinite(kernel_values[i]) || kernel_values[i] < 0.0) {
+            std::vector<std::vector<double>> by_round(probes.size());
+            std::vector<std::size_t> order(probes.size());
+            std::iota(order.begin(), order.end(), std::size_t{0});
+            std::mt19937_64 rng(s.seed + 2000);  // the same order on every rank: the ranks run the same kernel
+            for (int round = 0; round < kernel_rounds && failed == 0; ++round) {
+                std::shuffle(order.begin(), order.end(), rng);
+                for (const std::size_t i : order) {
+                    try {
+                        const double v = probes[i].measure(s.quick);
+                        if (!std::isfinite(v) || v < 0.0) {
+                            failed = 1;
+                            failure = probes[i].name + " returned " + std::to_string(v);
+                        }
+                        by_round[i].push_back(v);
+                    } catch (const std::exception& e) {
                         failed = 1;
-                        failure = probes[i].name + " returned " + std::to_string(kernel_values[i]);
+                        failure = probes[i].name + ": " + e.what();
                     }
-                } catch (const std::exception& e) {
-                    failed = 1;
-                    failure = probes[i].name + ": " + e.what();
+                    progress.advance();
                 }
-                progress.advance();
+            }
+            for (std::size_t i = 0; i < probes.size(); ++i) {
+                if (!by_round[i].empty()) {
+                    kernel_values[i] = median(by_round[i]);
+                }
             }
         }
         sleepy_barrier(world.native());
