@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <numeric>
+#include <random>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -163,6 +165,91 @@ std::string plots_script() {
     return {};
 }
 
+/// The validator measures every point in this many rounds, each visiting the points in a new shuffled order, and
+/// pools the rounds' samples: memory-bound code on this VM runs up to 1.5× slower for 0.3–1.5 s at a time, and a
+/// point measured in one stretch of ~0.15 s took the speed of whichever phase it fell in (a serial FFT of 2^16 points
+/// measured 0.60 to 0.92 ms from one case to the next of the same run). llc-probe's cells are visited the same way.
+constexpr int measuring_rounds = 3;
+
+/// Runs `instance` once traced and holds the trace against the case's Expr under the CCM; fills `steps` on the
+/// group's rank 0 and returns whether it did. Collective over `g`.
+bool trace_and_compare(Group& g,
+                       Instance& instance,
+                       const Case& c,
+                       std::int64_t n,
+                       const cost::Profile& profile,
+                       const cost::Model& ccm,
+                       SuperstepReport& steps) {
+    Trace::enable(true);
+    g.barrier();
+    Trace::clear();
+    g.restart_superstep_clock();
+    instance.run();
+    const Trace trace = Trace::gather(g);
+    Trace::enable(false);
+    if (g.rank() != 0) {
+        return false;
+    }
+    // Rank 0 alone prices: nothing here may throw past this point, or the others would wait.
+    try {
+        const cost::Expr expr = c.expr(g.size(), n, profile);
+        const cost::Comparison comparison = cost::compare(trace.merged(), expr, ccm);
+        const cost::Breakdown predicted = cost::evaluate(expr, ccm);
+        steps = SuperstepReport{c.algorithm,
+                                n,
+                                g.size(),
+                                comparison.to_text(),
+                                comparison.to_json(),
+                                predicted.compute,
+                                predicted.comm,
+                                predicted.division,
+                                0.0,
+                                0.0,
+                                0.0};
+        measured_parts(trace.merged(), steps.measured_compute, steps.measured_comm, steps.measured_division);
+        return true;
+    } catch (const Error& e) {
+        std::cerr << "\nllc-validate: no superstep comparison for " << c.algorithm << ": " << e.what() << '\n';
+        return false;
+    }
+}
+
+/// The statistics of one point's samples (all rounds): median and 10th–90th percentile of the undisturbed ones.
+Measurement measurement_of(const Case& c,
+                           std::int64_t n,
+                           int p,
+                           bool oversubscribed,
+                           const std::vector<tools::Sample>& taken,
+                           const tools::SpeedReference& speed,
+                           std::size_t at_least) {
+    Measurement m{c.algorithm, c.family, c.size_unit, n, p, oversubscribed, 0, 0.0, 0.0, 0.0, 0, 0.0, {}};
+    const std::vector<double> samples = tools::undisturbed_seconds(taken, speed, at_least);
+    m.repetitions = static_cast<int>(taken.size());
+    m.disturbed = static_cast<int>(taken.size() - samples.size());
+    m.raw_median_s = tools::median(tools::all_seconds(taken));
+    m.median_s = tools::quantile(samples, 0.5);
+    m.p10_s = tools::quantile(samples, 0.1);
+    m.p90_s = tools::quantile(samples, 0.9);
+    return m;
+}
+
+/// One model's prediction of a point, and its error against the measured median.
+Prediction predict(
+    const Case& c, int p, std::int64_t n, const cost::Profile& profile, const cost::Model& model, double measured) {
+    Prediction prediction;
+    try {
+        const cost::Breakdown b = cost::evaluate(c.expr(p, n, profile), model);
+        prediction.seconds = b.total;
+        prediction.extrapolated = b.extrapolated;
+        prediction.relative_error = cost::relative_error(b.total, measured);
+    } catch (const Error& e) {
+        prediction.seconds = std::numeric_limits<double>::quiet_NaN();
+        prediction.relative_error = std::numeric_limits<double>::quiet_NaN();
+        prediction.why_not = e.what();
+    }
+    return prediction;
+}
+
 int run(Group& world, const Options& options) {
     const bool root = world.rank() == 0;
     const std::string profile_path = options.profile.empty() ? cost::default_profile_path() : options.profile;
@@ -208,104 +295,77 @@ int run(Group& world, const Options& options) {
     report.world_size = P;
     report.cores = cores();
     report.size_class = options.size_name;
-    // How long to measure one point: llc::tools' timing rule (the one llc-probe calibrates with), at least
-    // min_samples, then until the budget is spent or the median is stable.
+    // How long to measure one point in one round: llc::tools' timing rule (the one llc-probe calibrates with), at
+    // least min_samples, then until the budget is spent or the median is stable.
     const tools::SamplingRule rule =
-        options.quick ? tools::SamplingRule{7, 41, 0.15, 0.02} : tools::SamplingRule{11, 101, 0.6, 0.01};
+        options.quick ? tools::SamplingRule{3, 14, 0.05, 0.02} : tools::SamplingRule{4, 34, 0.2, 0.01};
     const int trace_p = std::min(P, report.cores);
 
-    int total = 0;
-    for (const auto& c : cases) {
-        total += static_cast<int>(c.sizes(options.size_class).size()) * P;
+    // Every point (case, size, p) in report order.
+    struct Point {
+        std::size_t case_index;
+        std::int64_t n;
+        int p;
+        bool largest;  // the case's largest size
+    };
+    std::vector<Point> points;
+    for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+        const auto sizes = cases[ci].sizes(options.size_class);
+        for (const std::int64_t n : sizes) {
+            for (int p = 1; p <= P; ++p) {
+                if (!cases[ci].applies || cases[ci].applies(p, n)) {
+                    points.push_back({ci, n, p, n == sizes.back()});
+                }
+            }
+        }
     }
-    ProgressBar progress(total, root);
+    ProgressBar progress(static_cast<int>(points.size()) * measuring_rounds, root);
     // The machine's full speed, by the canary of llc/tools/timing.hpp: samples taken while it ran slower are left out
     // of the measured median (and counted), as llc-probe leaves them out of the profile.
     tools::SpeedReference speed;
     speed.calibrate(world.native());
-    for (const auto& c : cases) {
-        const auto sizes = c.sizes(options.size_class);
-        for (const std::int64_t n : sizes) {
-            for (int p = 1; p <= P; ++p) {
-                progress.step(c.algorithm + " n=" + std::to_string(n) + " p=" + std::to_string(p));
-                if (c.applies && !c.applies(p, n)) {
-                    continue;
+    std::vector<std::vector<tools::Sample>> taken(points.size());
+    std::vector<SuperstepReport> steps(points.size());
+    std::vector<bool> traced(points.size(), false);
+    std::vector<std::size_t> order(points.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::mt19937_64 rng(20240601);  // the same order on every rank: the sub-groups are made collectively
+    for (int round = 0; round < measuring_rounds; ++round) {
+        std::shuffle(order.begin(), order.end(), rng);
+        for (const std::size_t i : order) {
+            const Point& point = points[i];
+            const Case& c = cases[point.case_index];
+            progress.step(c.algorithm + " n=" + std::to_string(point.n) + " p=" + std::to_string(point.p));
+            Group& sub = point.p == P ? world : world.subgroup({point.p, P - point.p});
+            if (world.rank() < point.p) {
+                const auto instance = c.prepare(sub, point.n);
+                const std::vector<tools::Sample> samples = tools::sample(
+                    sub.native(), [&] { instance->run(); }, rule, speed);
+                taken[i].insert(taken[i].end(), samples.begin(), samples.end());
+                if (round + 1 == measuring_rounds && point.largest && point.p == trace_p && ccm != nullptr) {
+                    traced[i] = trace_and_compare(sub, *instance, c, point.n, profile, *ccm, steps[i]);
                 }
-                Group& sub = p == P ? world : world.subgroup({p, P - p});
-                Measurement m{c.algorithm, c.family, c.size_unit, n, p, p > report.cores, 0, 0.0, 0.0, 0.0, 0, 0.0, {}};
-                SuperstepReport steps;
-                bool traced = false;
-                if (world.rank() < p) {
-                    const auto instance = c.prepare(sub, n);
-                    const std::vector<tools::Sample> taken = tools::sample(
-                        sub.native(), [&] { instance->run(); }, rule, speed);
-                    const std::vector<double> samples =
-                        tools::undisturbed_seconds(taken, speed, static_cast<std::size_t>(rule.min_samples));
-                    m.repetitions = static_cast<int>(taken.size());
-                    m.disturbed = static_cast<int>(taken.size() - samples.size());
-                    m.raw_median_s = tools::median(tools::all_seconds(taken));
-                    m.median_s = tools::quantile(samples, 0.5);
-                    m.p10_s = tools::quantile(samples, 0.1);
-                    m.p90_s = tools::quantile(samples, 0.9);
-                    if (n == sizes.back() && p == trace_p && ccm != nullptr) {
-                        Trace::enable(true);
-                        sub.barrier();
-                        Trace::clear();
-                        sub.restart_superstep_clock();
-                        instance->run();
-                        const Trace trace = Trace::gather(sub);
-                        Trace::enable(false);
-                        if (root) {
-                            // Rank 0 alone prices: nothing here may throw past this point, or the others would wait.
-                            try {
-                                const cost::Expr expr = c.expr(p, n, profile);
-                                const cost::Comparison comparison = cost::compare(trace.merged(), expr, *ccm);
-                                const cost::Breakdown predicted = cost::evaluate(expr, *ccm);
-                                steps = SuperstepReport{c.algorithm,
-                                                        n,
-                                                        p,
-                                                        comparison.to_text(),
-                                                        comparison.to_json(),
-                                                        predicted.compute,
-                                                        predicted.comm,
-                                                        predicted.division,
-                                                        0.0,
-                                                        0.0,
-                                                        0.0};
-                                measured_parts(trace.merged(),
-                                               steps.measured_compute,
-                                               steps.measured_comm,
-                                               steps.measured_division);
-                                traced = true;
-                            } catch (const Error& e) {
-                                std::cerr << "\nllc-validate: no superstep comparison for " << c.algorithm << ": "
-                                          << e.what() << '\n';
-                            }
-                        }
-                    }
-                }
-                speed.agree(world.native());  // every rank leaves with the same full-speed reference
-                if (!root) {
-                    continue;
-                }
-                for (std::size_t i = 0; i < models.size(); ++i) {
-                    Prediction prediction;
-                    try {
-                        const cost::Breakdown b = cost::evaluate(c.expr(p, n, profile), *models[i]);
-                        prediction.seconds = b.total;
-                        prediction.extrapolated = b.extrapolated;
-                        prediction.relative_error = cost::relative_error(b.total, m.median_s);
-                    } catch (const Error& e) {
-                        prediction.seconds = std::numeric_limits<double>::quiet_NaN();
-                        prediction.relative_error = std::numeric_limits<double>::quiet_NaN();
-                        prediction.why_not = e.what();
-                    }
-                    m.predictions[report.models[i]] = prediction;
-                }
-                report.measurements.push_back(std::move(m));
-                if (traced) {
-                    report.supersteps.push_back(std::move(steps));
-                }
+            }
+            speed.agree(world.native());  // every rank leaves with the same full-speed reference
+        }
+    }
+    if (root) {
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const Point& point = points[i];
+            const Case& c = cases[point.case_index];
+            Measurement m = measurement_of(c,
+                                           point.n,
+                                           point.p,
+                                           point.p > report.cores,
+                                           taken[i],
+                                           speed,
+                                           static_cast<std::size_t>(rule.min_samples));
+            for (std::size_t k = 0; k < models.size(); ++k) {
+                m.predictions[report.models[k]] = predict(c, point.p, point.n, profile, *models[k], m.median_s);
+            }
+            report.measurements.push_back(std::move(m));
+            if (traced[i]) {
+                report.supersteps.push_back(std::move(steps[i]));
             }
         }
     }
