@@ -267,17 +267,4 @@ tools::Canary run_cells(MPI_Comm comm,
     return reference.fastest();
 }
 
-// ---- idle ranks ---------------------------------------------------------------------------------------------------
-
-void sleepy_barrier(MPI_Comm comm) {
-    MPI_Request request = MPI_REQUEST_NULL;
-    MPI_Ibarrier(comm, &request);
-    int done = 0;
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    while (done == 0) {
-        std::this_thread::sleep_for(std::chrono::microseconds(500));
-        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    }
-}
-
 }  // namespace llc::probe

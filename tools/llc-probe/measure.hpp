@@ -27,7 +27,7 @@ struct Settings {
     bool quick = false;
     double min_bytes = 8;
     double max_bytes = 64.0 * 1024 * 1024;       ///< largest h of the collectives (full mode: 64 MiB, quick: 4 MiB)
-    double swap_max_bytes = 64.0 * 1024 * 1024;  ///< largest h of swap, if more than max_bytes (--max-bytes sets both)
+    double swap_max_bytes = 256.0 * 1024 * 1024;  ///< largest h of swap, if more than max_bytes (--max-bytes sets both)
     int sizes = 32;                              ///< log-uniform sizes in [min_bytes, max_bytes] (quick: 24)
     int min_reps = 15;                           ///< repetitions before the stop rule is consulted
     int max_reps = 5000;        ///< repetition cap of one cell (small operations need many: sub-µs noise)
@@ -132,9 +132,6 @@ tools::Canary run_cells(MPI_Comm comm,
                         std::vector<RawSample>& samples);
 
 // ---- idle ranks ---------------------------------------------------------------------------------------------
-
-/// Ranks that take no part in a phase wait here without spinning (MPI_Ibarrier polled with sleeps) while the others
-/// measure; the active ranks call it when done. Collective over `comm`.
-void sleepy_barrier(MPI_Comm comm);
+using tools::sleepy_barrier;
 
 }  // namespace llc::probe

@@ -29,12 +29,13 @@ namespace llc::probe {
 /// The h nearest to `bytes` that `op` can move on p processors (a multiple of 8 for the reductions, of p for
 /// allgather and alltoall, of 2 for swap; 0 for barrier).
 [[nodiscard]] double feasible_bytes(std::string_view op, int p, double bytes);
-/// The largest sizes h measured: of the collectives, and of swap. Swap goes further (64 MiB by default, also in quick
-/// mode): the FFT's block stages swap blocks far larger than the last-level cache, and a price extrapolated from
-/// swaps that fit in it under-priced them by ~30 %.
+/// The largest sizes h measured: of the collectives, and of swap. Swap goes further (256 MiB by default, also in quick
+/// mode): the FFT's block stages at n = 2^24, P = 2 swap 256 MiB, eight times the last-level cache, and the bandwidth
+/// keeps falling well past it (a swap of 64 MiB moved 8.5–9.7 GB/s here, the FFT's first stage 5.9 GB/s): a price
+/// extrapolated from swaps of at most 4 MiB, then 64 MiB, under-priced that stage by ~30 %.
 struct SizeLimits {
     double max_bytes = 64.0 * 1024 * 1024;
-    double swap_max_bytes = 64.0 * 1024 * 1024;
+    double swap_max_bytes = 256.0 * 1024 * 1024;
 };
 
 /// The largest h measured for `op` on p processors: limits.max_bytes, except gather and scatter, whose root holds p·h,

@@ -346,7 +346,10 @@ int run(Group& world, const Options& options) {
                     traced[i] = trace_and_compare(sub, *instance, c, point.n, profile, *ccm, steps[i]);
                 }
             }
-            speed.agree(world.native());  // every rank leaves with the same full-speed reference
+            // The ranks outside the point's group sleep meanwhile, as the other processors of a p-processor run would
+            // be idle; then every rank leaves with the same full-speed reference.
+            tools::sleepy_barrier(world.native());
+            speed.agree(world.native());
         }
     }
     if (root) {

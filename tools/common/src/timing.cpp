@@ -2,6 +2,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <thread>
 
 #include <llc/tools/statistics.hpp>
 #include <llc/tools/timing.hpp>
@@ -165,6 +166,17 @@ int choose_batch_by_doubling(const std::function<Sample(int batch)>& take) {
         batch = std::min(2 * batch, max_batch);
     }
     return batch;
+}
+
+void sleepy_barrier(MPI_Comm comm) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Ibarrier(comm, &request);
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    while (done == 0) {
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    }
 }
 
 std::vector<Sample> sample(MPI_Comm comm,

@@ -122,6 +122,12 @@ class SpeedReference {
 /// matched one by one, timed at one end (llc-probe's P-3PC paths, whose sends and receives take 0.1–0.5 µs).
 [[nodiscard]] int choose_batch_by_doubling(const std::function<Sample(int batch)>& take);
 
+/// Ranks that take no part in a measurement wait here without spinning (MPI_Ibarrier polled with 0.5 ms sleeps)
+/// while the others measure; the measuring ranks call it when done. An MPI barrier or reduction would spin, and a
+/// spinning rank takes from the measuring ones what an idle processor of the same run would not (a shared core's
+/// issue slots, on this VM possibly). Collective over `comm`.
+void sleepy_barrier(MPI_Comm comm);
+
 /// When a run of samples stops: after at least `min_samples`, once `budget_seconds` of samples are spent or the
 /// relative standard error of the median is at most `target_rse` (0: no such stop), and at `max_samples` in any case.
 struct SamplingRule {
