@@ -205,6 +205,23 @@ TEST(FftCostTest, AFoldedLastStageIsPricedByItsOwnTable) {
     EXPECT_NEAR(without.last_stage_seconds(1 << 16, true), 23e-10 * 65536 + 11e-10 * nlogn(65536), 1e-12);
 }
 
+TEST(FftCostTest, OneProcessorTakesTheSoloTableWhereThereIsOne) {
+    // P = 1 runs the serial leaf with the node's other processors idle: "fft.leaf_oop_solo" when the profile has it;
+    // P = 2 with n odd runs the serial leaf on both processors at once: "fft.leaf_oop".
+    llc::cost::FftConstants c = tagged();
+    EXPECT_NEAR(llc::cost::fft(1, 4096, FftLayout::block, FftOrder::natural, c).children()[0].work(),
+                13e-10 * nlogn(4096),
+                1e-15);
+    c.leaf_oop_solo_by_size = {{12, 7e-10}};
+    EXPECT_NEAR(c.serial_seconds(4096), 7e-10 * nlogn(4096), 1e-15);
+    for (const auto layout : {FftLayout::replicated, FftLayout::block}) {
+        const Expr one = llc::cost::fft(1, 4096, layout, FftOrder::natural, c);
+        EXPECT_NEAR(one.children()[0].work(), 7e-10 * nlogn(4096), 1e-15);
+    }
+    const Expr odd = llc::cost::fft(2, 4095, FftLayout::replicated, FftOrder::natural, c);
+    EXPECT_NEAR(odd.children()[0].work(), 13e-10 * nlogn(4095), 1e-15);
+}
+
 TEST(FftCostTest, PerSizeConstantsInterpolateInLog2OfTheSize) {
     llc::cost::FftConstants c = k;
     c.leaf_by_size = {{14, 1e-9}, {16, 3e-9}};
@@ -285,7 +302,11 @@ TEST(FftCostTest, ReadsOldAndNewProfiles) {
     profile.set_kernel("fft.leaf_strided.2^5", {8e-9, "unit"});
     profile.set_kernel("fft.leaf_strided4.2^5", {9e-9, "unit"});
     profile.set_kernel("fft.leaf_strided8.2^6", {10e-9, "unit"});
+    profile.set_kernel("fft.leaf_oop_solo.2^4", {11e-9, "unit"});
+    profile.set_kernel("fft.leaf_dif.2^16", {12e-9, "unit"});
     const auto new_k = llc::cost::FftConstants::from(profile);
+    EXPECT_EQ(new_k.leaf_oop_solo_by_size, (std::map<int, double>{{4, 11e-9}}));
+    EXPECT_EQ(new_k.leaf_dif_by_size, (std::map<int, double>{{16, 12e-9}}));
     EXPECT_EQ(new_k.divide_by_size, (std::map<int, double>{{6, 1e-9}, {8, 2e-9}}));
     EXPECT_EQ(new_k.combine_by_size, (std::map<int, double>{{6, 3e-9}}));
     EXPECT_EQ(new_k.reorder_by_size, (std::map<int, double>{{6, 4e-9}}));

@@ -32,12 +32,15 @@ using cost::Path;
 using cost::Sample;
 
 constexpr int back_to_back = 16;
-/// The kernel probes run in this many rounds, each in a new shuffled order, and a kernel's constant is the median of
-/// its rounds. One probe lasts at most 0.15 s in quick mode, while memory-bound code here runs up to 1.5× slower for
-/// 0.3–1.5 s at a time (a serial FFT of 2^16 points: 0.60 ms, then 0.85 ms, medians of 60 calls a second apart), so a
-/// single measurement caught one phase or the other: the quick probe priced that FFT at 0.51 ms and llc-run measured
-/// 0.84 ms in the same hour. Rounds spread over the calibration see the machine's mix of phases.
-constexpr int kernel_rounds = 3;
+/// The kernel probes run in rounds, each in a new shuffled order, and a kernel's constant is the median of its rounds
+/// (of two: their mean). One probe lasts at most 0.15 s in quick mode, while memory-bound code here runs up to 1.5×
+/// slower for 0.3–1.5 s at a time (a serial FFT of 2^16 points: 0.60 ms, then 0.85 ms, medians of 60 calls a second
+/// apart), so a single measurement caught one phase or the other: the quick probe priced that FFT at 0.51 ms and
+/// llc-run measured 0.84 ms in the same hour. Rounds spread over the calibration see the machine's mix of phases.
+/// Quick mode takes two, for time: with three, a quick calibration took 45–56 s of its 60 s.
+int kernel_rounds(const Settings& s) {
+    return s.quick ? 2 : 3;
+}
 constexpr std::array<Path, 3> paths{Path::send, Path::recv, Path::full};
 constexpr std::array<Layout, 4> layouts{Layout::cc, Layout::cn, Layout::nc, Layout::nn};
 
@@ -287,6 +290,166 @@ std::vector<int> group_sizes(int P) {
     return {ps.begin(), ps.end()};
 }
 
+namespace {
+
+/// Every kernel probe, in kernel_rounds(s) rounds of a shuffled order (the same on every rank), on every rank at once
+/// unless the node is crowded (then rank 0 alone). A round's value is the slowest rank's: the ranks run the kernel
+/// side by side as an algorithm's processors do, and a superstep lasts as long as its slowest processor (two ranks
+/// measured the same stride-2 leaf of 2^17 at 2.57 and 2.12 ms in one round, 2.20 and 1.96 in another). A kernel's
+/// constant is the median of its rounds (on rank 0; NaN elsewhere). Every rank's value of every round goes into
+/// `samples` (kind "kernel", p = the rank, rep = the round). Collective over `world`.
+/// @throws AgreedError on every rank if a probe failed or returned a negative or non-finite value on any rank.
+std::vector<double> measure_kernels_together(Group& world,
+                                             const std::vector<cost::KernelProbe>& probes,
+                                             const Settings& s,
+                                             Progress& progress,
+                                             std::vector<RawSample>& samples) {
+    const int P = world.size();
+    const bool root = world.rank() == 0;
+    const std::size_t count = probes.size();
+    const bool all_run = !crowded(world);
+    // mine[round · count + i]: this rank's value of probe i in that round (NaN: not run).
+    const int rounds = kernel_rounds(s);
+    std::vector<double> mine(static_cast<std::size_t>(rounds) * count, std::numeric_limits<double>::quiet_NaN());
+    int failed = 0;
+    std::string failure;
+    if (all_run || root) {
+        std::vector<std::size_t> order(count);
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::mt19937_64 rng(s.seed + 2000);
+        for (int round = 0; round < kernel_rounds(s) && failed == 0; ++round) {
+            std::shuffle(order.begin(), order.end(), rng);
+            for (const std::size_t i : order) {
+                try {
+                    const double v = probes[i].measure(s.quick);
+                    if (!std::isfinite(v) || v < 0.0) {
+                        failed = 1;
+                        failure = probes[i].name + " returned " + std::to_string(v);
+                    }
+                    mine[static_cast<std::size_t>(round) * count + i] = v;
+                } catch (const std::exception& e) {
+                    failed = 1;
+                    failure = probes[i].name + ": " + e.what();
+                }
+                progress.advance();
+            }
+        }
+    }
+    sleepy_barrier(world.native());
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());
+    if (failed != 0) {
+        throw AgreedError("llc-probe: a kernel probe failed" +
+                          (failure.empty() ? std::string(" on another rank") : ": " + failure));
+    }
+    std::vector<double> all(root ? mine.size() * static_cast<std::size_t>(P) : 0);
+    MPI_Gather(mine.data(),
+               static_cast<int>(mine.size()),
+               MPI_DOUBLE,
+               all.data(),
+               static_cast<int>(mine.size()),
+               MPI_DOUBLE,
+               0,
+               world.native());
+    std::vector<double> constants(count, std::numeric_limits<double>::quiet_NaN());
+    if (!root) {
+        return constants;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        std::vector<double> per_round;
+        for (int round = 0; round < rounds; ++round) {
+            double slowest = -1.0;
+            for (int r = 0; r < P; ++r) {
+                const double v =
+                    all[static_cast<std::size_t>(r) * mine.size() + static_cast<std::size_t>(round) * count + i];
+                if (std::isfinite(v)) {
+                    slowest = std::max(slowest, v);
+                    samples.push_back({"kernel", probes[i].name, r, 0.0, round, v});
+                }
+            }
+            if (slowest >= 0.0) {
+                per_round.push_back(slowest);
+            }
+        }
+        if (!per_round.empty()) {
+            constants[i] = median(per_round);
+        }
+    }
+    return constants;
+}
+
+/// The probes with a solo_name, on rank 0 while the other ranks sleep (sleepy_barrier), in kernel_rounds(s) rounds of a
+/// shuffled order; the median of the rounds, by probe index (NaN for probes without a solo_name, and off rank 0).
+/// Rank 0's values go into `samples` under the solo names. Collective over `world`.
+/// @throws AgreedError on every rank if a probe failed or returned a negative or non-finite value.
+std::vector<double> measure_kernels_alone(Group& world,
+                                          const std::vector<cost::KernelProbe>& probes,
+                                          const Settings& s,
+                                          Progress& progress,
+                                          std::vector<RawSample>& samples) {
+    std::vector<double> constants(probes.size(), std::numeric_limits<double>::quiet_NaN());
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+        if (!probes[i].solo_name.empty()) {
+            order.push_back(i);
+        }
+    }
+    int failed = 0;
+    std::string failure;
+    if (world.rank() == 0) {
+        std::vector<std::vector<double>> rounds(probes.size());
+        std::mt19937_64 rng(s.seed + 3000);
+        for (int round = 0; round < kernel_rounds(s) && failed == 0; ++round) {
+            std::shuffle(order.begin(), order.end(), rng);
+            for (const std::size_t i : order) {
+                try {
+                    const double v = probes[i].measure(s.quick);
+                    if (!std::isfinite(v) || v < 0.0) {
+                        failed = 1;
+                        failure = probes[i].solo_name + " returned " + std::to_string(v);
+                    } else {
+                        rounds[i].push_back(v);
+                        samples.push_back({"kernel", probes[i].solo_name, 0, 0.0, round, v});
+                    }
+                } catch (const std::exception& e) {
+                    failed = 1;
+                    failure = probes[i].solo_name + ": " + e.what();
+                }
+                progress.advance();
+            }
+        }
+        for (std::size_t i = 0; i < probes.size(); ++i) {
+            if (!rounds[i].empty()) {
+                constants[i] = median(rounds[i]);
+            }
+        }
+    }
+    sleepy_barrier(world.native());
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());
+    if (failed != 0) {
+        throw AgreedError("llc-probe: a kernel probe failed" +
+                          (failure.empty() ? std::string(" on rank 0") : ": " + failure));
+    }
+    return constants;
+}
+
+/// The algorithms' kernel probes a calibration with settings `s` runs: all of them, or in quick mode those not
+/// full_only.
+std::vector<cost::KernelProbe> kernel_probes_for(const Settings& s) {
+    std::vector<cost::KernelProbe> probes = algorithm_kernel_probes();
+    if (s.quick) {
+        std::erase_if(probes, [](const cost::KernelProbe& k) { return k.full_only; });
+    }
+    return probes;
+}
+
+/// How many probes have a solo_name.
+std::size_t solo_count(const std::vector<cost::KernelProbe>& probes) {
+    return static_cast<std::size_t>(
+        std::count_if(probes.begin(), probes.end(), [](const cost::KernelProbe& k) { return !k.solo_name.empty(); }));
+}
+
+}  // namespace
+
 Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     Calibration out;
     const int P = world.size();
@@ -297,8 +460,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     const std::vector<double> collective_grid = extended_grid(grid, largest_bytes_of_all(P, s.limits()));
     const int pair_size = std::min(P, 2);
     const auto& names = measured_collectives();
-    const std::vector<cost::KernelProbe> probes =
-        run_kernels ? algorithm_kernel_probes() : std::vector<cost::KernelProbe>{};
+    const std::vector<cost::KernelProbe> probes = run_kernels ? kernel_probes_for(s) : std::vector<cost::KernelProbe>{};
 
     // The plan's size, for the progress bar.
     double total = 0.0;
@@ -309,7 +471,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
         total += 1.0 + static_cast<double>(division_results(p, grid).size());
     }
     total += 12.0 * static_cast<double>(p2p_sizes(grid).size()) + static_cast<double>(grid.size()) + 2.0;
-    total += static_cast<double>(probes.size()) * kernel_rounds;
+    total += static_cast<double>(probes.size() + solo_count(probes)) * kernel_rounds(s);
     Progress progress(root && s.progress, total);
     Medians medians;
     tools::Canary machine_state;  // the calibration's fastest canaries, for the profile's meta
@@ -371,67 +533,12 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
 
     // ---- kernel constants of the algorithms ----
     std::vector<double> kernel_values(probes.size(), std::numeric_limits<double>::quiet_NaN());
+    std::vector<double> kernel_alone = kernel_values;
     if (!probes.empty()) {
         progress.phase("kernel probes");
-        const bool all_run = !crowded(world);
-        int failed = 0;
-        std::string failure;
-        if (all_run || root) {
-            std::vector<std::vector<double>> by_round(probes.size());
-            std::vector<std::size_t> order(probes.size());
-            std::iota(order.begin(), order.end(), std::size_t{0});
-            std::mt19937_64 rng(s.seed + 2000);  // the same order on every rank: the ranks run the same kernel
-            for (int round = 0; round < kernel_rounds && failed == 0; ++round) {
-                std::shuffle(order.begin(), order.end(), rng);
-                for (const std::size_t i : order) {
-                    try {
-                        const double v = probes[i].measure(s.quick);
-                        if (!std::isfinite(v) || v < 0.0) {
-                            failed = 1;
-                            failure = probes[i].name + " returned " + std::to_string(v);
-                        }
-                        by_round[i].push_back(v);
-                    } catch (const std::exception& e) {
-                        failed = 1;
-                        failure = probes[i].name + ": " + e.what();
-                    }
-                    progress.advance();
-                }
-            }
-            for (std::size_t i = 0; i < probes.size(); ++i) {
-                if (!by_round[i].empty()) {
-                    kernel_values[i] = median(by_round[i]);
-                }
-            }
-        }
-        sleepy_barrier(world.native());
-        MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());
-        if (failed != 0) {
-            throw AgreedError("llc-probe: a kernel probe failed" +
-                              (failure.empty() ? std::string(" on another rank") : ": " + failure));
-        }
-        std::vector<double> all(root ? probes.size() * static_cast<std::size_t>(P) : 0);
-        MPI_Gather(kernel_values.data(),
-                   static_cast<int>(probes.size()),
-                   MPI_DOUBLE,
-                   all.data(),
-                   static_cast<int>(probes.size()),
-                   MPI_DOUBLE,
-                   0,
-                   world.native());
-        if (root) {
-            for (std::size_t i = 0; i < probes.size(); ++i) {
-                std::vector<double> values;
-                for (int r = 0; r < P; ++r) {
-                    const double v = all[static_cast<std::size_t>(r) * probes.size() + i];
-                    if (std::isfinite(v)) {
-                        values.push_back(v);
-                        out.samples.push_back({"kernel", probes[i].name, r, 0.0, 0, v});
-                    }
-                }
-                kernel_values[i] = median(values);
-            }
-        }
+        kernel_values = measure_kernels_together(world, probes, s, progress, out.samples);
+        progress.phase("kernel probes, one processor alone");
+        kernel_alone = measure_kernels_alone(world, probes, s, progress, out.samples);
     }
     progress.finish();
     if (!root) {
@@ -491,6 +598,9 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     profile.set_c3(fit_c3(pair_size, one_way));
     for (std::size_t i = 0; i < probes.size(); ++i) {
         profile.set_kernel(probes[i].name, {kernel_values[i], probes[i].unit});
+        if (!probes[i].solo_name.empty()) {
+            profile.set_kernel(probes[i].solo_name, {kernel_alone[i], probes[i].unit + ", one processor alone"});
+        }
     }
 
     cost::ProfileMeta& meta = profile.meta();

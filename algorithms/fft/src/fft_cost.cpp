@@ -104,6 +104,13 @@ double FftConstants::leaf_seconds(double n, std::size_t stride, bool in_place) c
     return c * n_log_n(n);
 }
 
+double FftConstants::serial_seconds(double n) const {
+    if (leaf_oop_solo_by_size.empty()) {
+        return leaf_seconds(n, 1, false);
+    }
+    return per_unit(leaf_oop_solo_by_size, n, leaf) * n_log_n(n);
+}
+
 double FftConstants::divide_seconds(double L) const {
     return per_unit(divide_by_size, L, divide) * L;
 }
@@ -131,6 +138,7 @@ FftConstants FftConstants::from(const Profile& profile) {
     k.reorder_by_size = table_of(profile, "fft.reorder");
     k.leaf_by_size = table_of(profile, "fft.leaf");
     k.leaf_oop_by_size = table_of(profile, "fft.leaf_oop");
+    k.leaf_oop_solo_by_size = table_of(profile, "fft.leaf_oop_solo");
     k.leaf_dif_by_size = table_of(profile, "fft.leaf_dif");
     for (const std::size_t stride : {2, 4, 8, 16, 32, 64}) {
         std::map<int, double> table =
@@ -163,15 +171,13 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
         throw_argument_error(name, "n", std::to_string(n), "must be at least 1");
     }
     const auto nd = static_cast<double>(n);
+    // The serial path: on one processor with the node's others idle (P = 1), or on every processor at once.
+    if (P == 1) {
+        return Expr::sequence("fft", {Expr::compute("fft.leaf", k.serial_seconds(nd))});
+    }
     const Expr serial = Expr::compute("fft.leaf", k.leaf_seconds(nd, 1, false));
     if (layout == FftLayout::replicated) {
-        if (P == 1 || n % 2 != 0) {
-            return Expr::sequence("fft", {serial});
-        }
-        return Expr::sequence("fft", {replicated(P, n, 1, k)});
-    }
-    if (P == 1) {
-        return Expr::sequence("fft", {serial});
+        return Expr::sequence("fft", {n % 2 != 0 ? serial : replicated(P, n, 1, k)});
     }
     if (!is_power_of_two(P) || n % P != 0) {
         // The gathered fallback: all-gather (h = the whole result, as the models define it), then replicated.

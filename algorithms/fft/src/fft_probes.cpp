@@ -23,10 +23,12 @@ namespace {
 /// The planner FftOptions uses by default (the one llc-validate and the cost model assume).
 constexpr FftPlanner probe_planner = FftOptions{}.planner;
 
-/// Median seconds of one call of body. One warm-up call, which also sizes the batch: a sample times as many calls as
-/// last at least 200 µs (sub-µs leaves are timed accurately), and there are as many samples as fit in the budget,
-/// between 2 and 5 (quick) or 9; a quick probe whose one call exceeds the budget (a 2^24 leaf) takes one sample and
-/// the faster of it and the warm-up. The lower median, so a sample disturbed by another process rarely wins.
+/// Median seconds of one call of body. One warm-up call (first touch of the output, cold caches), which also sizes
+/// the batch: a sample times as many calls as last at least 200 µs (sub-µs leaves are timed accurately), and there
+/// are as many samples as fit in the budget, between 2 and 5 (quick) or 9; a quick probe whose one call takes more
+/// than a third of the budget (a leaf of 2^22 or more) takes one sample, llc-probe's rounds giving it more. The median
+/// (of two: their mean), as llc-validate takes the median of what it measures: the lower median taken before made every
+/// probe the faster of its samples, and the constants ran low.
 template <class Body>
 double seconds_per_call(bool quick, Body&& body) {
     using Clock = std::chrono::steady_clock;
@@ -37,12 +39,10 @@ double seconds_per_call(bool quick, Body&& body) {
     body();
     const double once = std::max(std::chrono::duration<double>(Clock::now() - start).count(), 1e-9);
     const auto calls = static_cast<long>(std::ceil(min_sample / once));
-    const int samples =
-        quick && once > budget ? 1 : std::clamp(static_cast<int>(budget / std::max(once, min_sample)), 2, max_samples);
+    const int samples = quick && 3.0 * once > budget
+                            ? 1
+                            : std::clamp(static_cast<int>(budget / std::max(once, min_sample)), 2, max_samples);
     std::vector<double> seconds;
-    if (samples == 1) {
-        seconds.push_back(once);
-    }
     for (int s = 0; s < samples; ++s) {
         const auto t0 = Clock::now();
         for (long c = 0; c < calls; ++c) {
@@ -51,7 +51,8 @@ double seconds_per_call(bool quick, Body&& body) {
         seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / static_cast<double>(calls));
     }
     std::sort(seconds.begin(), seconds.end());
-    return seconds[(seconds.size() - 1) / 2];
+    const std::size_t m = seconds.size();
+    return m % 2 == 1 ? seconds[m / 2] : 0.5 * (seconds[m / 2 - 1] + seconds[m / 2]);
 }
 
 /// Pseudo-random values in [−1, 1) (splitmix64: cheap enough for the 2^24-entry inputs; the kernels' times do not
@@ -125,12 +126,14 @@ double reorder_probe(bool quick, std::size_t L) {
     return seconds_per_call(quick, [&] { interleave2(a.data(), b.data(), out.data(), m, 0); }) / static_cast<double>(L);
 }
 
-/// The leaf sizes probed: every power of two up to 2^16 (FFTW's estimate plans, and with them the cost per n·log2 n,
-/// change from one length to the next while the data is in cache), every second power above (the four-step, whose
-/// cost per n·log2 n changes slowly), up to `top`.
+/// The leaf sizes probed: every power of two from 2^4 up to `top`. Below 2^16 FFTW's estimate plans, and with them
+/// the cost per n·log2 n, change from one length to the next while the data is in cache; above, the four-step splits
+/// an odd power unevenly (2^17 = 2^9 × 2^8), and a stride-2 leaf of 2^17 cost 1.10 ns per n·log2 n, as much as 2^18
+/// and 28 % more than 2^16 — the interpolation between the even powers priced it ~10 % low. Two processors run leaves
+/// of odd powers whenever n is an even one.
 std::vector<int> leaf_exponents(int top) {
     std::vector<int> ks;
-    for (int k = 4; k <= top; k += k < 16 ? 1 : 2) {
+    for (int k = 4; k <= top; ++k) {
         ks.push_back(k);
     }
     return ks;
@@ -145,22 +148,28 @@ std::string pow2(int k) {
 std::vector<cost::KernelProbe> kernel_probes() {
     std::vector<cost::KernelProbe> probes;
     // Leaves, contiguous out of place (serial, block natural order) and in place (block scrambled order), and
-    // replicated leaves reading with stride 2^d after d divisions (stride 2 at P = 2, 4 at P = 3, 4, …). Above 2^21
-    // entries (the 32 MiB last-level cache) the cost per n·log2 n of the four-step hardly changes (2^22 and 2^24
-    // out of place were 3 % and 13 % apart in two quick runs here), so the largest size probed is 2^22, 2^20 for the
-    // strides ≥ 4 (their inputs are 4–8 times the leaf), and larger leaves take the constant of the largest: the quick
-    // probes stay at a few seconds.
-    for (const int k : leaf_exponents(22)) {
+    // replicated leaves reading with stride 2^d after d divisions (stride 2 at P = 2, 4 at P = 3, 4, …). Each kind
+    // up to the largest leaf of it that a run of n ≤ 2^24 on P ≤ 2 makes: 2^24 out of place (serial), 2^23 with
+    // stride 2 and folded (P = 2). Beyond the 32 MiB last-level cache the four-step's cost per n·log2 n still grows:
+    // taking 2^22's constant priced the serial 2^24 transform 13–17 % low in three validation runs here. The in-place
+    // leaf runs only where no fold applies (L below 2^15, or not a power of two), and strides 4 and 8 at P ≥ 3 (their
+    // inputs are 4–8 times the leaf): up to 2^22 and 2^20; larger leaves take the constant of the largest.
+    for (const int k : leaf_exponents(24)) {
         const std::size_t n = std::size_t{1} << k;
+        // Also alone on the node: the serial path of a one-processor plan.
         probes.push_back({"fft.leaf_oop." + pow2(k),
                           "n*log2(n) of a contiguous out-of-place leaf of " + pow2(k),
-                          [n](bool quick) { return leaf_probe(quick, n, 1, false); }});
+                          [n](bool quick) { return leaf_probe(quick, n, 1, false); },
+                          "fft.leaf_oop_solo." + pow2(k)});
+    }
+    for (const int k : leaf_exponents(22)) {
+        const std::size_t n = std::size_t{1} << k;
         probes.push_back({"fft.leaf." + pow2(k),
                           "n*log2(n) of a contiguous in-place leaf of " + pow2(k),
                           [n](bool quick) { return leaf_probe(quick, n, 1, true); }});
     }
     // The last stage of the block layout where FftPlan folds its butterfly into the leaf (the four-step sizes).
-    for (const int k : leaf_exponents(22)) {
+    for (const int k : leaf_exponents(23)) {
         const std::size_t L = std::size_t{1} << k;
         if (four_step_applies(L)) {
             probes.push_back({"fft.leaf_dif." + pow2(k),
@@ -171,16 +180,17 @@ std::vector<cost::KernelProbe> kernel_probes() {
     for (const int s : {1, 2, 3}) {
         const std::size_t stride = std::size_t{1} << s;
         const std::string kind = stride == 2 ? "fft.leaf_strided" : "fft.leaf_strided" + std::to_string(stride);
-        for (const int k : leaf_exponents(stride == 2 ? 22 : 20)) {
+        for (const int k : leaf_exponents(stride == 2 ? 23 : 20)) {
             const std::size_t n = std::size_t{1} << k;
             probes.push_back({kind + "." + pow2(k),
                               "n*log2(n) of a stride-" + std::to_string(stride) + " out-of-place leaf of " + pow2(k),
                               [n, stride](bool quick) { return leaf_probe(quick, n, stride, false); }});
         }
     }
-    // Streaming kernels: per element (butterfly) at every second size; beyond 2^22 entries (64 MiB, twice the
-    // last-level cache) the cost per element is that of memory and does not change.
-    for (int k = 6; k <= 22; k += 2) {
+    // Streaming kernels: per element (butterfly) at every second size up to 2^24, the largest a run of n ≤ 2^24 on
+    // P ≤ 2 streams over (2^23 there, between the two last sizes): past the last-level cache the cost per element
+    // still grows with the size (the reorder of 2^23 in a trace took 1.8× the price of 2^22's constant).
+    for (int k = 6; k <= 24; k += 2) {
         const std::size_t m = std::size_t{1} << k;
         probes.push_back(
             {"fft.divide." + pow2(k),
@@ -192,6 +202,11 @@ std::vector<cost::KernelProbe> kernel_probes() {
         probes.push_back({"fft.reorder." + pow2(k),
                           "element of the natural-order interleave, block of " + pow2(k),
                           [m](bool quick) { return reorder_probe(quick, m); }});
+    }
+    // Above 2^22 entries a probe takes about a second (buffers of 256 MiB and more, their twiddles, two calls; all of
+    // them together were half of a quick calibration's kernel time): full calibrations only.
+    for (cost::KernelProbe& probe : probes) {
+        probe.full_only = std::stoi(probe.name.substr(probe.name.rfind("2^") + 2)) > 22;
     }
     return probes;
 }

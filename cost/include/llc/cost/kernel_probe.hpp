@@ -10,12 +10,22 @@
 namespace llc::cost {
 
 /// One kernel constant: seconds per unit of work, measured on one processor.
+///
+/// llc-probe runs `measure` on every processor of a node at once, as an algorithm's processors run their kernels side
+/// by side, and stores the slowest processor's time under `name`. A kernel that also runs while the other processors
+/// of the node are idle — the serial path of a one-processor run — names a second key, `solo_name`, under which
+/// llc-probe stores its time on one processor while the others sleep: the processors share the last-level cache and
+/// the memory, and a serial FFT of 2^16 to 2^22 points ran up to 1.8× faster alone than beside a second one here.
 struct KernelProbe {
     std::string name;  ///< key in the profile, "<algorithm>.<kernel>", e.g. "fft.leaf"
     std::string unit;  ///< what one unit of work is, e.g. "n*log2(n) of a leaf FFT"
-    /// Runs the kernel on this processor alone, at the sizes the algorithm uses, and returns the median seconds per
-    /// unit. `quick` asks for a measurement of a few seconds at most.
+    /// Runs the kernel on this processor, at the sizes the algorithm uses, and returns the median seconds per unit.
+    /// `quick` asks for a measurement of a few seconds at most.
     std::function<double(bool quick)> measure;
+    std::string solo_name{};  ///< key of the time alone on the node; empty: not measured alone
+    /// Measured only by a full calibration (not `llc-probe --quick`): the largest sizes, whose probes take about a
+    /// second each (a quick profile prices them with the constant of the largest size it has).
+    bool full_only = false;
 };
 
 }  // namespace llc::cost

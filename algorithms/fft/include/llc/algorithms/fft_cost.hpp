@@ -12,7 +12,9 @@
 /// - F  "fft.combine.2^k" — per butterfly (two elements) of the replicated layout's decimation-in-time combine of
 ///                      2^k butterflies;
 /// - C  per n·log2 n of a sequential FFTW leaf of 2^k, one table per kind of leaf FftPlan builds:
-///      "fft.leaf_oop.2^k"  contiguous, out of place (P = 1, block natural order, replicated with n odd),
+///      "fft.leaf_oop.2^k"  contiguous, out of place (block natural order, replicated with n odd),
+///      "fft.leaf_oop_solo.2^k"  the same on one processor while the node's others are idle (P = 1: the serial
+///                          path; without this table, P = 1 takes "fft.leaf_oop"),
 ///      "fft.leaf.2^k"      contiguous, in place (block scrambled order),
 ///      "fft.leaf_strided.2^k", "fft.leaf_strided4.2^k", "fft.leaf_strided8.2^k"  out of place, reading every
 ///                          2nd / 4th / 8th term (replicated layout after d divisions: stride 2^d; a stride without
@@ -63,6 +65,8 @@ struct FftConstants {
     std::map<int, double> leaf_by_size{};
     /// "fft.leaf_oop.2^k": contiguous out-of-place leaves; empty → the in-place table (→ `leaf`).
     std::map<int, double> leaf_oop_by_size{};
+    /// "fft.leaf_oop_solo.2^k": the same, one processor of the node busy (P = 1); empty → leaf_oop_by_size.
+    std::map<int, double> leaf_oop_solo_by_size{};
     /// Strided out-of-place leaves by stride: 2 → "fft.leaf_strided.2^k", s ≥ 4 → "fft.leaf_strided<s>.2^k". A leaf
     /// with stride s takes the table of the largest stride ≤ s present; none → `leaf_strided`.
     std::map<std::size_t, std::map<int, double>> leaf_strided_by_size{};
@@ -76,6 +80,9 @@ struct FftConstants {
     /// Seconds of the leaf llc::FftPlan builds as Leaf(n, stride, in_place): contiguous (stride 1) in place or out of
     /// place, or out of place reading every stride-th term.
     [[nodiscard]] double leaf_seconds(double n, std::size_t stride, bool in_place) const;
+    /// Seconds of the serial path of a one-processor plan (a contiguous out-of-place leaf of n, the node's other
+    /// processors idle).
+    [[nodiscard]] double serial_seconds(double n) const;
     /// Seconds of the DIF butterfly of an upper partner on a block of L entries.
     [[nodiscard]] double divide_seconds(double L) const;
     /// Seconds of a DIT combine of `butterflies` butterflies.
