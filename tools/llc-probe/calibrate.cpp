@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -292,6 +293,39 @@ std::vector<int> group_sizes(int P) {
 
 namespace {
 
+/// Runs the probes of `order` (indices into `probes`) in kernel_rounds(s) rounds, each in a new shuffled order drawn
+/// from `seed`, and hands every value to `record(round, index, value)`. Returns what failed first (a probe that threw
+/// or returned a negative or non-finite value, by the key it is stored under: its solo_name when `solo`), empty if
+/// nothing did; no round starts after a failure.
+std::string run_kernel_rounds(const std::vector<cost::KernelProbe>& probes,
+                              std::vector<std::size_t> order,
+                              const Settings& s,
+                              std::uint64_t seed,
+                              bool solo,
+                              Progress& progress,
+                              const std::function<void(int round, std::size_t i, double value)>& record) {
+    std::string failure;
+    std::mt19937_64 rng(seed);
+    for (int round = 0; round < kernel_rounds(s) && failure.empty(); ++round) {
+        std::shuffle(order.begin(), order.end(), rng);
+        for (const std::size_t i : order) {
+            const std::string& key = solo ? probes[i].solo_name : probes[i].name;
+            try {
+                const double v = probes[i].measure(s.quick);
+                if (!std::isfinite(v) || v < 0.0) {
+                    failure = key + " returned " + std::to_string(v);
+                } else {
+                    record(round, i, v);
+                }
+            } catch (const std::exception& e) {
+                failure = key + ": " + e.what();
+            }
+            progress.advance();
+        }
+    }
+    return failure;
+}
+
 /// Every kernel probe, in kernel_rounds(s) rounds of a shuffled order (the same on every rank), on every rank at once
 /// unless the node is crowded (then rank 0 alone). A round's value is the slowest rank's: the ranks run the kernel
 /// side by side as an algorithm's processors do, and a superstep lasts as long as its slowest processor (two ranks
@@ -311,30 +345,16 @@ std::vector<double> measure_kernels_together(Group& world,
     // mine[round · count + i]: this rank's value of probe i in that round (NaN: not run).
     const int rounds = kernel_rounds(s);
     std::vector<double> mine(static_cast<std::size_t>(rounds) * count, std::numeric_limits<double>::quiet_NaN());
-    int failed = 0;
     std::string failure;
     if (all_run || root) {
         std::vector<std::size_t> order(count);
         std::iota(order.begin(), order.end(), std::size_t{0});
-        std::mt19937_64 rng(s.seed + 2000);
-        for (int round = 0; round < kernel_rounds(s) && failed == 0; ++round) {
-            std::shuffle(order.begin(), order.end(), rng);
-            for (const std::size_t i : order) {
-                try {
-                    const double v = probes[i].measure(s.quick);
-                    if (!std::isfinite(v) || v < 0.0) {
-                        failed = 1;
-                        failure = probes[i].name + " returned " + std::to_string(v);
-                    }
-                    mine[static_cast<std::size_t>(round) * count + i] = v;
-                } catch (const std::exception& e) {
-                    failed = 1;
-                    failure = probes[i].name + ": " + e.what();
-                }
-                progress.advance();
-            }
-        }
+        failure = run_kernel_rounds(
+            probes, order, s, s.seed + 2000, false, progress, [&](int round, std::size_t i, double v) {
+                mine[static_cast<std::size_t>(round) * count + i] = v;
+            });
     }
+    int failed = failure.empty() ? 0 : 1;
     sleepy_barrier(world.native());
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());
     if (failed != 0) {
@@ -393,36 +413,21 @@ std::vector<double> measure_kernels_alone(Group& world,
             order.push_back(i);
         }
     }
-    int failed = 0;
     std::string failure;
     if (world.rank() == 0) {
         std::vector<std::vector<double>> rounds(probes.size());
-        std::mt19937_64 rng(s.seed + 3000);
-        for (int round = 0; round < kernel_rounds(s) && failed == 0; ++round) {
-            std::shuffle(order.begin(), order.end(), rng);
-            for (const std::size_t i : order) {
-                try {
-                    const double v = probes[i].measure(s.quick);
-                    if (!std::isfinite(v) || v < 0.0) {
-                        failed = 1;
-                        failure = probes[i].solo_name + " returned " + std::to_string(v);
-                    } else {
-                        rounds[i].push_back(v);
-                        samples.push_back({"kernel", probes[i].solo_name, 0, 0.0, round, v});
-                    }
-                } catch (const std::exception& e) {
-                    failed = 1;
-                    failure = probes[i].solo_name + ": " + e.what();
-                }
-                progress.advance();
-            }
-        }
+        failure =
+            run_kernel_rounds(probes, order, s, s.seed + 3000, true, progress, [&](int round, std::size_t i, double v) {
+                rounds[i].push_back(v);
+                samples.push_back({"kernel", probes[i].solo_name, 0, 0.0, round, v});
+            });
         for (std::size_t i = 0; i < probes.size(); ++i) {
             if (!rounds[i].empty()) {
                 constants[i] = median(rounds[i]);
             }
         }
     }
+    int failed = failure.empty() ? 0 : 1;
     sleepy_barrier(world.native());
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());
     if (failed != 0) {
