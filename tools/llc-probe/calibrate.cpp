@@ -235,6 +235,39 @@ void note_machine_state(tools::Canary& state, const tools::Canary& fastest, int 
     }
 }
 
+/// Sizes inside the protocol steps of `op`'s measured cells: where the median more than 1.6-folds and grows by more
+/// than 1.5 µs from one grid size to the next, three sizes at a quarter, a half and three quarters of the way in log
+/// scale (made feasible, not on the grid). Open MPI's shared-memory transport sends a message of more than ~4040
+/// bytes by rendezvous (+3 µs here, measured by ping-pong: 4040 B 1.19 µs, 4048 B 4.13 µs), and the quick grid's
+/// neighbours 7.7 KB and 13.7 KB (messages of 3.9 and 6.8 KB at p = 2) left the step anywhere between: an all-to-all
+/// of 8 KiB was priced 73 % low, Seidel's broadcasts 73–78 %. With the sizes inside, the fit's data-chosen
+/// breakpoints find the step to within a fraction of the interval.
+constexpr int step_passes = 2;
+
+std::vector<double> step_sizes(const std::vector<Cell>& cells, const std::string& op, int p) {
+    std::vector<std::pair<double, double>> points;  // (bytes, median)
+    for (const Cell& c : cells) {
+        if (c.op == op && c.kind == "collective" && c.bytes > 0.0) {
+            points.emplace_back(c.bytes, c.median());
+        }
+    }
+    std::sort(points.begin(), points.end());
+    std::vector<double> out;
+    for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+        const auto [a, ta] = points[i];
+        const auto [b, tb] = points[i + 1];
+        if (tb > 1.6 * ta && tb - ta > 1.5e-6) {
+            for (const double f : {0.25, 0.5, 0.75}) {
+                const double h = feasible_bytes(op, p, std::round(a * std::pow(b / a, f)));
+                if (h > a && h < b && (out.empty() || h > out.back())) {
+                    out.push_back(h);
+                }
+            }
+        }
+    }
+    return out;
+}
+
 using Medians = std::map<std::pair<std::string, int>, std::vector<Sample>>;
 
 void collect(const std::vector<Cell>& cells, Medians& medians) {
@@ -502,6 +535,25 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
             const tools::Canary fastest = run_cells(g.native(), cells, s, rng, progress, out.samples);
             note_machine_state(machine_state, fastest, p);
             collect(cells, medians);
+            // Two more passes: sizes inside the protocol steps the last pass crossed, each narrowing a step to a
+            // quarter of its interval in log scale (the same decisions on every rank: the medians are the same
+            // everywhere).
+            std::vector<Cell> measured = std::move(cells);
+            for (int pass = 0; pass < step_passes; ++pass) {
+                std::vector<Cell> steps;
+                for (const auto& op : names) {
+                    for (const double h : step_sizes(measured, op, p)) {
+                        steps.push_back(collective_cell(*bench, g, op, h));
+                    }
+                }
+                if (steps.empty()) {
+                    break;
+                }
+                (void)run_cells(g.native(), steps, s, rng, progress, out.samples);
+                collect(steps, medians);
+                measured.insert(
+                    measured.end(), std::make_move_iterator(steps.begin()), std::make_move_iterator(steps.end()));
+            }
         }
         sleepy_barrier(world.native());
     }
