@@ -32,7 +32,7 @@ namespace llc::probe {
 /// The largest sizes h measured: of the collectives, and of swap. Swap goes further (256 MiB by default, also in quick
 /// mode): the FFT's block stages at n = 2^24, P = 2 swap 256 MiB, eight times the last-level cache, and the bandwidth
 /// keeps falling well past it (a swap of 64 MiB moved 8.5–9.7 GB/s here, the FFT's first stage 5.9 GB/s): a price
-/// extrapolated from swaps of at most 4 MiB, then 64 MiB, under-priced that stage by ~30 %.
+/// extrapolated from swaps of at most 4 MiB, then 64 MiB, under-priced that stage by 29–36 %.
 struct SizeLimits {
     double max_bytes = 64.0 * 1024 * 1024;
     double swap_max_bytes = 256.0 * 1024 * 1024;

@@ -151,7 +151,8 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // replicated leaves reading with stride 2^d after d divisions (stride 2 at P = 2, 4 at P = 3, 4, …). Each kind
     // up to the largest leaf of it that a run of n ≤ 2^24 on P ≤ 2 makes: 2^24 out of place (serial), 2^23 with
     // stride 2 and folded (P = 2). Beyond the 32 MiB last-level cache the four-step's cost per n·log2 n still grows:
-    // taking 2^22's constant priced the serial 2^24 transform 13–17 % low in three validation runs here. The in-place
+    // taking 2^22's constant priced the serial 2^24 transform 13–17 % low in each of the three cases of one validation
+    // run here. The in-place
     // leaf runs only where no fold applies (L below 2^15, or not a power of two), and strides 4 and 8 at P ≥ 3 (their
     // inputs are 4–8 times the leaf): up to 2^22 and 2^20; larger leaves take the constant of the largest.
     for (const int k : leaf_exponents(24)) {

@@ -15,7 +15,8 @@ namespace llc::cost {
 /// by side, and stores the slowest processor's time under `name`. A kernel that also runs while the other processors
 /// of the node are idle — the serial path of a one-processor run — names a second key, `solo_name`, under which
 /// llc-probe stores its time on one processor while the others sleep: the processors share the last-level cache and
-/// the memory, and a serial FFT of 2^16 to 2^22 points ran up to 1.8× faster alone than beside a second one here.
+/// the memory, and with only the side-by-side constants one validation run here priced its one-processor FFTs up to
+/// 83 % high.
 struct KernelProbe {
     std::string name;  ///< key in the profile, "<algorithm>.<kernel>", e.g. "fft.leaf"
     std::string unit;  ///< what one unit of work is, e.g. "n*log2(n) of a leaf FFT"
