@@ -136,6 +136,88 @@ void swap_elements(Group& g,
               "llc::Group::swap");
 }
 
+void shift_elements(Group& g,
+                    int offset,
+                    const void* send,
+                    std::size_t send_count,
+                    void* recv,
+                    std::size_t recv_count,
+                    MPI_Datatype type) {
+    constexpr const char* function = "llc::Group::shift";
+    constexpr int shift_tag = 7303;
+    const long long P = g.size();
+    const long long r = g.rank();
+    const long long step = ((offset % P) + P) % P;  // offset normalised into [0, P)
+    // This rank's own verdict on its arguments; it joins the agreement on the offset, so that every rank throws.
+    std::string error;
+    int send_n = 0;
+    int recv_n = 0;
+    try {
+        send_n = to_count(function, "send.size()", send_count);
+        recv_n = to_count(function, "recv.size()", recv_count);
+    } catch (const Error& e) {
+        error = e.what();
+    }
+    if (error.empty() && step == 0 && send_n != recv_n) {
+        error = argument_message(function,
+                                 "recv.size()",
+                                 std::to_string(recv_n),
+                                 "must equal send.size() = " + std::to_string(send_n) + " when the offset " +
+                                     std::to_string(offset) + " is a multiple of the group size " + std::to_string(P) +
+                                     " (a local copy)");
+    }
+    // The offsets must be known to agree before any message depends on them: with offsets that differ, the ring
+    // exchange below could wait for a message that no rank sends. check_same does nothing but throw a local error when
+    // the checks are off or P = 1.
+    g.check_same(function, {{"offset", offset}}, error);
+    // We are inside the superstep already: the check's start time must not leak into the group's next collective.
+    (void)g.take_check_start(0.0);
+    if (step == 0) {
+        int type_size = 0;
+        check_mpi(MPI_Type_size(type, &type_size), function);
+        if (send_n > 0 && send != recv) {
+            std::memmove(recv, send, static_cast<std::size_t>(send_n) * static_cast<std::size_t>(type_size));
+        }
+        return;
+    }
+    const int dest = static_cast<int>((r + step) % P);
+    const int source = static_cast<int>((r - step + P) % P);
+    if (Group::checks_enabled()) {
+        // Each rank learns its source's send size, so a mismatch is found before the data can be truncated; the
+        // allreduce of check_same then makes it an error on every rank.
+        const long long mine = send_n;
+        long long theirs = -1;
+        check_mpi(MPI_Sendrecv(&mine,
+                               1,
+                               MPI_LONG_LONG,
+                               dest,
+                               shift_tag + 1,
+                               &theirs,
+                               1,
+                               MPI_LONG_LONG,
+                               source,
+                               shift_tag + 1,
+                               g.native(),
+                               MPI_STATUS_IGNORE),
+                  function);
+        std::string mismatch;
+        if (theirs != recv_n) {
+            mismatch = argument_message(function,
+                                        "recv.size()",
+                                        std::to_string(recv_n),
+                                        "must equal the source's send.size() = " + std::to_string(theirs) + ": rank " +
+                                            std::to_string(r) + " receives from rank " + std::to_string(source) +
+                                            " (offset " + std::to_string(offset) + " in group " + g.path() + ")");
+        }
+        g.check_same(function, {}, mismatch);
+        (void)g.take_check_start(0.0);
+    }
+    check_mpi(
+        MPI_Sendrecv(
+            send, send_n, type, dest, shift_tag, recv, recv_n, type, source, shift_tag, g.native(), MPI_STATUS_IGNORE),
+        function);
+}
+
 }  // namespace detail
 
 Group::Group(MPI_Comm comm) : comm_(comm, boost::mpi::comm_duplicate) {

@@ -1,4 +1,5 @@
 // Group's collectives against values every rank can compute by itself.
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <numeric>
@@ -131,6 +132,122 @@ TEST(CollectivesTest, SwapWithHypercubePartner) {
     std::vector<int> recv(100, -1);
     g.swap(partner, std::span<const int>(send), std::span<int>(recv));
     EXPECT_EQ(recv, std::vector<int>(100, partner));
+}
+
+// SHIFT oracles: rank q's element i is q * 1e6 + i, so a received value says which rank sent it and where it was.
+double shift_value(int rank, std::size_t i) {
+    return 1e6 * rank + static_cast<double>(i);
+}
+
+// The rank `offset` places behind r on the ring of P, computed from scratch (no use of the implementation).
+int ring_source(int r, int offset, int P) {
+    int source = r;
+    const int steps = offset >= 0 ? offset : -offset;
+    for (int k = 0; k < steps; ++k) {
+        source = offset >= 0 ? (source == 0 ? P - 1 : source - 1) : (source == P - 1 ? 0 : source + 1);
+    }
+    return source;
+}
+
+TEST(CollectivesTest, ShiftEveryOffsetAndSize) {
+    auto& g = world();
+    const int P = g.size();
+    const int me = g.rank();
+    for (const int offset : {1, -1, 2, P, P + 1, 0, -(P + 1)}) {
+        const int source = ring_source(me, offset, P);
+        for (const std::size_t n : {0UL, 1UL, 7UL, 100003UL}) {
+            std::vector<double> send(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                send[i] = shift_value(me, i);
+            }
+            std::vector<double> recv(n, -1.0);
+            g.shift(std::span<const double>(send), std::span<double>(recv), offset);
+            for (std::size_t i = 0; i < n; ++i) {
+                ASSERT_EQ(recv[i], shift_value(source, i))
+                    << "offset " << offset << ", size " << n << ", rank " << me << ", element " << i;
+            }
+        }
+    }
+}
+
+TEST(CollectivesTest, ShiftDefaultOffsetAndStructs) {
+    auto& g = world();
+    struct Cell {
+        int rank;
+        short index;
+        char tag;
+    };
+    std::vector<Cell> send(5);
+    for (std::size_t i = 0; i < send.size(); ++i) {
+        send[i] = Cell{g.rank(), static_cast<short>(i), 'x'};
+    }
+    std::vector<Cell> recv(5, Cell{-1, -1, '?'});
+    g.shift(std::span<const Cell>(send), std::span<Cell>(recv));  // offset 1: from the previous rank
+    const int source = ring_source(g.rank(), 1, g.size());
+    for (std::size_t i = 0; i < recv.size(); ++i) {
+        EXPECT_EQ(recv[i].rank, source);
+        EXPECT_EQ(recv[i].index, static_cast<short>(i));
+        EXPECT_EQ(recv[i].tag, 'x');
+    }
+}
+
+TEST(CollectivesTest, ShiftUnevenSizes) {
+    auto& g = world();
+    const int P = g.size();
+    const int me = g.rank();
+    // Rank r sends r + 1 elements; each rank receives what its source sends.
+    for (const int offset : {1, -1, 2, P + 1}) {
+        const int source = ring_source(me, offset, P);
+        std::vector<double> send(static_cast<std::size_t>(me + 1));
+        for (std::size_t i = 0; i < send.size(); ++i) {
+            send[i] = shift_value(me, i);
+        }
+        std::vector<double> recv(static_cast<std::size_t>(source + 1), -1.0);
+        g.shift(std::span<const double>(send), std::span<double>(recv), offset);
+        for (std::size_t i = 0; i < recv.size(); ++i) {
+            ASSERT_EQ(recv[i], shift_value(source, i)) << "offset " << offset << ", rank " << me;
+        }
+    }
+}
+
+TEST(CollectivesTest, ShiftPipelineVisitsEveryBlock) {
+    auto& g = world();
+    const int P = g.size();
+    const int me = g.rank();
+    // Block q has q + 2 elements. After step s (s = 0 … P-1), rank r holds block (r - s) mod P.
+    auto block = [](int q) {
+        std::vector<long long> b(static_cast<std::size_t>(q + 2));
+        for (std::size_t i = 0; i < b.size(); ++i) {
+            b[i] = 1000LL * q + static_cast<long long>(i);
+        }
+        return b;
+    };
+    std::vector<long long> held = block(me);
+    std::vector<int> seen{me};
+    for (int s = 1; s < P; ++s) {
+        const int arriving = ((me - s) % P + P) % P;
+        std::vector<long long> next(static_cast<std::size_t>(arriving + 2), -1);
+        g.shift(std::span<const long long>(held), std::span<long long>(next));
+        ASSERT_EQ(next, block(arriving)) << "step " << s << ", rank " << me;
+        held = std::move(next);
+        seen.push_back(arriving);
+    }
+    std::sort(seen.begin(), seen.end());
+    std::vector<int> all(static_cast<std::size_t>(P));
+    std::iota(all.begin(), all.end(), 0);
+    EXPECT_EQ(seen, all);
+    EXPECT_EQ(held, block((me + 1) % P));
+}
+
+TEST(CollectivesTest, ShiftWithChecksOff) {
+    auto& g = world();
+    llc::Group::set_checks(false);
+    const std::vector<int> send{g.rank(), g.rank()};
+    std::vector<int> recv(2, -1);
+    g.shift(std::span<const int>(send), std::span<int>(recv), -1);
+    llc::Group::set_checks(true);
+    const int source = ring_source(g.rank(), -1, g.size());
+    EXPECT_EQ(recv, (std::vector<int>{source, source}));
 }
 
 TEST(CollectivesTest, ScatterAndGatherOfOneElementEach) {

@@ -139,4 +139,85 @@ TEST(ErrorsTest, SwapMismatchedBuffers) {
     EXPECT_THROW(g.swap(g.size(), std::span<const int>(send), std::span<int>(recv)), llc::Error);
 }
 
+// Runs `body` and returns the llc::Error message it threw, or "" when it did not throw.
+template <class F>
+std::string error_of(F&& body) {
+    try {
+        body();
+    } catch (const llc::Error& e) {
+        return e.what();
+    }
+    return {};
+}
+
+TEST(ErrorsTest, ShiftRecvSizeDiffersFromSourceSendSize) {
+    auto& g = world();
+    if (g.size() < 2) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    // Everyone sends 4; rank 1 alone expects 5 from rank 0. Only rank 1 can see it; every rank must throw.
+    const std::vector<int> send(4, g.rank());
+    std::vector<int> recv(g.rank() == 1 ? 5 : 4);
+    const std::string message = error_of([&] { g.shift(std::span<const int>(send), std::span<int>(recv)); });
+    EXPECT_NE(message.find("llc::Group::shift"), std::string::npos) << message;
+    EXPECT_EQ(g.allreduce(message.empty() ? 0 : 1, llc::Op::min), 1) << "some rank did not throw";
+    if (g.rank() == 1) {
+        for (const std::string fragment : {"recv.size()", "5", "send.size() = 4", "rank 1", "rank 0"}) {
+            EXPECT_NE(message.find(fragment), std::string::npos) << "message: " << message << "\nmissing: " << fragment;
+        }
+    }
+    // Uneven sizes with one wrong receiver at offset -1: rank r sends r + 1, the last rank expects one too many.
+    const int last = g.size() - 1;
+    const std::vector<int> mine(static_cast<std::size_t>(g.rank() + 1), g.rank());
+    const int source = (g.rank() + 1) % g.size();
+    std::vector<int> theirs(static_cast<std::size_t>(source + 1 + (g.rank() == last ? 1 : 0)));
+    expect_error_everywhere([&] { g.shift(std::span<const int>(mine), std::span<int>(theirs), -1); },
+                            {"llc::Group::shift"});
+    // Nothing is left half-done: the group and the ring still work.
+    std::vector<int> good(4, -1);
+    g.shift(std::span<const int>(send), std::span<int>(good));
+    EXPECT_EQ(good, std::vector<int>(4, (g.rank() + g.size() - 1) % g.size()));
+}
+
+TEST(ErrorsTest, ShiftOffsetsDifferAcrossRanks) {
+    auto& g = world();
+    if (g.size() < 2) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    // Rank 0 shifts by 2, the others by 1: at P = 3 a ring exchange would wait forever for rank 1's message, so the
+    // offsets must be agreed on before anything is sent.
+    const std::vector<double> send(3, 1.0);
+    std::vector<double> recv(3);
+    expect_error_everywhere(
+        [&] { g.shift(std::span<const double>(send), std::span<double>(recv), g.rank() == 0 ? 2 : 1); },
+        {"llc::Group::shift", "offset", "differs"});
+    // Equivalent offsets written differently (1 and P + 1) are still different arguments.
+    expect_error_everywhere(
+        [&] {
+            g.shift(
+                std::span<const double>(send), std::span<double>(recv), g.rank() == g.size() - 1 ? g.size() + 1 : 1);
+        },
+        {"llc::Group::shift", "offset"});
+    EXPECT_EQ(g.allreduce(1, llc::Op::sum), g.size());
+}
+
+TEST(ErrorsTest, ShiftByMultipleOfGroupSizeNeedsEqualSizes) {
+    auto& g = world();
+    const std::vector<int> send(3, 7);
+    // Every rank copies locally and gets it wrong.
+    std::vector<int> recv(4);
+    for (const int offset : {0, g.size(), -2 * g.size()}) {
+        expect_error_everywhere([&] { g.shift(std::span<const int>(send), std::span<int>(recv), offset); },
+                                {"llc::Group::shift", "recv.size()", "4", "send.size() = 3"});
+    }
+    // Only the last rank gets it wrong: still an error on every rank.
+    std::vector<int> some(g.rank() == g.size() - 1 ? 2 : 3);
+    const std::string message = error_of([&] { g.shift(std::span<const int>(send), std::span<int>(some), 0); });
+    EXPECT_NE(message.find("llc::Group::shift"), std::string::npos) << message;
+    EXPECT_EQ(g.allreduce(message.empty() ? 0 : 1, llc::Op::min), 1) << "some rank did not throw";
+    if (g.rank() == g.size() - 1) {
+        EXPECT_NE(message.find("'recv.size()' = 2"), std::string::npos) << message;
+    }
+}
+
 }  // namespace

@@ -1,4 +1,5 @@
 // The trace: structure of normal and division supersteps, max over processors, and the communicator cache.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,45 @@ TEST(TraceTest, DivisionChargesWorkBeforeItAndTasksInTurn) {
     const int most_tasks_per_processor = g.size() >= 3 ? 1 : (g.size() == 2 ? 2 : 3);
     EXPECT_GE(division.tasks, 0.019 * most_tasks_per_processor);
     EXPECT_GE(division.total(), division.compute + division.tasks);
+}
+
+TEST(TraceTest, ShiftIsANormalSuperstep) {
+    auto& g = world();
+    const int P = g.size();
+    const int me = g.rank();
+    // Uneven: rank r sends r + 1 doubles and receives what its predecessor sends.
+    const std::vector<double> send(static_cast<std::size_t>(me + 1), 1.0);
+    std::vector<double> recv(static_cast<std::size_t>((me + P - 1) % P + 1));
+    g.barrier();
+    llc::Trace::enable(true);
+    g.shift(std::span<const double>(send), std::span<double>(recv));
+    busy_wait(0.03);  // the next superstep's W: the shift's agreement checks must not take it
+    g.barrier();
+    const llc::Trace trace = llc::Trace::gather(g);
+    llc::Trace::enable(false);
+    if (me != 0) {
+        return;
+    }
+    ASSERT_EQ(trace.per_rank().size(), static_cast<std::size_t>(P));
+    for (int q = 0; q < P; ++q) {
+        const llc::TraceNode& root = trace.per_rank()[static_cast<std::size_t>(q)];
+        ASSERT_GE(root.children.size(), 2U);
+        const llc::TraceNode& shift = root.children[0];
+        EXPECT_EQ(shift.kind, llc::StepKind::normal);
+        EXPECT_EQ(shift.op, "shift");
+        EXPECT_EQ(shift.label, "shift");
+        EXPECT_EQ(shift.P, P);
+        const std::uint64_t sent = static_cast<std::uint64_t>(q + 1) * sizeof(double);
+        const std::uint64_t received = static_cast<std::uint64_t>((q + P - 1) % P + 1) * sizeof(double);
+        EXPECT_EQ(shift.bytes, sent + received) << "rank " << q;
+        const llc::TraceNode& barrier = root.children[1];
+        EXPECT_EQ(barrier.op, "barrier");
+        EXPECT_GE(barrier.compute, 0.025) << "rank " << q;
+    }
+    const llc::TraceNode& merged = trace.merged().children.at(0);
+    EXPECT_EQ(merged.op, "shift");
+    // The maximum over ranks: the last rank sends P and receives P - 1 (at P = 1: one each way).
+    EXPECT_EQ(merged.bytes, static_cast<std::uint64_t>(P == 1 ? 2 : 2 * P - 1) * sizeof(double));
 }
 
 TEST(TraceTest, MergeTakesMaximaAndMinimumStart) {

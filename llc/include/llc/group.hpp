@@ -131,6 +131,30 @@ class Group {
     template <Trivial T>
     void swap(int partner, std::span<const T> send, std::span<T> recv);
 
+    /// SHIFT on the ring 0 → 1 → … → P−1 → 0: `send` goes to the processor `offset` places ahead, rank
+    /// (r + offset) mod P, and `recv` is filled from the one `offset` places behind, (r − offset) mod P. The step of
+    /// ring pipelines (Miguet's pipelined dynamic programming, the symmetric matrix–vector product): P − 1 shifts by 1
+    /// move every processor's block past every other processor.
+    ///
+    /// @param send   what this processor sends; its size may differ from rank to rank (a pipeline's first or last
+    ///               segment can be shorter).
+    /// @param recv   filled from the source (r − offset) mod P; recv.size() must equal the source's send.size().
+    ///               Must not overlap `send`, except when offset ≡ 0.
+    /// @param offset any int, the same on every rank; negative shifts the other way, and it is taken modulo P. When
+    ///               offset ≡ 0 (mod P), always at P = 1, the shift is a local copy and recv.size() must equal
+    ///               send.size().
+    /// @throws llc::Error on every rank of the group when the offsets differ across ranks, when some rank's
+    ///         recv.size() is not its source's send.size() (the message of the rank that receives names both ranks,
+    ///         the others say that another rank rejected its arguments), or when offset ≡ 0 and some rank's
+    ///         recv.size() != send.size(). These agreement checks cost one allreduce, plus, when offset ≢ 0, one
+    ///         exchange of sizes around the ring and a second allreduce; with LLC_CHECKS=0 only the local checks run
+    ///         (thrown on the rank that finds them) and mismatched sizes are MPI's undefined behaviour.
+    ///
+    /// Collective over this group (every rank calls it, even with an empty `send`). Recorded as a normal superstep
+    /// "shift" with h = send.size_bytes() + recv.size_bytes(); one MPI_Sendrecv per processor.
+    template <Trivial T>
+    void shift(std::span<const T> send, std::span<T> recv, int offset = 1);
+
     // ---- Division support (used by par / weighted_par) ---------------------------------------------------------
 
     /// The subgroup this processor belongs to when the group is cut into consecutive blocks of `sizes` (which sum to
@@ -558,6 +582,25 @@ void Group::swap(int partner, std::span<const T> send, std::span<T> recv) {
     superstep("swap", send.size_bytes() + recv.size_bytes(), [&] {
         detail::swap_elements(
             *this, partner, send.data(), send.size(), recv.data(), recv.size(), detail::mpi_type<T>());
+    });
+}
+
+namespace detail {
+/// The SHIFT of raw elements, with the agreement checks on the offset and the sizes; defined in group.cpp.
+void shift_elements(Group& g,
+                    int offset,
+                    const void* send,
+                    std::size_t send_count,
+                    void* recv,
+                    std::size_t recv_count,
+                    MPI_Datatype type);
+}  // namespace detail
+
+template <Trivial T>
+void Group::shift(std::span<const T> send, std::span<T> recv, int offset) {
+    superstep("shift", send.size_bytes() + recv.size_bytes(), [&] {
+        detail::shift_elements(
+            *this, offset, send.data(), send.size(), recv.data(), recv.size(), detail::mpi_type<T>());
     });
 }
 
