@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds (Release), calibrates a quick machine profile if there is none,
-# runs llc-validate --quick on every algorithm at P = the number of cores, and prints the predicted-vs-measured
-# summary and where the report and plots are. Exit status non-zero if anything failed.
+# The main job: installs what is missing, builds (Release), calibrates a quick machine profile if there is none (or
+# if the one there lacks a measurement of this build), runs llc-validate --quick on every algorithm at P = the number
+# of cores, and prints the predicted-vs-measured summary and where the report and plots are. Exit status non-zero if
+# anything failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -16,11 +17,13 @@ P=$(nproc)
 profile=${LLC_PROFILE:-build/profile-quick.json}
 out=${LLC_REPORT:-build/validate-report}
 
-if [ ! -f "$profile" ]; then
+# A profile is reused if this build can price everything from it; one made by an older build that lacks a
+# measurement added since (llc-probe --inspect exits non-zero then) is calibrated again.
+if [ -f "$profile" ] && build/bin/llc-probe --inspect "$profile"; then
+    echo "== Using the machine profile $profile (delete it to calibrate again)"
+else
     echo "== Calibrating a quick profile of this machine ($profile, P = $P)"
     mpirun --oversubscribe -np "$P" build/bin/llc-probe --quick --out "$profile"
-else
-    echo "== Using the machine profile $profile (delete it to calibrate again)"
 fi
 
 echo "== Predicted vs measured: llc-validate --quick at P = $P"

@@ -368,6 +368,7 @@ Price C3::collective(std::string_view f, int P, double bytes) const {
             u = units(C3Pattern::all_to_one, 1.0) + units(C3Pattern::one_to_all, 1.0);
             break;
         case detail::Collective::swap:
+        case detail::Collective::shift:  // the one-to-one pattern is the ring i → i + 1 itself (c3_pattern)
             u = units(C3Pattern::one_to_one, bytes / 2.0);
             break;
     }

@@ -11,7 +11,7 @@
 
 namespace llc::cost::detail {
 
-enum class Collective { bcast, reduce, allreduce, gather, allgather, scatter, alltoall, barrier, swap };
+enum class Collective { bcast, reduce, allreduce, gather, allgather, scatter, alltoall, barrier, swap, shift };
 
 /// The collective named `f` (v-variants folded), else llc::Error "<function>: argument 'f' = …: unknown collective".
 [[nodiscard]] Collective parse_collective(const std::string& function, std::string_view f);

@@ -32,7 +32,8 @@ Collective parse_collective(const std::string& function, std::string_view f) {
                                                                    {"scatter", Collective::scatter},
                                                                    {"alltoall", Collective::alltoall},
                                                                    {"barrier", Collective::barrier},
-                                                                   {"swap", Collective::swap}};
+                                                                   {"swap", Collective::swap},
+                                                                   {"shift", Collective::shift}};
     for (const auto& [n, c] : table) {
         if (name == n) {
             return c;
@@ -42,7 +43,7 @@ Collective parse_collective(const std::string& function, std::string_view f) {
                          "f",
                          f,
                          "unknown collective (known: bcast, reduce, allreduce, gather(v), allgather(v), scatter(v), "
-                         "alltoall(v), barrier, swap)");
+                         "alltoall(v), barrier, swap, shift)");
 }
 
 void check_price_arguments(const std::string& function, int P, double bytes) {
@@ -181,6 +182,7 @@ Price BSP::collective(std::string_view f, int P, double bytes) const {
             seconds = l;
             break;
         case Collective::swap:
+        case Collective::shift:  // every processor sends h/2 and receives h/2: an h/2-relation
             seconds = g * bytes / 2.0 + l;
             break;
     }
@@ -264,6 +266,7 @@ Price LogGP::collective(std::string_view f, int P, double bytes) const {
         case Collective::barrier:
             return {R * message(0.0), false};
         case Collective::swap:
+        case Collective::shift:  // one message of h/2 per processor, all at once
             return {message(bytes / 2.0), false};
     }
     return {};
@@ -320,6 +323,7 @@ Price Hockney::collective(std::string_view f, int P, double bytes) const {
         case Collective::barrier:
             return {R * a, false};
         case Collective::swap:
+        case Collective::shift:  // one message of h/2 per processor, all at once
             return {a + b * bytes / 2.0, false};
     }
     return {};

@@ -172,6 +172,7 @@ Price P3PC::collective(std::string_view f, int P, double bytes) const {
             seconds = R * time(Path::full, M, 0.0);
             break;
         case detail::Collective::swap:
+        case detail::Collective::shift:  // each processor's send to one neighbour, all at once: one full path of h/2
             seconds = time(Path::full, M, bytes / 2.0);
             break;
     }
@@ -184,6 +185,7 @@ Price P3PC::collective(std::string_view f, int P, double bytes) const {
             largest = bytes / P;
             break;
         case detail::Collective::swap:
+        case detail::Collective::shift:
             largest = bytes / 2.0;
             break;
         case detail::Collective::barrier:

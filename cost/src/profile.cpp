@@ -113,7 +113,7 @@ std::string canonical_collective(std::string_view op) {
 
 const std::vector<std::string>& standard_collectives() {
     static const std::vector<std::string> names{
-        "bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "barrier", "swap"};
+        "bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "barrier", "swap", "shift"};
     return names;
 }
 

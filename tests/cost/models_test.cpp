@@ -27,7 +27,11 @@ TEST(ModelsTest, hockney_standard_algorithms) {
     EXPECT_NEAR(m.collective("barrier", 16, 0).seconds, 4e-6, 1e-18);
     // swap: h counts both directions.
     EXPECT_NEAR(m.collective("swap", 2, 2000).seconds, 2e-6, 1e-18);
+    // shift: one message of h/2 to the next processor, whatever P (every processor sends at once).
+    EXPECT_NEAR(m.collective("shift", 2, 2000).seconds, 2e-6, 1e-18);
+    EXPECT_NEAR(m.collective("shift", 7, 2000).seconds, 2e-6, 1e-18);
     EXPECT_EQ(m.collective("bcast", 1, 1e6).seconds, 0.0);
+    EXPECT_EQ(m.collective("shift", 1, 1e6).seconds, 0.0);
     const std::vector<int> halves{2, 2};
     EXPECT_NEAR(m.division(4, halves, 2000).total(), 2e-6, 1e-18);
     const std::vector<int> three{1, 1, 2};
@@ -41,6 +45,7 @@ TEST(ModelsTest, bsp_h_relations) {
     EXPECT_NEAR(m.collective("allreduce", 4, 4000).seconds, 2 * (3000e-9 + 1e-5), 1e-18);
     EXPECT_NEAR(m.collective("barrier", 4, 0).seconds, 1e-5, 1e-18);
     EXPECT_NEAR(m.collective("swap", 4, 2000).seconds, 1000e-9 + 1e-5, 1e-18);
+    EXPECT_NEAR(m.collective("shift", 4, 2000).seconds, 1000e-9 + 1e-5, 1e-18);  // a 1000-byte relation
     const std::vector<int> halves{2, 2};
     EXPECT_NEAR(m.division(4, halves, 2000).total(), 1000e-9 + 1e-5, 1e-18);
     EXPECT_TRUE(m.collective("bcast", 16, 10).extrapolated);
@@ -57,6 +62,7 @@ TEST(ModelsTest, loggp_messages) {
     EXPECT_NEAR(m.collective("bcast", 4, 1001).seconds, 2 * 8e-6, 1e-18);
     EXPECT_NEAR(m.collective("scatter", 4, 1000).seconds, 2 * 7e-6 + 3 * 1000e-9, 1e-18);
     EXPECT_NEAR(m.collective("swap", 2, 2002).seconds, 8e-6, 1e-18);
+    EXPECT_NEAR(m.collective("shift", 5, 2002).seconds, 8e-6, 1e-18);
 }
 
 TEST(ModelsTest, ccm_uses_the_profile) {
@@ -122,6 +128,9 @@ TEST(ModelsTest, seidel_broadcasts_under_loggp_bsp_and_c3) {
     // C3: a hop is a one-to-one pattern of m bytes, which is what swap prices for 2m (h counts both directions).
     const C3 c3(C3Params{8e-6, 1e-6, 512, C3Topology::complete});
     EXPECT_NEAR(c3.collective("bcast.st", 8, 5000).seconds, 3 * c3.collective("swap", 8, 10000).seconds, 1e-15);
+    // shift is the one-to-one pattern of the C3 model itself (processor i sends to i + 1): priced as swap.
+    EXPECT_DOUBLE_EQ(c3.collective("shift", 8, 10000).seconds, c3.collective("swap", 8, 10000).seconds);
+    EXPECT_GT(c3.collective("shift", 8, 10000).seconds, c3.collective("shift", 8, 100).seconds);
     EXPECT_EQ(c3.collective("bcast.rh", 1, 5000).seconds, 0.0);
 }
 

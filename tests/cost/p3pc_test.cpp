@@ -170,6 +170,7 @@ TEST(P3PCTest, tc10_3pc_is_loggp_with_the_section_3_2_mapping) {
     EXPECT_DOUBLE_EQ(model.time(Path::full, Layout::cc, 1000), 30.0);
     // As a Model: swap of 1000 bytes each way is one full path.
     EXPECT_DOUBLE_EQ(model.collective("swap", 2, 2000).seconds, 30.0);
+    EXPECT_DOUBLE_EQ(model.collective("shift", 5, 2000).seconds, 30.0);  // to the next processor: one full path
     // bcast on 4: two rounds, the critical path (full) dominates.
     EXPECT_DOUBLE_EQ(model.collective("bcast", 4, 1000).seconds, 60.0);
 }

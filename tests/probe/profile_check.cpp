@@ -52,7 +52,7 @@ TEST_F(ProbeProfile, MetadataDescribesTheRun) {
 
 TEST_F(ProbeProfile, EveryCollectiveAtEveryGroupSize) {
     for (const std::string f :
-         {"bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "barrier", "swap"}) {
+         {"bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "barrier", "swap", "shift"}) {
         ASSERT_TRUE(profile.has_collective(f)) << f;
         std::vector<int> expected;
         for (int p = 1; p <= P; ++p) {
@@ -169,6 +169,7 @@ TEST_F(ProbeProfile, RawSamplesBesideTheProfile) {
                                 "alltoall",
                                 "barrier",
                                 "swap",
+                                "shift",
                                 "division.split",
                                 "division.par",
                                 "p2p.send.cc",

@@ -1,4 +1,5 @@
-# A minimal llc-probe run at NP ranks (tiny sizes), then the profile checker, then a --check of the profile.
+# A minimal llc-probe run at NP ranks (tiny sizes), then the profile checker, a --check of the profile, and --inspect of
+# it and of a copy without shift (what a profile of an older build looks like).
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(profile ${WORK}/profile.json)
@@ -31,11 +32,28 @@ message("${out}${err}")
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "llc-probe --check exited with ${status}")
 endif()
-foreach(f bcast reduce allreduce gather allgather scatter alltoall barrier swap division)
+foreach(f bcast reduce allreduce gather allgather scatter alltoall barrier swap shift division)
     if(NOT out MATCHES "\"function\": \"${f}\"")
         message(FATAL_ERROR "llc-probe --check printed no row for ${f}")
     endif()
 endforeach()
 if(NP GREATER 1 AND NOT out MATCHES "\"function\": \"p2p.full.cc\"")
     message(FATAL_ERROR "llc-probe --check printed no point-to-point row")
+endif()
+
+# --inspect: complete (exit 0); without shift, as an older build wrote it (exit 3, naming it).
+execute_process(COMMAND ${PROBE} --inspect ${profile} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err
+                TIMEOUT 60)
+message("${out}${err}")
+if(NOT status EQUAL 0 OR NOT out MATCHES "complete for this build")
+    message(FATAL_ERROR "llc-probe --inspect of a fresh profile exited with ${status}")
+endif()
+file(READ ${profile} text)
+string(JSON older REMOVE "${text}" collectives shift)
+file(WRITE ${WORK}/older.json "${older}")
+execute_process(COMMAND ${PROBE} --inspect ${WORK}/older.json RESULT_VARIABLE status OUTPUT_VARIABLE out
+                ERROR_VARIABLE err TIMEOUT 60)
+message("${out}${err}")
+if(NOT status EQUAL 3 OR NOT out MATCHES "lacks what this build measures: shift")
+    message(FATAL_ERROR "llc-probe --inspect of a profile without shift exited with ${status}")
 endif()

@@ -488,6 +488,23 @@ std::size_t solo_count(const std::vector<cost::KernelProbe>& probes) {
 
 }  // namespace
 
+std::vector<std::string> missing_measurements(const cost::Profile& profile, const Settings& settings) {
+    std::vector<std::string> missing;
+    for (const std::string& f : measured_collectives()) {
+        if (!profile.has_collective(f)) {
+            missing.push_back(f);
+        }
+    }
+    for (const cost::KernelProbe& k : kernel_probes_for(settings)) {
+        for (const std::string& name : {k.name, k.solo_name}) {
+            if (!name.empty() && !profile.has_kernel(name)) {
+                missing.push_back(name);
+            }
+        }
+    }
+    return missing;
+}
+
 Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     Calibration out;
     const int P = world.size();

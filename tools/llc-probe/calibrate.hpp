@@ -35,6 +35,11 @@ struct Calibration {
 /// @throws AgreedError on every rank if a kernel probe failed on any rank.
 [[nodiscard]] Calibration calibrate(Group& world, const Settings& settings, bool run_kernels);
 
+/// What a calibration by this build with `settings` would store that `profile` lacks: collectives (at any p) and
+/// kernel constants (and their one-processor-alone values), by name. Empty when the profile has everything this build
+/// prices — a profile calibrated by an older build may lack a collective added since (shift) or a kernel probe.
+[[nodiscard]] std::vector<std::string> missing_measurements(const cost::Profile& profile, const Settings& settings);
+
 /// One line of --check: held-out relative errors of one function at one p (p = 0: over every p ≤ 2).
 struct CheckRow {
     std::string function;

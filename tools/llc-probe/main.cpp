@@ -2,8 +2,10 @@
 //
 //   mpirun -np P build/bin/llc-probe [--out profile.json] [--quick]
 //   mpirun -np P build/bin/llc-probe --check profile.json [--json] [--quick]
+//   build/bin/llc-probe --inspect profile.json
 //
-// Exit status: 0 success, 2 bad arguments or input (the message names the argument or the file), 1 other failure.
+// Exit status: 0 success, 2 bad arguments or input (the message names the argument or the file), 1 other failure;
+// --inspect: 3 when the profile lacks a measurement this build makes (calibrate again).
 // Every rank parses the same command line and reaches the same verdict, so an error ends every rank, never a hang.
 #include <cmath>
 #include <cstdio>
@@ -26,9 +28,10 @@ constexpr const char* usage = R"(llc-probe — measure this machine's cost profi
 
 usage:  mpirun -np P llc-probe [--out FILE] [--quick]
         mpirun -np P llc-probe --check FILE [--json] [--quick]
+        llc-probe --inspect FILE
 
 Measures, for every group size p <= P (p = 1 … min(P, 8), then powers of two and P), every collective of the llc
-layer and swap over log-uniform message sizes in shuffled order (each repeated until the median is stable), the
+layer, swap and shift over log-uniform message sizes in shuffled order (each repeated until the median is stable), the
 division (llc::par), the P-3PC point-to-point paths, LogGP / BSP / Hockney / C3 parameters and the algorithms' kernel
 constants, fits them and writes the profile (raw samples beside it, FILE with .samples.csv).
 Default FILE: $LLC_PROFILE, else $XDG_CACHE_HOME/llc/profile-<host>.json, else ~/.cache/llc/profile-<host>.json.
@@ -37,6 +40,7 @@ Default FILE: $LLC_PROFILE, else $XDG_CACHE_HOME/llc/profile-<host>.json, else ~
 struct Arguments {
     std::string out;
     std::string check;
+    std::string inspect;
     std::string check_samples;
     bool quick = false;
     bool json = false;
@@ -61,7 +65,10 @@ Arguments parse(int argc, char** argv, po::options_description& visible) {
         po::bool_switch(&a.quick),
         "a profile in under a minute at P = 2 (fewer sizes up to 4 MiB, fewer repetitions)")(
         "check", po::value(&a.check), "re-measure held-out sizes and print the profile's relative errors")(
-        "json", po::bool_switch(&a.json), "with --check: the table as JSON");
+        "json", po::bool_switch(&a.json), "with --check: the table as JSON")(
+        "inspect",
+        po::value(&a.inspect),
+        "print what the profile holds and what this build would measure that it lacks (exit 3 then)");
     po::options_description hidden;
     hidden.add_options()("max-bytes", po::value(&a.max_bytes), "testing: largest message size")(
         "sizes", po::value(&a.sizes), "testing: number of message sizes")(
@@ -80,6 +87,12 @@ Arguments parse(int argc, char** argv, po::options_description& visible) {
         }
         if (vm.count("check") != 0 && a.check.empty()) {
             throw BadArgument("argument '--check' = '': must name a profile file");
+        }
+        if (vm.count("inspect") != 0 && a.inspect.empty()) {
+            throw BadArgument("argument '--inspect' = '': must name a profile file");
+        }
+        if (!a.inspect.empty() && (!a.check.empty() || vm.count("out") != 0 || a.quick)) {
+            throw BadArgument("argument '--inspect' = '" + a.inspect + "': alone (not with --check, --out or --quick)");
         }
         if (!a.check.empty() && vm.count("out") != 0) {
             throw BadArgument("argument '--out' = '" + a.out + "': not with --check (a check writes no profile)");
@@ -212,6 +225,49 @@ void print_check(const std::vector<llc::probe::CheckRow>& rows, bool json) {
         all_met ? "all met" : "some missed");
 }
 
+/// --inspect: what the profile at `path` holds, and what this build measures that it lacks. Every rank reads the file
+/// and reaches the same verdict; rank 0 prints. 0: complete; 3: something missing; 2: unreadable.
+int inspect(const std::string& path, bool root) {
+    llc::cost::Profile profile;
+    try {
+        profile = llc::cost::Profile::load(path);
+    } catch (const std::exception& e) {
+        if (root) {
+            std::cerr << "llc-probe: bad argument '--inspect' = '" << path << "': " << e.what() << '\n';
+        }
+        return 2;
+    }
+    const llc::cost::ProfileMeta& meta = profile.meta();
+    llc::probe::Settings settings;
+    settings.quick = meta.quick;
+    const std::vector<std::string> missing = llc::probe::missing_measurements(profile, settings);
+    if (root) {
+        std::printf("%s: %s profile of %s, P = %d, calibrated %s\n",
+                    path.c_str(),
+                    meta.quick ? "quick" : "full",
+                    meta.host.c_str(),
+                    meta.world_size,
+                    meta.date.c_str());
+        std::printf(
+            "canaries at calibration: CPU %.2f us, link %.2f us\n", 1e6 * meta.canary_cpu_s, 1e6 * meta.canary_link_s);
+        std::printf(
+            "collectives: %zu, kernel constants: %zu\n", profile.collectives().size(), profile.kernels().size());
+        if (missing.empty()) {
+            std::printf("complete for this build\n");
+        } else {
+            std::string list;
+            for (const std::string& name : missing) {
+                list += (list.empty() ? "" : ", ") + name;
+            }
+            std::printf("lacks what this build measures: %s (calibrate again: mpirun -np P llc-probe --out %s%s)\n",
+                        list.c_str(),
+                        path.c_str(),
+                        meta.quick ? " --quick" : "");
+        }
+    }
+    return missing.empty() ? 0 : 3;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -234,6 +290,9 @@ int main(int argc, char** argv) {
             std::cout << usage << '\n' << visible << '\n';
         }
         return 0;
+    }
+    if (!args.inspect.empty()) {
+        return inspect(args.inspect, root);
     }
     const llc::probe::Settings settings = settings_from(args);
 

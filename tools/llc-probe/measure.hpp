@@ -26,10 +26,10 @@ using tools::quantile;
 struct Settings {
     bool quick = false;
     double min_bytes = 8;
-    double max_bytes = 64.0 * 1024 * 1024;       ///< largest h of the collectives (full mode: 64 MiB, quick: 4 MiB)
+    double max_bytes = 64.0 * 1024 * 1024;        ///< largest h of the collectives (full mode: 64 MiB, quick: 4 MiB)
     double swap_max_bytes = 256.0 * 1024 * 1024;  ///< largest h of swap, if more than max_bytes (--max-bytes sets both)
-    int sizes = 32;                              ///< log-uniform sizes in [min_bytes, max_bytes] (quick: 24)
-    int min_reps = 15;                           ///< repetitions before the stop rule is consulted
+    int sizes = 32;                               ///< log-uniform sizes in [min_bytes, max_bytes] (quick: 24)
+    int min_reps = 15;                            ///< repetitions before the stop rule is consulted
     int max_reps = 5000;        ///< repetition cap of one cell (small operations need many: sub-µs noise)
     double cell_budget = 1.0;   ///< seconds of timed calls one cell may take (then it stops at min_reps)
     double target_rse = 0.025;  ///< stop when the relative standard error of the median is at most this

@@ -28,7 +28,7 @@ std::size_t as_size(double bytes) {
 }  // namespace
 
 const std::vector<std::string>& measured_collectives() {
-    // The set F and swap, plus Seidel's broadcasts (llc::bcast), so that the CCM prices them by measurement too.
+    // The set F, swap and shift, plus Seidel's broadcasts (llc::bcast), so that the CCM prices them by measurement too.
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all = cost::standard_collectives();
         all.insert(all.end(), {"bcast.st", "bcast.bst", "bcast.rh"});
@@ -49,8 +49,8 @@ double feasible_bytes(std::string_view op, int p, double bytes) {
     if (op == "allgather" || op == "alltoall") {
         return multiple(static_cast<double>(p));
     }
-    if (op == "swap") {
-        return multiple(2.0);
+    if (op == "swap" || op == "shift") {
+        return multiple(2.0);  // h = sent + received, two equal halves
     }
     return b;
 }
@@ -139,6 +139,12 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         const std::span<const unsigned char> out = bytes_.a().first(h / 2);
         const std::span<unsigned char> in = bytes_.b().first(h / 2);
         return [g, mate, out, in] { g->swap(mate, out, in); };
+    }
+    if (op == "shift") {
+        // One step of a ring pipeline: h/2 to the next processor, h/2 from the previous one.
+        const std::span<const unsigned char> out = bytes_.a().first(h / 2);
+        const std::span<unsigned char> in = bytes_.b().first(h / 2);
+        return [g, out, in] { g->shift(out, in); };
     }
     throw Error("llc-probe: no benchmark for collective '" + std::string(op) + "'");
 }

@@ -1,11 +1,11 @@
 #pragma once
 // The operations llc-probe times, each through llc's own calls (what the algorithms pay): the collectives of the set
-// F and swap on a Group, the division (llc::par), and the point-to-point paths of P-3PC.
+// F, swap and shift on a Group, the division (llc::par), and the point-to-point paths of P-3PC.
 //
 // h, the abscissa of every cost function, means what the llc layer records in its trace (see llc/cost/model.hpp):
 // bcast the buffer; reduce, allreduce one processor's input; gather one contribution; scatter one block; allgather
-// the whole result; alltoall one processor's whole send buffer; barrier 0; swap bytes sent + received by one
-// processor; division result bytes sent + received by the busiest processor.
+// the whole result; alltoall one processor's whole send buffer; barrier 0; swap and shift bytes sent + received by
+// one processor; division result bytes sent + received by the busiest processor.
 
 #include <cstddef>
 #include <functional>
@@ -22,12 +22,12 @@
 
 namespace llc::probe {
 
-/// The collectives measured, in the profile's names: standard_collectives() (the set F and swap) and Seidel's
+/// The collectives measured, in the profile's names: standard_collectives() (the set F, swap and shift) and Seidel's
 /// broadcasts bcast.st, bcast.bst, bcast.rh (h = the buffer, as bcast).
 [[nodiscard]] const std::vector<std::string>& measured_collectives();
 
 /// The h nearest to `bytes` that `op` can move on p processors (a multiple of 8 for the reductions, of p for
-/// allgather and alltoall, of 2 for swap; 0 for barrier).
+/// allgather and alltoall, of 2 for swap and shift; 0 for barrier).
 [[nodiscard]] double feasible_bytes(std::string_view op, int p, double bytes);
 /// The largest sizes h measured: of the collectives, and of swap. Swap goes further (256 MiB by default, also in quick
 /// mode): the FFT's block stages at n = 2^24, P = 2 swap 256 MiB, eight times the last-level cache, and the bandwidth

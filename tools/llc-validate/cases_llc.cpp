@@ -87,6 +87,9 @@ class CollectiveInstance final : public Instance {
             const int partner = g_.rank() ^ 1;
             return [g, mate = partner < g_.size() ? partner : g_.rank(), in, b] { g->swap(mate, in, b); };
         }
+        if (op_ == "shift") {
+            return [g, in, b] { g->shift(in, b); };
+        }
         throw Error("llc-validate: no collective case '" + op_ + "'");
     }
 
@@ -125,7 +128,7 @@ double recorded_bytes(const std::string& op, std::int64_t bytes, int p) {
     if (op == "alltoall") {
         count = std::max<double>(p, std::floor(count / p) * p);
     }
-    if (op == "swap") {
+    if (op == "swap" || op == "shift") {
         return 2.0 * count * per_double;  // sent + received
     }
     return count * per_double;
@@ -148,7 +151,7 @@ class BroadcastInstance final : public Instance {
 std::vector<Case> collective_cases() {
     std::vector<Case> cases;
     for (const std::string op :
-         {"bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "swap"}) {
+         {"bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "swap", "shift"}) {
         cases.push_back(Case{
             .algorithm = op,
             .family = "collective",

@@ -6,18 +6,14 @@
 /// collective in TraceNode::bytes (the same quantity llc-probe varies when it measures T_f), so that a prediction and
 /// a measurement speak of the same h:
 ///
-/// | f          | h                                                   | message m per step used by the analytic models
-/// |
-/// |------------|-----------------------------------------------------|------------------------------------------------|
-/// | bcast      | the broadcast buffer                                | m = h | | reduce     | one processor's input |
-/// m = h                                          | | allreduce  | one processor's input | m = h | | gather(v)  | one
-/// processor's contribution                        | block m = h                                    | | scatter(v) |
-/// one processor's block                               | block m = h                                    | | allgather
-/// | the whole result (contribution × P)                 | block m = h / P                                | | alltoall
-/// | one processor's whole send buffer                   | block m = h / P                                | | barrier
-/// | 0                                                   | –                                              | | swap |
-/// bytes sent + bytes received by one processor        | m = h / 2 each way                             | | division |
-/// result bytes sent + received by one processor       | m = h / 2 each way                             |
+/// - bcast: the broadcast buffer; m = h.
+/// - reduce, allreduce: one processor's input; m = h.
+/// - gather(v): one processor's contribution; scatter(v): one processor's block; block m = h.
+/// - allgather: the whole result (contribution × P); alltoall: one processor's whole send buffer; block m = h / P.
+/// - barrier: 0.
+/// - swap, shift: bytes sent + bytes received by one processor; m = h / 2 each way (swap with a partner, shift to the
+///   next processor on the ring and from the previous one: the same one-to-one pattern for the analytic models).
+/// - division: result bytes sent + received by one processor; m = h / 2 each way.
 ///
 /// A model throws llc::Error naming the function for a collective it does not know, for P < 1 or h < 0.
 /// On P = 1 the analytic models charge nothing for communication (no message is sent); CCM charges what was measured.
@@ -75,7 +71,7 @@ class CCM final : public Model {
 /// BSP (Valiant): a superstep moving an h-relation (the most bytes one processor sends or receives) costs g·h + l,
 /// with g and l per P. Collectives as one superstep of their direct algorithm (bcast, scatter, gather, reduce: the
 /// root sends or receives (P−1)·m; allgather, alltoall: (P−1)·m each), allreduce as reduce-scatter + allgather
-/// (2 supersteps of (P−1)·m/P), barrier l, swap and division exchange one superstep of h/2.
+/// (2 supersteps of (P−1)·m/P), barrier l, swap, shift and division exchange one superstep of h/2.
 class BSP final : public Model {
   public:
     /// @throws llc::Error if the profile has no BSP parameters.
@@ -95,7 +91,8 @@ class BSP final : public Model {
 /// from one processor cost T(m) + (k − 1)·max(g, o + (m − 1)·G). Collectives by their standard algorithms with
 /// R = ⌈log2 P⌉ rounds: bcast, reduce, allreduce (recursive doubling) R·T(m); gather, scatter (binomial tree)
 /// R·(L + 2o) + (P − 1)·m·G; allgather (recursive doubling) R·(L + 2o) + (P − 1)·(h/P)·G; alltoall (pairwise, P − 1
-/// messages of h/P) as k messages; barrier R·T(0); swap and division exchange (r − 1 messages of h / (2(r − 1))).
+/// messages of h/P) as k messages; barrier R·T(0); swap and shift T(h/2); division exchange (r − 1 messages of h / (2(r
+/// − 1))).
 class LogGP final : public Model {
   public:
     explicit LogGP(const LogGPParams& params);
@@ -116,7 +113,7 @@ class LogGP final : public Model {
 /// Hockney: a message of m bytes costs α + β·m. Collectives by their standard algorithms with R = ⌈log2 P⌉ rounds:
 /// bcast, reduce (binomial tree), allreduce (recursive doubling) R·(α + β·m); gather, scatter (binomial tree)
 /// R·α + (P − 1)·β·m; allgather (recursive doubling) R·α + (P − 1)·β·h/P; alltoall (pairwise) (P − 1)·(α + β·h/P);
-/// barrier R·α; swap α + β·h/2; division exchange (r − 1)·α + β·h/2.
+/// barrier R·α; swap and shift α + β·h/2; division exchange (r − 1)·α + β·h/2.
 class Hockney final : public Model {
   public:
     explicit Hockney(const HockneyParams& params);
@@ -144,7 +141,7 @@ struct P3PCOptions {
 /// processor and the critical path (paper Fig. 6): bcast (binomial) max(R·T_send(m), R·T_full(m)); reduce (binomial)
 /// max(R·T_recv(m), R·T_full(m)); allreduce reduce + bcast; scatter and gather as the paper's SBT scatter / gather of
 /// P·m bytes (all contiguous); allgather gather + bcast of h; alltoall P − 1 rounds of max(T_send, T_recv,
-/// T_full)(h/P); barrier R·T_full(0); swap T_full(h/2); division exchange (r − 1)·T_full(h / (2(r − 1))).
+/// T_full)(h/P); barrier R·T_full(0); swap and shift T_full(h/2); division exchange (r − 1)·T_full(h / (2(r − 1))).
 class P3PC final : public Model {
   public:
     /// @throws llc::Error naming the missing (path, layout) if the profile's point-to-point table is incomplete.
@@ -253,8 +250,8 @@ enum class C3Pattern { one_to_one, one_to_all, all_to_one, all_to_all };
 /// C³ as a Model: the profile's C³ parameters (s = setup / packet_time units; topology gives h and b for P), each
 /// collective by direct sends (paper Fig. 4, exact p − 1 and ceilings, wormhole, non-blocking): bcast and scatter
 /// one-to-all of m, gather and reduce all-to-one of m, allreduce both, allgather and alltoall all-to-all of h/P,
-/// barrier all-to-one + one-to-all of 0 bytes, swap one-to-one of h/2, division exchange a superstep in which every
-/// processor sends h / (2(r − 1)) to one partner in each other subgroup. Seconds = units × packet_time.
+/// barrier all-to-one + one-to-all of 0 bytes, swap and shift one-to-one of h/2, division exchange a superstep in which
+/// every processor sends h / (2(r − 1)) to one partner in each other subgroup. Seconds = units × packet_time.
 class C3 final : public Model {
   public:
     explicit C3(const C3Params& params, C3Options options = {});
