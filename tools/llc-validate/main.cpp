@@ -214,34 +214,63 @@ bool trace_and_compare(Group& g,
     }
 }
 
-/// The statistics of one point's samples (all rounds): median and 10th–90th percentile of the undisturbed ones.
+/// The statistics of one point's samples, `rounds` of them (one vector per measuring round): median and 10th–90th
+/// percentile of the undisturbed ones, pooled, and how far the rounds' medians lie apart (round_spread).
 Measurement measurement_of(const Case& c,
                            std::int64_t n,
                            int p,
                            bool oversubscribed,
-                           const std::vector<tools::Sample>& taken,
+                           const std::vector<std::vector<tools::Sample>>& rounds,
                            const tools::SpeedReference& speed,
                            std::size_t at_least) {
-    Measurement m{c.algorithm, c.family, c.size_unit, n, p, oversubscribed, 0, 0.0, 0.0, 0.0, 0, 0.0, {}};
-    const std::vector<double> samples = tools::undisturbed_seconds(taken, speed, at_least);
+    Measurement m;
+    m.algorithm = c.algorithm;
+    m.family = c.family;
+    m.size_unit = c.size_unit;
+    m.n = n;
+    m.p = p;
+    m.oversubscribed = oversubscribed;
+    std::vector<tools::Sample> taken;
+    for (const auto& round : rounds) {
+        taken.insert(taken.end(), round.begin(), round.end());
+    }
+    bool all_kept = false;
+    const std::vector<double> samples = tools::undisturbed_seconds(taken, speed, at_least, &all_kept);
     m.repetitions = static_cast<int>(taken.size());
     m.disturbed = static_cast<int>(taken.size() - samples.size());
     m.raw_median_s = tools::median(tools::all_seconds(taken));
     m.median_s = tools::quantile(samples, 0.5);
     m.p10_s = tools::quantile(samples, 0.1);
     m.p90_s = tools::quantile(samples, 0.9);
+    // Each round's median by the same rule (all samples where the pooled median had to keep them all).
+    std::vector<double> round_medians;
+    for (const auto& round : rounds) {
+        const std::vector<double> kept =
+            all_kept ? tools::all_seconds(round) : tools::undisturbed_seconds(round, speed, 1);
+        if (!kept.empty()) {
+            round_medians.push_back(tools::quantile(kept, 0.5));
+        }
+    }
+    m.round_spread = pairwise_spread(round_medians, m.median_s);
     return m;
 }
 
-/// One model's prediction of a point, and its error against the measured median.
-Prediction predict(
-    const Case& c, int p, std::int64_t n, const cost::Profile& profile, const cost::Model& model, double measured) {
+/// One model's prediction of a point, its error against the measured median, and whether it lies in `band` (the
+/// measured 10th–90th percentiles).
+Prediction predict(const Case& c,
+                   int p,
+                   std::int64_t n,
+                   const cost::Profile& profile,
+                   const cost::Model& model,
+                   double measured,
+                   std::pair<double, double> band) {
     Prediction prediction;
     try {
         const cost::Breakdown b = cost::evaluate(c.expr(p, n, profile), model);
         prediction.seconds = b.total;
         prediction.extrapolated = b.extrapolated;
         prediction.relative_error = cost::relative_error(b.total, measured);
+        prediction.inside_band = band.first <= b.total && b.total <= band.second;
     } catch (const Error& e) {
         prediction.seconds = std::numeric_limits<double>::quiet_NaN();
         prediction.relative_error = std::numeric_limits<double>::quiet_NaN();
@@ -324,7 +353,7 @@ int run(Group& world, const Options& options) {
     // of the measured median (and counted), as llc-probe leaves them out of the profile.
     tools::SpeedReference speed;
     speed.calibrate(world.native());
-    std::vector<std::vector<tools::Sample>> taken(points.size());
+    std::vector<std::vector<std::vector<tools::Sample>>> taken(points.size());  // by point, then by round
     std::vector<SuperstepReport> steps(points.size());
     std::vector<bool> traced(points.size(), false);
     std::vector<std::size_t> order(points.size());
@@ -341,7 +370,7 @@ int run(Group& world, const Options& options) {
                 const auto instance = c.prepare(sub, point.n);
                 const std::vector<tools::Sample> samples = tools::sample(
                     sub.native(), [&] { instance->run(); }, rule, speed);
-                taken[i].insert(taken[i].end(), samples.begin(), samples.end());
+                taken[i].push_back(samples);
                 if (round + 1 == measuring_rounds && point.largest && point.p == trace_p && ccm != nullptr) {
                     traced[i] = trace_and_compare(sub, *instance, c, point.n, profile, *ccm, steps[i]);
                 }
@@ -364,7 +393,8 @@ int run(Group& world, const Options& options) {
                                            speed,
                                            static_cast<std::size_t>(rule.min_samples));
             for (std::size_t k = 0; k < models.size(); ++k) {
-                m.predictions[report.models[k]] = predict(c, point.p, point.n, profile, *models[k], m.median_s);
+                m.predictions[report.models[k]] =
+                    predict(c, point.p, point.n, profile, *models[k], m.median_s, {m.p10_s, m.p90_s});
             }
             report.measurements.push_back(std::move(m));
             if (traced[i]) {

@@ -34,7 +34,7 @@ nlohmann::json number_or_null(double value) {
 std::string csv(const Report& report) {
     std::ostringstream out;
     out << "algorithm,family,size_unit,n,p,oversubscribed,repetitions,measured_median_s,measured_p10_s,measured_p90_s,"
-           "disturbed_samples,raw_median_s,model,predicted_s,relative_error,extrapolated\n";
+           "disturbed_samples,raw_median_s,model,predicted_s,relative_error,extrapolated,round_spread,inside_band\n";
     out.precision(9);
     for (const auto& m : report.measurements) {
         for (const auto& model : report.models) {
@@ -50,7 +50,11 @@ std::string csv(const Report& report) {
             } else {
                 out << ',';
             }
-            out << ',' << (prediction.extrapolated ? 1 : 0) << '\n';
+            out << ',' << (prediction.extrapolated ? 1 : 0) << ',';
+            if (std::isfinite(m.round_spread)) {
+                out << m.round_spread;
+            }
+            out << ',' << (prediction.inside_band ? 1 : 0) << '\n';
         }
     }
     return out.str();
@@ -73,7 +77,8 @@ std::string json(const Report& report) {
         for (const auto& [model, p] : m.predictions) {
             predictions[model] = {{"predicted_s", number_or_null(p.seconds)},
                                   {"relative_error", number_or_null(p.relative_error)},
-                                  {"extrapolated", p.extrapolated}};
+                                  {"extrapolated", p.extrapolated},
+                                  {"inside_band", p.inside_band}};
             if (!p.why_not.empty()) {
                 predictions[model]["why_not"] = p.why_not;
             }
@@ -90,6 +95,7 @@ std::string json(const Report& report) {
                                 {"measured_p90_s", m.p90_s},
                                 {"disturbed_samples", m.disturbed},
                                 {"raw_median_s", m.raw_median_s},
+                                {"round_spread", number_or_null(m.round_spread)},
                                 {"predictions", predictions}});
     }
     auto& supersteps = root["supersteps"] = nlohmann::json::array();
@@ -110,8 +116,13 @@ std::string json(const Report& report) {
             summary[algorithm][model] = {{"count", a.count},
                                          {"median_abs_error", number_or_null(a.median_abs)},
                                          {"p90_abs_error", number_or_null(a.p90_abs)},
-                                         {"max_abs_error", number_or_null(a.max_abs)}};
+                                         {"max_abs_error", number_or_null(a.max_abs)},
+                                         {"inside_band", number_or_null(a.inside_band)}};
         }
+    }
+    auto& floor = root["noise_floor"] = nlohmann::json::object();
+    for (const auto& [algorithm, f] : noise_floor(report)) {
+        floor[algorithm] = {{"count", f.count}, {"median", number_or_null(f.median)}, {"p90", number_or_null(f.p90)}};
     }
     return root.dump(1);
 }
@@ -133,8 +144,8 @@ std::string summary(const Report& report) {
     };
     state("CPU", report.profile_canary_cpu_s, report.canary_cpu_s);
     state("link", report.profile_canary_link_s, report.canary_link_s);
-    out << "\n| algorithm | model | runs | median |error| | P90 |error| | max |error| | best |\n";
-    out << "|---|---|---|---|---|---|---|\n";
+    out << "\n| algorithm | model | runs | median |error| | P90 |error| | max |error| | in band | best |\n";
+    out << "|---|---|---|---|---|---|---|---|\n";
     for (const auto& [algorithm, by_model] : accuracy(report)) {
         std::string best;
         double best_median = std::numeric_limits<double>::infinity();
@@ -152,11 +163,18 @@ std::string summary(const Report& report) {
             const Accuracy& a = it->second;
             out << "| " << algorithm << " | " << model << " | " << a.count << " | " << format_percent(a.median_abs)
                 << " | " << format_percent(a.p90_abs) << " | " << format_percent(a.max_abs) << " | "
-                << (model == best ? "best" : "") << " |\n";
+                << format_percent(a.inside_band) << " | " << (model == best ? "best" : "") << " |\n";
         }
     }
+    out << "\nIn band: the share of predictions inside the measured 10th–90th percentile band.\n";
     out << "\n## Goal: CCM median ≤ 10 %, P90 ≤ 25 %, at least as accurate as BSP and Hockney\n\n";
-    out << "| algorithm | CCM median | CCM P90 | BSP median | Hockney median | verdict |\n|---|---|---|---|---|---|\n";
+    out << "The noise floor is the measurement's own repeatability: each point is measured in rounds seconds apart, "
+        << "and the floor is the median (and P90) over the points of |one round's median − another's| / median. No "
+        << "model can be judged closer than the machine repeats itself; where the floor is near or above the goal, a "
+        << "miss says more about the machine than about the model.\n\n";
+    out << "| algorithm | CCM median | CCM P90 | BSP median | Hockney median | noise floor median / P90 | verdict |\n"
+        << "|---|---|---|---|---|---|---|\n";
+    const auto floors = noise_floor(report);
     for (const auto& [algorithm, by_model] : accuracy(report)) {
         const auto get = [&](const std::string& model) {
             const auto it = by_model.find(model);
@@ -169,8 +187,13 @@ std::string summary(const Report& report) {
                            !(bsp.count > 0 && bsp.median_abs < ccm.median_abs) &&
                            !(hockney.count > 0 && hockney.median_abs < ccm.median_abs);
         out << "| " << algorithm << " | " << format_percent(ccm.median_abs) << " | " << format_percent(ccm.p90_abs)
-            << " | " << format_percent(bsp.median_abs) << " | " << format_percent(hockney.median_abs) << " | "
-            << (ccm.count == 0 ? "no runs" : (meets ? "meets" : "misses")) << " |\n";
+            << " | " << format_percent(bsp.median_abs) << " | " << format_percent(hockney.median_abs) << " | ";
+        const auto floor =
+            std::find_if(floors.begin(), floors.end(), [&](const auto& f) { return f.first == algorithm; });
+        if (floor != floors.end() && floor->second.count > 0) {
+            out << format_percent(floor->second.median) << " / " << format_percent(floor->second.p90);
+        }
+        out << " | " << (ccm.count == 0 ? "no runs" : (meets ? "meets" : "misses")) << " |\n";
     }
     for (const auto& s : report.supersteps) {
         out << "\n## Supersteps of " << s.algorithm << " (n = " << s.n << ", p = " << s.p << "), CCM\n\n```\n"
@@ -195,6 +218,7 @@ std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(co
     for (auto& [algorithm, by_model] : result) {
         for (const auto& model : report.models) {
             std::vector<double> errors;
+            int inside = 0;
             for (const auto& m : report.measurements) {
                 if (m.algorithm != algorithm || m.oversubscribed) {
                     continue;
@@ -202,10 +226,13 @@ std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(co
                 const auto it = m.predictions.find(model);
                 if (it != m.predictions.end() && std::isfinite(it->second.relative_error)) {
                     errors.push_back(std::abs(it->second.relative_error));
+                    inside += it->second.inside_band ? 1 : 0;
                 }
             }
             Accuracy a;
             a.count = static_cast<int>(errors.size());
+            a.inside_band = errors.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                           : static_cast<double>(inside) / static_cast<double>(errors.size());
             a.median_abs = quantile(errors, 0.5);
             a.p90_abs = quantile(errors, 0.9);
             a.max_abs = quantile(errors, 1.0);
@@ -213,6 +240,35 @@ std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(co
         }
     }
     return result;
+}
+
+std::vector<std::pair<std::string, NoiseFloor>> noise_floor(const Report& report) {
+    std::vector<std::pair<std::string, NoiseFloor>> result;
+    for (const auto& [algorithm, by_model] : accuracy(report)) {
+        std::vector<double> spreads;
+        for (const auto& m : report.measurements) {
+            if (m.algorithm == algorithm && !m.oversubscribed && std::isfinite(m.round_spread)) {
+                spreads.push_back(m.round_spread);
+            }
+        }
+        NoiseFloor f;
+        f.count = static_cast<int>(spreads.size());
+        f.median = quantile(spreads, 0.5);
+        f.p90 = quantile(spreads, 0.9);
+        result.emplace_back(algorithm, f);
+    }
+    return result;
+}
+
+double pairwise_spread(const std::vector<double>& round_medians, double reference) {
+    std::vector<double> differences;
+    for (std::size_t i = 0; i < round_medians.size(); ++i) {
+        for (std::size_t j = i + 1; j < round_medians.size(); ++j) {
+            differences.push_back(std::abs(round_medians[i] - round_medians[j]) / reference);
+        }
+    }
+    return differences.empty() || !(reference > 0.0) ? std::numeric_limits<double>::quiet_NaN()
+                                                     : quantile(differences, 0.5);
 }
 
 std::string write_report(const Report& report, const std::string& dir) {

@@ -18,6 +18,7 @@ struct Prediction {
     double relative_error = 0;  ///< (predicted − measured) / measured, NaN when not priced
     bool extrapolated = false;  ///< the price rests on measurements outside the profile's range
     std::string why_not;        ///< why the model could not price it
+    bool inside_band = false;   ///< p10_s ≤ seconds ≤ p90_s of the measurement
 };
 
 /// One (algorithm, n, p) point.
@@ -33,7 +34,11 @@ struct Measurement {
     double p10_s = 0.0;     ///< of the undisturbed samples
     double p90_s = 0.0;     ///< of the undisturbed samples
     int disturbed = 0;      ///< samples left out: taken while the machine ran slow (their canary said so)
-    double raw_median_s = 0.0;                      ///< median of every sample, disturbed ones included
+    double raw_median_s = 0.0;  ///< median of every sample, disturbed ones included
+    /// The point's own repeatability: the median, over the pairs of measuring rounds (seconds apart in one run), of
+    /// |one round's median − the other's| / median_s. No prediction can be judged closer than the measurement
+    /// repeats itself: this is the noise floor of the point's |error|. NaN with fewer than two rounds.
+    double round_spread = 0.0;
     std::map<std::string, Prediction> predictions;  ///< by model name
 };
 
@@ -59,6 +64,15 @@ struct Accuracy {
     double median_abs = 0.0;
     double p90_abs = 0.0;
     double max_abs = 0.0;
+    double inside_band = 0.0;  ///< fraction of the predictions inside the measured 10th–90th percentile band
+};
+
+/// The noise floor of one algorithm over the measurements that are not oversubscribed: median and 90th percentile of
+/// the points' round_spread.
+struct NoiseFloor {
+    int count = 0;
+    double median = 0.0;
+    double p90 = 0.0;
 };
 
 struct Report {
@@ -80,6 +94,10 @@ struct Report {
 
 /// Accuracy per algorithm and model (algorithms in report order).
 [[nodiscard]] std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(const Report& report);
+/// The noise floor per algorithm (algorithms in report order).
+[[nodiscard]] std::vector<std::pair<std::string, NoiseFloor>> noise_floor(const Report& report);
+/// The median over pairs of |a − b| / reference for the values `round_medians` (NaN with fewer than two).
+[[nodiscard]] double pairwise_spread(const std::vector<double>& round_medians, double reference);
 
 /// Writes results.csv, results.json and summary.md into `dir` (each whole or not at all). Returns summary.md's text.
 std::string write_report(const Report& report, const std::string& dir);
