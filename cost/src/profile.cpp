@@ -499,7 +499,8 @@ std::string Profile::to_json() const {
                  {"quick", meta_.quick},
                  {"world_size", meta_.world_size},
                  {"canary_cpu_s", meta_.canary_cpu_s},
-                 {"canary_link_s", meta_.canary_link_s}};
+                 {"canary_link_s", meta_.canary_link_s},
+                 {"canary_link_median_s", meta_.canary_link_median_s}};
     Json collectives = Json::object();
     for (const auto& [name, fits] : collectives_) {
         Json per_P = Json::object();
@@ -595,8 +596,9 @@ Profile Profile::from_json(std::string_view text, std::string_view source) {
         p.meta_.quick = quick.get<bool>();
         p.meta_.world_size = static_cast<int>(number(field(meta, "world_size", wm), wm + ".world_size"));
         // Optional (profiles before the canaries lack them): 0 = not recorded.
-        for (const auto& [key, target] :
-             {std::pair{"canary_cpu_s", &p.meta_.canary_cpu_s}, std::pair{"canary_link_s", &p.meta_.canary_link_s}}) {
+        for (const auto& [key, target] : {std::pair{"canary_cpu_s", &p.meta_.canary_cpu_s},
+                                          std::pair{"canary_link_s", &p.meta_.canary_link_s},
+                                          std::pair{"canary_link_median_s", &p.meta_.canary_link_median_s}}) {
             if (meta.contains(key)) {
                 const double v = number(meta.at(key), wm + "." + key);
                 if (!(v >= 0.0)) {

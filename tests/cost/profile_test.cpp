@@ -35,6 +35,7 @@ Profile sample_profile() {
     p.meta().world_size = 2;
     p.meta().canary_cpu_s = 3.7e-6;
     p.meta().canary_link_s = 2.5e-7;
+    p.meta().canary_link_median_s = 4.5e-7;
     p.set_collective("bcast", 2, Piecewise::linear(1e-6, 1e-9));
     p.set_collective("bcast", 8, Piecewise::linear(3e-6, 3e-9));
     p.set_collective("gatherv", 2, Piecewise::constant(5e-6));
@@ -130,6 +131,7 @@ TEST(ProfileTest, save_and_load_round_trip_whole) {
     EXPECT_EQ(p, q);
     EXPECT_EQ(q.meta().host, "testhost");
     EXPECT_DOUBLE_EQ(q.meta().canary_link_s, 2.5e-7);
+    EXPECT_DOUBLE_EQ(q.meta().canary_link_median_s, 4.5e-7);
     EXPECT_EQ(q.c3()->topology, C3Topology::mesh);
     // Nothing but the profile is left behind.
     int files = 0;

@@ -688,6 +688,13 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     meta.world_size = P;
     meta.canary_cpu_s = machine_state.cpu;
     meta.canary_link_s = machine_state.link;
+    std::vector<double> links;
+    for (const RawSample& sample : out.samples) {
+        if (sample.kind == "collective" && sample.p == 2 && sample.link_canary > 0.0) {
+            links.push_back(sample.link_canary);
+        }
+    }
+    meta.canary_link_median_s = links.empty() ? 0.0 : quantile(links, 0.5);
     return out;
 }
 

@@ -252,6 +252,13 @@ Measurement measurement_of(const Case& c,
         }
     }
     m.round_spread = pairwise_spread(round_medians, m.median_s);
+    std::vector<double> links;
+    for (const tools::Sample& sample : taken) {
+        if (sample.canary.link > 0.0) {
+            links.push_back(sample.canary.link);
+        }
+    }
+    m.link_canary_s = links.empty() ? 0.0 : tools::quantile(links, 0.5);
     return m;
 }
 
@@ -409,6 +416,18 @@ int run(Group& world, const Options& options) {
     report.canary_link_s = speed.fastest().link < 1e300 ? speed.fastest().link : 0.0;
     report.profile_canary_cpu_s = profile.meta().canary_cpu_s;
     report.profile_canary_link_s = profile.meta().canary_link_s;
+    report.profile_canary_link_median_s = profile.meta().canary_link_median_s;
+    std::vector<double> links;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        for (const auto& round : taken[i]) {
+            for (const tools::Sample& sample : round) {
+                if (points[i].p == 2 && sample.canary.link > 0.0) {
+                    links.push_back(sample.canary.link);
+                }
+            }
+        }
+    }
+    report.canary_link_median_s = links.empty() ? 0.0 : tools::quantile(links, 0.5);
     const std::string summary = write_report(report, options.out);
     std::cout << summary << '\n';
     std::cout << "report: " << options.out << "/summary.md, " << options.out << "/results.csv, " << options.out

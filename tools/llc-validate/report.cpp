@@ -34,7 +34,8 @@ nlohmann::json number_or_null(double value) {
 std::string csv(const Report& report) {
     std::ostringstream out;
     out << "algorithm,family,size_unit,n,p,oversubscribed,repetitions,measured_median_s,measured_p10_s,measured_p90_s,"
-           "disturbed_samples,raw_median_s,model,predicted_s,relative_error,extrapolated,round_spread,inside_band\n";
+           "disturbed_samples,raw_median_s,model,predicted_s,relative_error,extrapolated,round_spread,inside_band,link_"
+           "canary_s\n";
     out.precision(9);
     for (const auto& m : report.measurements) {
         for (const auto& model : report.models) {
@@ -54,7 +55,7 @@ std::string csv(const Report& report) {
             if (std::isfinite(m.round_spread)) {
                 out << m.round_spread;
             }
-            out << ',' << (prediction.inside_band ? 1 : 0) << '\n';
+            out << ',' << (prediction.inside_band ? 1 : 0) << ',' << m.link_canary_s << '\n';
         }
     }
     return out.str();
@@ -70,7 +71,9 @@ std::string json(const Report& report) {
                         {"canary_cpu_s", report.canary_cpu_s},
                         {"canary_link_s", report.canary_link_s},
                         {"profile_canary_cpu_s", report.profile_canary_cpu_s},
-                        {"profile_canary_link_s", report.profile_canary_link_s}};
+                        {"profile_canary_link_s", report.profile_canary_link_s},
+                        {"canary_link_median_s", report.canary_link_median_s},
+                        {"profile_canary_link_median_s", report.profile_canary_link_median_s}};
     auto& measurements = root["measurements"] = nlohmann::json::array();
     for (const auto& m : report.measurements) {
         nlohmann::json predictions = nlohmann::json::object();
@@ -96,6 +99,7 @@ std::string json(const Report& report) {
                                 {"disturbed_samples", m.disturbed},
                                 {"raw_median_s", m.raw_median_s},
                                 {"round_spread", number_or_null(m.round_spread)},
+                                {"link_canary_s", m.link_canary_s},
                                 {"predictions", predictions}});
     }
     auto& supersteps = root["supersteps"] = nlohmann::json::array();
@@ -144,6 +148,13 @@ std::string summary(const Report& report) {
     };
     state("CPU", report.profile_canary_cpu_s, report.canary_cpu_s);
     state("link", report.profile_canary_link_s, report.canary_link_s);
+    if (report.profile_canary_link_median_s > 0.0 && report.canary_link_median_s > 0.0) {
+        out << "Machine state: median link canary on two processors " << std::setprecision(3)
+            << 1e6 * report.canary_link_median_s << " µs in this run, " << 1e6 * report.profile_canary_link_median_s
+            << " µs during the calibration (×" << report.canary_link_median_s / report.profile_canary_link_median_s
+            << "): the host's placement of the processors, which moves small messages at p = 2 most "
+            << "(docs/validation.md).\n";
+    }
     out << "\n| algorithm | model | runs | median |error| | P90 |error| | max |error| | in band | best |\n";
     out << "|---|---|---|---|---|---|---|---|\n";
     for (const auto& [algorithm, by_model] : accuracy(report)) {

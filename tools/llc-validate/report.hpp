@@ -39,6 +39,9 @@ struct Measurement {
     /// |one round's median − the other's| / median_s. No prediction can be judged closer than the measurement
     /// repeats itself: this is the noise floor of the point's |error|. NaN with fewer than two rounds.
     double round_spread = 0.0;
+    /// The median link canary of the point's samples (the slowest rank's 8-byte ring exchange just before each; 0 on
+    /// one processor): the state of the host's placement the point was measured in.
+    double link_canary_s = 0.0;
     std::map<std::string, Prediction> predictions;  ///< by model name
 };
 
@@ -90,6 +93,9 @@ struct Report {
     double canary_link_s = 0.0;
     double profile_canary_cpu_s = 0.0;
     double profile_canary_link_s = 0.0;
+    /// The median link canary over the samples on two processors: this run's, and the calibration's (0: not recorded).
+    double canary_link_median_s = 0.0;
+    double profile_canary_link_median_s = 0.0;
 };
 
 /// Accuracy per algorithm and model (algorithms in report order).

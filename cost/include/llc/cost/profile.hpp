@@ -58,6 +58,9 @@ struct ProfileMeta {
     /// validation whose canaries differ ran on a machine in another state (this VM's host moves its processors).
     double canary_cpu_s = 0.0;
     double canary_link_s = 0.0;
+    /// The median link canary over the calibration's collective samples on two processors: the state most of them
+    /// were taken in (the fastest, canary_link_s, says only that the fast state was seen). 0 when not recorded.
+    double canary_link_median_s = 0.0;
     friend bool operator==(const ProfileMeta&, const ProfileMeta&) = default;
 };
 
