@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -179,30 +180,46 @@ TEST(FftCostTest, EachLeafIsPricedByTheTableOfItsKind) {
 }
 
 TEST(FftCostTest, AFoldedLastStageIsPricedByItsOwnTable) {
-    // With the "fft.leaf_dif" table, a block of L ≥ 2^15 (a power of two: FftPlan folds the last butterfly into the
-    // four-step leaf there) costs Cd·L·log2 L for the butterfly and the leaf together; smaller blocks, and profiles
-    // without the table, D·L + C·L·log2 L.
+    // With the "fft.leaf_dif" table, the last stage costs Cd·L·log2 L for the butterfly and the leaf together where
+    // FftPlan folds the butterfly into the four-step leaf: natural order (an out-of-place leaf) from L = 2^15,
+    // scrambled order (in place) from 2^15 too except 2^17 and 2^18, where FFTW's own in-place plan is faster
+    // (in_place_fftw_min … in_place_fftw_max). Elsewhere, and in profiles without the table, D·L + C·L·log2 L.
     llc::cost::FftConstants c = tagged();
-    c.leaf_dif_by_size = {{15, 41e-10}, {17, 43e-10}};
+    c.leaf_dif_by_size = {{15, 41e-10}, {17, 43e-10}, {19, 45e-10}};
+    const auto last_of = [](const Expr& e, FftOrder order) -> const Expr& {
+        const auto& items = e.children();
+        return order == FftOrder::scrambled ? items.back() : items[items.size() - 2];
+    };
+    const auto apart = [](double L, double leaf) { return 23e-10 * L + leaf * nlogn(L); };
+    // Natural order: folded from 2^15 (L = 2^16 lies halfway to 2^17 in log2).
+    for (const auto& [P, n, Cd] :
+         {std::tuple{2, std::int64_t{1} << 16, 41e-10}, std::tuple{4, std::int64_t{1} << 18, 42e-10}}) {
+        const Expr e = llc::cost::fft(P, n, FftLayout::block, FftOrder::natural, c);
+        const double L = static_cast<double>(n / P);
+        EXPECT_NEAR(last_of(e, FftOrder::natural).work(), Cd * nlogn(L), 1e-15) << P;
+    }
+    // Scrambled order: apart (in-place leaf, 11e-10) at L = 2^17 and 2^18, folded at 2^15 and from 2^19.
+    for (const auto& [P, n] : {std::pair{2, std::int64_t{1} << 18}, std::pair{4, std::int64_t{1} << 20}}) {
+        const Expr e = llc::cost::fft(P, n, FftLayout::block, FftOrder::scrambled, c);
+        const double L = static_cast<double>(n / P);
+        EXPECT_NEAR(last_of(e, FftOrder::scrambled).work(), apart(L, 11e-10), 1e-12) << P;
+    }
+    const Expr folded_small = llc::cost::fft(2, std::int64_t{1} << 16, FftLayout::block, FftOrder::scrambled, c);
+    EXPECT_NEAR(last_of(folded_small, FftOrder::scrambled).work(), 41e-10 * nlogn(1 << 15), 1e-12);
+    const Expr big = llc::cost::fft(2, std::int64_t{1} << 20, FftLayout::block, FftOrder::scrambled, c);
+    EXPECT_NEAR(last_of(big, FftOrder::scrambled).work(), 45e-10 * nlogn(1 << 19), 1e-12);
+    EXPECT_NEAR(c.last_stage_seconds(1 << 19, true), 45e-10 * nlogn(1 << 19), 1e-12);
+    EXPECT_NEAR(c.last_stage_seconds(1 << 19, false), 45e-10 * nlogn(1 << 19), 1e-12);
+    EXPECT_NEAR(c.last_stage_seconds(1 << 18, true), apart(1 << 18, 11e-10), 1e-12);
+    // Below 2^15 nothing folds, in either order.
     for (const auto order : {FftOrder::scrambled, FftOrder::natural}) {
         const bool scrambled = order == FftOrder::scrambled;
-        const double apart_leaf = scrambled ? 11e-10 : 13e-10;  // in place / out of place
-        for (const auto& [P, n] : {std::pair{2, std::int64_t{1} << 16}, std::pair{4, std::int64_t{1} << 18}}) {
-            const Expr e = llc::cost::fft(P, n, FftLayout::block, order, c);
-            const auto& items = e.children();
-            const Expr& last = scrambled ? items.back() : items[items.size() - 2];
-            const double L = static_cast<double>(n / P);
-            const double Cd = P == 2 ? 41e-10 : 42e-10;  // 2^15, and 2^16 halfway to 2^17 in log2
-            EXPECT_NEAR(last.work(), Cd * nlogn(L), 1e-15) << P << ' ' << scrambled;
-        }
-        const Expr small_expr = llc::cost::fft(2, 1 << 12, FftLayout::block, order, c);
-        const auto& small = small_expr.children();
-        const Expr& last = scrambled ? small.back() : small[small.size() - 2];
-        EXPECT_NEAR(last.work(), 23e-10 * 2048 + apart_leaf * nlogn(2048), 1e-15);
-        EXPECT_NEAR(c.last_stage_seconds(2048, scrambled), last.work(), 1e-15);
+        const Expr small = llc::cost::fft(2, 1 << 12, FftLayout::block, order, c);
+        EXPECT_NEAR(last_of(small, order).work(), apart(2048, scrambled ? 11e-10 : 13e-10), 1e-15);
+        EXPECT_NEAR(c.last_stage_seconds(2048, scrambled), last_of(small, order).work(), 1e-15);
     }
     const llc::cost::FftConstants without = tagged();
-    EXPECT_NEAR(without.last_stage_seconds(1 << 16, true), 23e-10 * 65536 + 11e-10 * nlogn(65536), 1e-12);
+    EXPECT_NEAR(without.last_stage_seconds(1 << 19, true), apart(1 << 19, 11e-10), 1e-10);
 }
 
 TEST(FftCostTest, OneProcessorTakesTheSoloTableWhereThereIsOne) {

@@ -125,7 +125,9 @@ double FftConstants::reorder_seconds(double L) const {
 
 double FftConstants::last_stage_seconds(std::int64_t L, bool in_place) const {
     const auto Ld = static_cast<double>(L);
-    if (!leaf_dif_by_size.empty() && detail::fft::four_step_applies(static_cast<std::size_t>(L))) {
+    // FftPlan folds the butterfly where the default planner gives the leaf to the four-step (fft_kernels.hpp).
+    if (!leaf_dif_by_size.empty() &&
+        detail::fft::uses_four_step(static_cast<std::size_t>(L), FftOptions{}.planner, in_place)) {
         return per_unit(leaf_dif_by_size, Ld, 0.0) * n_log_n(Ld);
     }
     return divide_seconds(Ld) + leaf_seconds(Ld, 1, in_place);

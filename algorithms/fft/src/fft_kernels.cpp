@@ -66,8 +66,9 @@ bool four_step_applies(std::size_t n) {
     return n >= (std::size_t{1} << 15) && (n & (n - 1)) == 0;
 }
 
-bool uses_four_step(std::size_t n, FftPlanner planner) {
-    return planner == FftPlanner::estimate && four_step_applies(n);
+bool uses_four_step(std::size_t n, FftPlanner planner, bool in_place) {
+    return planner == FftPlanner::estimate && four_step_applies(n) &&
+           !(in_place && n >= in_place_fftw_min && n <= in_place_fftw_max);
 }
 
 FourStep::FourStep(std::size_t n, std::size_t istride, int sign, unsigned flags, bool dif_upper)
@@ -216,7 +217,7 @@ Leaf::Leaf(std::size_t n,
       in_place_(in_place),
       sign_(direction == FftDirection::forward ? FFTW_FORWARD : FFTW_BACKWARD),
       flags_(planner_flags(planner)) {
-    if (four_step ? four_step_applies(n) : uses_four_step(n, planner)) {
+    if (four_step ? four_step_applies(n) : uses_four_step(n, planner, in_place)) {
         four_step_ = std::make_unique<FourStep>(n, istride, sign_, flags_, dif_upper);
         return;
     }

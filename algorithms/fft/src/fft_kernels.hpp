@@ -90,9 +90,20 @@ class FourStep {
 
 /// Whether FourStep can compute a transform of length n: powers of two from 2^15.
 [[nodiscard]] bool four_step_applies(std::size_t n);
-/// Whether Leaf uses FourStep for a transform of length n with this planner by default: where it applies, with
-/// FFTW_ESTIMATE (a measured plan of the whole length is FFTW's own best and is used unless asked otherwise).
-[[nodiscard]] bool uses_four_step(std::size_t n, FftPlanner planner);
+/// The in-place lengths for which Leaf keeps FFTW_ESTIMATE's own plan instead of FourStep: 2^17 and 2^18 (arrays of 2
+/// and 4 MiB, between the 1 MiB L2 and the 32 MiB L3 of the machine they were measured on). There, as the block
+/// layout's scrambled last stage at P = 2 (n = 2^18, 2^19; medians of 5 runs), the butterfly followed by FFTW in
+/// place took 1.67 and 3.64 ms against 2.62 and 6.38 ms folded into the four-step. Below (L = 2^15: 0.49 against
+/// 0.38 ms; 2^16: 0.84 against 0.76 ms) the fold saves a pass that counts more, and above (2^19 on) FFTW_ESTIMATE's
+/// plan falls off (one core, 2^20: 33.7 against 16.6 ms). Out of place the four-step is faster from 2^15 on (2^17:
+/// 1.17 against 1.30 ms; 2^20: 14.5 against 31.1 ms).
+inline constexpr std::size_t in_place_fftw_min = std::size_t{1} << 17;
+inline constexpr std::size_t in_place_fftw_max = std::size_t{1} << 18;
+
+/// Whether Leaf uses FourStep for a transform of length n with this planner by default: with FFTW_ESTIMATE where it
+/// applies — out of place from 2^15, in place from 2^15 except in_place_fftw_min … in_place_fftw_max (a measured plan
+/// of the whole length is FFTW's own best and is used unless asked otherwise).
+[[nodiscard]] bool uses_four_step(std::size_t n, FftPlanner planner, bool in_place);
 
 /// One sequential FFTW transform of length n reading with stride `istride` and writing contiguously, either out of
 /// place or in place (istride 1). Planned once on scratch arrays; executed on any arrays with fftw_execute_dft. An

@@ -89,7 +89,7 @@ double leaf_probe(bool quick, std::size_t n, std::size_t stride, bool in_place) 
 /// (Leaf::execute_dif), for the upper partner (its butterfly multiplies by the twiddles: the slower of the two, and
 /// the stage lasts as long as its slowest processor).
 double leaf_dif_probe(bool quick, std::size_t L) {
-    Leaf leaf(L, 1, true, FftDirection::forward, probe_planner, /*dif_upper=*/true);
+    Leaf leaf(L, 1, true, FftDirection::forward, probe_planner, /*dif_upper=*/true, /*four_step=*/true);
     const Buffer a(L);
     const Buffer b(L);
     const Buffer out(L);
@@ -153,8 +153,9 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // stride 2 and folded (P = 2). Beyond the 32 MiB last-level cache the four-step's cost per n·log2 n still grows:
     // taking 2^22's constant priced the serial 2^24 transform 13–17 % low in each of the three cases of one validation
     // run here. The in-place
-    // leaf runs only where no fold applies (L below 2^15, or not a power of two), and strides 4 and 8 at P ≥ 3 (their
-    // inputs are 4–8 times the leaf): up to 2^22 and 2^20; larger leaves take the constant of the largest.
+    // leaf runs where no fold applies (scrambled blocks of in_place_fftw_min … in_place_fftw_max, other lengths that
+    // are not powers of two), and strides 4 and 8 at P ≥ 3 (their inputs are 4–8 times the leaf): up to 2^22 and 2^20;
+    // larger leaves take the constant of the largest.
     for (const int k : leaf_exponents(24)) {
         const std::size_t n = std::size_t{1} << k;
         // Also alone on the node: the serial path of a one-processor plan.
