@@ -214,6 +214,34 @@ bool trace_and_compare(Group& g,
     }
 }
 
+/// The median link canary of `samples` (those that carry one: two or more processors), 0 if none does.
+double median_link_canary(const std::vector<tools::Sample>& samples) {
+    std::vector<double> links;
+    for (const tools::Sample& sample : samples) {
+        if (sample.canary.link > 0.0) {
+            links.push_back(sample.canary.link);
+        }
+    }
+    return links.empty() ? 0.0 : tools::quantile(links, 0.5);
+}
+
+/// How far the rounds' medians lie apart, relative to the pooled `median` (Measurement::round_spread). Each round's
+/// median by the pooled rule: its undisturbed samples, or all of them where the pooled median had to keep them all.
+double round_spread_of(const std::vector<std::vector<tools::Sample>>& rounds,
+                       const tools::SpeedReference& speed,
+                       bool all_kept,
+                       double median) {
+    std::vector<double> round_medians;
+    for (const auto& round : rounds) {
+        const std::vector<double> kept =
+            all_kept ? tools::all_seconds(round) : tools::undisturbed_seconds(round, speed, 1);
+        if (!kept.empty()) {
+            round_medians.push_back(tools::quantile(kept, 0.5));
+        }
+    }
+    return pairwise_spread(round_medians, median);
+}
+
 /// The statistics of one point's samples, `rounds` of them (one vector per measuring round): median and 10th–90th
 /// percentile of the undisturbed ones, pooled, and how far the rounds' medians lie apart (round_spread).
 Measurement measurement_of(const Case& c,
@@ -242,23 +270,8 @@ Measurement measurement_of(const Case& c,
     m.median_s = tools::quantile(samples, 0.5);
     m.p10_s = tools::quantile(samples, 0.1);
     m.p90_s = tools::quantile(samples, 0.9);
-    // Each round's median by the same rule (all samples where the pooled median had to keep them all).
-    std::vector<double> round_medians;
-    for (const auto& round : rounds) {
-        const std::vector<double> kept =
-            all_kept ? tools::all_seconds(round) : tools::undisturbed_seconds(round, speed, 1);
-        if (!kept.empty()) {
-            round_medians.push_back(tools::quantile(kept, 0.5));
-        }
-    }
-    m.round_spread = pairwise_spread(round_medians, m.median_s);
-    std::vector<double> links;
-    for (const tools::Sample& sample : taken) {
-        if (sample.canary.link > 0.0) {
-            links.push_back(sample.canary.link);
-        }
-    }
-    m.link_canary_s = links.empty() ? 0.0 : tools::quantile(links, 0.5);
+    m.round_spread = round_spread_of(rounds, speed, all_kept, m.median_s);
+    m.link_canary_s = median_link_canary(taken);
     return m;
 }
 
@@ -417,17 +430,15 @@ int run(Group& world, const Options& options) {
     report.profile_canary_cpu_s = profile.meta().canary_cpu_s;
     report.profile_canary_link_s = profile.meta().canary_link_s;
     report.profile_canary_link_median_s = profile.meta().canary_link_median_s;
-    std::vector<double> links;
+    std::vector<tools::Sample> on_two;  // as the profile's median: the samples of two-processor points
     for (std::size_t i = 0; i < points.size(); ++i) {
         for (const auto& round : taken[i]) {
-            for (const tools::Sample& sample : round) {
-                if (points[i].p == 2 && sample.canary.link > 0.0) {
-                    links.push_back(sample.canary.link);
-                }
+            if (points[i].p == 2) {
+                on_two.insert(on_two.end(), round.begin(), round.end());
             }
         }
     }
-    report.canary_link_median_s = links.empty() ? 0.0 : tools::quantile(links, 0.5);
+    report.canary_link_median_s = median_link_canary(on_two);
     const std::string summary = write_report(report, options.out);
     std::cout << summary << '\n';
     std::cout << "report: " << options.out << "/summary.md, " << options.out << "/results.csv, " << options.out
