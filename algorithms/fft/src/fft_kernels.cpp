@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <new>
 #include <numbers>
 #include <string>
+#include <sys/mman.h>
 #include <utility>
 
 #include <llc/error.hpp>
@@ -15,21 +17,38 @@ namespace llc::detail::fft {
 
 // ---- Buffer ---------------------------------------------------------------------------------------------------------
 
+namespace {
+
+// Buffers of at least one transparent huge page (2 MiB on x86-64) are aligned to it and advised to use huge pages.
+// The four-step's strided passes touch a new 4 KiB page at almost every step, so with small pages their prefetches
+// and loads miss the TLB as well as the cache. The whole scrambled FFT of 2^22 points at P = 2 (medians of 15, four
+// alternating rounds on a 2-core VM; the caller's arrays on ordinary pages): 56–68 ms before the prefetching below,
+// 44–53 ms with it, 37–49 ms with this buffer's huge pages as well. Where the kernel offers no transparent huge pages
+// the advice is ignored.
+constexpr std::size_t huge_page = std::size_t{1} << 21;
+constexpr std::size_t simd_alignment = 64;  // ≥ what FFTW's SIMD codelets need
+
+}  // namespace
+
 Buffer::Buffer(std::size_t n) : size_(n) {
     if (n == 0) {
         return;
     }
-    data_ = static_cast<Complex*>(fftw_malloc(n * sizeof(Complex)));
+    const std::size_t bytes = n * sizeof(Complex);
+    const std::size_t alignment = bytes >= huge_page ? huge_page : simd_alignment;
+    const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's contract
+    data_ = static_cast<Complex*>(std::aligned_alloc(alignment, rounded));
     if (data_ == nullptr) {
         throw std::bad_alloc();
     }
-    std::memset(static_cast<void*>(data_), 0, n * sizeof(Complex));  // page faults now, not in execute()
+    if (alignment == huge_page) {
+        ::madvise(data_, rounded, MADV_HUGEPAGE);  // a hint: failure (no THP) leaves ordinary pages
+    }
+    std::memset(static_cast<void*>(data_), 0, bytes);  // page faults now, not in execute()
 }
 
 Buffer::~Buffer() {
-    if (data_ != nullptr) {
-        fftw_free(data_);
-    }
+    std::free(data_);
 }
 
 Buffer::Buffer(Buffer&& other) noexcept
@@ -37,9 +56,7 @@ Buffer::Buffer(Buffer&& other) noexcept
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
     if (this != &other) {
-        if (data_ != nullptr) {
-            fftw_free(data_);
-        }
+        std::free(data_);
         data_ = std::exchange(other.data_, nullptr);
         size_ = std::exchange(other.size_, 0);
     }
@@ -127,9 +144,30 @@ void FourStep::execute_dif(const Complex* a, const Complex* b, bool upper, Compl
     }
 }
 
+namespace {
+
+// Rows ahead that the four-step's strided passes prefetch. Every step of those passes touches B = 16 entries (four
+// cache lines) of each of n1 or n2 rows 16–32 KiB apart, so the hardware prefetcher, which follows sequential streams,
+// never sees a stream, and each line costs a full miss. Prefetching 8 rows ahead cut the gather of a 2^21-point
+// leaf by about 40 % and each strided write by about 30 % (measured against the in-cache column FFTs of the same run).
+constexpr std::size_t prefetch_rows = 8;
+
+/// Prefetches `count` entries from p on (for writing when `write`), one request per cache line.
+template <bool write>
+inline void prefetch_entries(const Complex* p, std::size_t count, std::size_t stride) {
+    constexpr std::size_t per_line = 64 / sizeof(Complex);
+    const std::size_t step = stride >= per_line ? 1 : per_line / stride;
+    for (std::size_t q = 0; q < count; q += step) {
+        __builtin_prefetch(p + q * stride, write ? 1 : 0);
+    }
+}
+
+}  // namespace
+
 template <FourStep::Mode M>
 void FourStep::run(const Complex* a, const Complex* b, Complex* out) {
     constexpr std::size_t B = tile_rows;
+    constexpr std::size_t ahead = prefetch_rows;
     const std::size_t n1 = n1_;
     const std::size_t n2 = n2_;
     const std::size_t d1 = n1 + pad_;  // tile row distance in the column pass
@@ -141,10 +179,16 @@ void FourStep::run(const Complex* a, const Complex* b, Complex* out) {
     const Twiddles& tw = M == Mode::upper ? *dif_ : *twiddles_;
     const Complex* const coarse = tw.coarse();
     const Complex* const fine = tw.fine();
-    // Columns j2 ∈ [jb, jb + B): gather x[(j1·n2 + j2)·s] into B rows of n1, transform, twiddle, scatter to
-    // middle[k1][j2].
+    // Columns j2 ∈ [jb, jb + B): gather x[(j1·n2 + j2)·s] into B rows of n1, transform, then twiddle while
+    // scattering to middle[k1][j2] (one pass over the tile, not two).
     for (std::size_t jb = 0; jb < n2; jb += B) {
         for (std::size_t j1 = 0; j1 < n1; ++j1) {
+            if (j1 + ahead < n1) {
+                prefetch_entries<false>(a + ((j1 + ahead) * n2 + jb) * s, B, s);
+                if constexpr (M != Mode::plain) {
+                    prefetch_entries<false>(b + (j1 + ahead) * n2 + jb, B, 1);
+                }
+            }
             if constexpr (M == Mode::plain) {
                 const Complex* src = a + (j1 * n2 + jb) * s;
                 for (std::size_t q = 0; q < B; ++q) {
@@ -169,26 +213,22 @@ void FourStep::run(const Complex* a, const Complex* b, Complex* out) {
             }
         }
         fftw_execute_dft(columns_, reinterpret_cast<fftw_complex*>(tile), reinterpret_cast<fftw_complex*>(tile));
-        for (std::size_t q = 0; q < B; ++q) {
-            const std::size_t j2 = jb + q;
-            auto* row = reinterpret_cast<double*>(tile + q * d1);
-            const std::size_t step = M == Mode::upper ? 2 * j2 : j2;
-            std::size_t e = M == Mode::upper ? j2 : 0;  // < n (plain, lower) or 2n (upper)
-            for (std::size_t k1 = 0; k1 < n1; ++k1, e += step) {
+        for (std::size_t k1 = 0; k1 < n1; ++k1) {
+            auto* dst = reinterpret_cast<double*>(middle + k1 * n2 + jb);
+            if (k1 + ahead < n1) {
+                prefetch_entries<true>(middle + (k1 + ahead) * n2 + jb, B, 1);
+            }
+            // Twiddle exponent of column j2 = jb + q: j2·k1 (plain, lower) or j2·(2·k1 + 1) (upper), < n or 2n.
+            const std::size_t step = M == Mode::upper ? 2 * k1 + 1 : k1;
+            std::size_t e = jb * step;
+            for (std::size_t q = 0; q < B; ++q, e += step) {
                 const Complex c = coarse[e >> Twiddles::fine_bits];
                 const Complex f = fine[e & (Twiddles::fine_size - 1)];
                 const double wr = c.real() * f.real() - c.imag() * f.imag();
                 const double wi = c.real() * f.imag() + c.imag() * f.real();
-                const double xr = row[2 * k1];
-                const double xi = row[2 * k1 + 1];
-                row[2 * k1] = xr * wr - xi * wi;
-                row[2 * k1 + 1] = xr * wi + xi * wr;
-            }
-        }
-        for (std::size_t k1 = 0; k1 < n1; ++k1) {
-            Complex* dst = middle + k1 * n2 + jb;
-            for (std::size_t q = 0; q < B; ++q) {
-                dst[q] = tile[q * d1 + k1];
+                const auto* x = reinterpret_cast<const double*>(tile + q * d1 + k1);
+                dst[2 * q] = x[0] * wr - x[1] * wi;
+                dst[2 * q + 1] = x[0] * wi + x[1] * wr;
             }
         }
     }
@@ -197,6 +237,9 @@ void FourStep::run(const Complex* a, const Complex* b, Complex* out) {
         fftw_execute_dft(
             rows_, reinterpret_cast<fftw_complex*>(middle + kb * n2), reinterpret_cast<fftw_complex*>(tile));
         for (std::size_t k2 = 0; k2 < n2; ++k2) {
+            if (k2 + ahead < n2) {
+                prefetch_entries<true>(out + (k2 + ahead) * n1 + kb, B, 1);
+            }
             Complex* dst = out + k2 * n1 + kb;
             for (std::size_t q = 0; q < B; ++q) {
                 dst[q] = tile[q * d2 + k2];

@@ -18,8 +18,9 @@ namespace llc::detail::fft {
 
 using Complex = std::complex<double>;
 
-/// fftw_malloc'd storage (SIMD-aligned, so FFTW plans made on it run on it without FFTW_UNALIGNED). Not
-/// initialised; touched once by the constructor so page faults are paid at planning, not at execution.
+/// Aligned storage: SIMD-aligned, so FFTW plans made on it run on it without FFTW_UNALIGNED, and from 2 MiB on
+/// aligned to and advised onto transparent huge pages (see fft_kernels.cpp). Zeroed once by the constructor so page
+/// faults are paid at planning, not at execution.
 class Buffer {
   public:
     Buffer() = default;
