@@ -97,7 +97,9 @@ class FourStep {
 /// place took 1.67 and 3.64 ms against 2.62 and 6.38 ms folded into the four-step. Below (L = 2^15: 0.49 against
 /// 0.38 ms; 2^16: 0.84 against 0.76 ms) the fold saves a pass that counts more, and above (2^19 on) FFTW_ESTIMATE's
 /// plan falls off (one core, 2^20: 33.7 against 16.6 ms). Out of place the four-step is faster from 2^15 on (2^17:
-/// 1.17 against 1.30 ms; 2^20: 14.5 against 31.1 ms).
+/// 1.17 against 1.30 ms; 2^20: 14.5 against 31.1 ms). Checked again after FourStep learned to prefetch (three
+/// alternating rounds, medians of 15, n = 2^18 and 2^19): 1.76–2.33 and 5.09–5.42 ms with FFTW in place against
+/// 2.63–3.16 and 6.08–6.37 ms folded.
 inline constexpr std::size_t in_place_fftw_min = std::size_t{1} << 17;
 inline constexpr std::size_t in_place_fftw_max = std::size_t{1} << 18;
 
