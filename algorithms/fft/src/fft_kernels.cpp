@@ -30,12 +30,12 @@ constexpr std::size_t simd_alignment = 64;  // ≥ what FFTW's SIMD codelets nee
 
 }  // namespace
 
-Buffer::Buffer(std::size_t n) : size_(n) {
+Buffer::Buffer(std::size_t n, Pages pages) : size_(n) {
     if (n == 0) {
         return;
     }
     const std::size_t bytes = n * sizeof(Complex);
-    const std::size_t alignment = bytes >= huge_page ? huge_page : simd_alignment;
+    const std::size_t alignment = pages == Pages::huge && bytes >= huge_page ? huge_page : simd_alignment;
     const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's contract
     data_ = static_cast<Complex*>(std::aligned_alloc(alignment, rounded));
     if (data_ == nullptr) {

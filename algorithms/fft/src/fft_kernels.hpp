@@ -18,13 +18,18 @@ namespace llc::detail::fft {
 
 using Complex = std::complex<double>;
 
-/// Aligned storage: SIMD-aligned, so FFTW plans made on it run on it without FFTW_UNALIGNED, and from 2 MiB on
-/// aligned to and advised onto transparent huge pages (see fft_kernels.cpp). Zeroed once by the constructor so page
-/// faults are paid at planning, not at execution.
+/// The pages of a Buffer: `huge` (the plans' own buffers) aligns a buffer of 2 MiB or more to a transparent huge page
+/// and advises the kernel to back it with huge pages (see fft_kernels.cpp); `ordinary` leaves the pages as a caller's
+/// std::vector gets them, for the kernel probes' stand-ins of the caller's arrays.
+enum class Pages { huge, ordinary };
+
+/// Aligned storage: SIMD-aligned, so FFTW plans made on it run on it without FFTW_UNALIGNED, and on huge pages from
+/// 2 MiB on unless asked otherwise. Zeroed once by the constructor so page faults are paid at planning, not at
+/// execution.
 class Buffer {
   public:
     Buffer() = default;
-    explicit Buffer(std::size_t n);
+    explicit Buffer(std::size_t n, Pages pages = Pages::huge);
     ~Buffer();
     Buffer(Buffer&& other) noexcept;
     Buffer& operator=(Buffer&& other) noexcept;

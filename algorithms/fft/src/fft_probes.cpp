@@ -74,11 +74,12 @@ void fill(const Buffer& b, std::uint64_t seed) {
 /// Seconds per n·log2 n of the leaf FftPlan builds as Leaf(n, stride, in_place, forward, the default planner): the
 /// replicated layout's leaves read every stride-th term of an array of n·stride entries and write n contiguous ones
 /// (out of place), the block layout's run in place (scrambled order) or out of place (natural order), the serial path
-/// out of place. An in-place leaf runs repeatedly on its own output: FFTW's time does not depend on the values.
+/// out of place. An in-place leaf runs repeatedly on its own output: FFTW's time does not depend on the values. The
+/// arrays stand for the caller's, on ordinary pages (the four-step's intermediate array is its own, on huge pages).
 double leaf_probe(bool quick, std::size_t n, std::size_t stride, bool in_place) {
     Leaf leaf(n, stride, in_place, FftDirection::forward, probe_planner);
-    const Buffer in(n * stride);
-    const Buffer out(in_place ? 0 : n);
+    const Buffer in(n * stride, Pages::ordinary);
+    const Buffer out(in_place ? 0 : n, Pages::ordinary);
     fill(in, 1);
     Complex* target = in_place ? in.data() : out.data();
     const double t = seconds_per_call(quick, [&] { leaf.execute(in.data(), target); });
@@ -90,9 +91,9 @@ double leaf_probe(bool quick, std::size_t n, std::size_t stride, bool in_place) 
 /// the stage lasts as long as its slowest processor).
 double leaf_dif_probe(bool quick, std::size_t L) {
     Leaf leaf(L, 1, true, FftDirection::forward, probe_planner, /*dif_upper=*/true, /*four_step=*/true);
-    const Buffer a(L);
-    const Buffer b(L);
-    const Buffer out(L);
+    const Buffer a(L);  // the received block: the plan's own buffer
+    const Buffer b(L, Pages::ordinary);
+    const Buffer out(L, Pages::ordinary);
     fill(a, 7);
     fill(b, 8);
     const double t = seconds_per_call(quick, [&] { leaf.execute_dif(a.data(), b.data(), true, out.data()); });
@@ -100,8 +101,8 @@ double leaf_dif_probe(bool quick, std::size_t L) {
 }
 
 double divide_probe(bool quick, std::size_t L) {
-    const Buffer a(L);
-    const Buffer b(L);
+    const Buffer a(L);  // the received block: the plan's own buffer
+    const Buffer b(L, Pages::ordinary);
     fill(a, 2);
     fill(b, 3);
     const Twiddles w(2 * L, -1, 0, L);
@@ -110,7 +111,7 @@ double divide_probe(bool quick, std::size_t L) {
 
 double combine_probe(bool quick, std::size_t butterflies) {
     const std::size_t n = 2 * butterflies;
-    const Buffer x(n);
+    const Buffer x(n, Pages::ordinary);
     fill(x, 4);
     const Twiddles w(n, -1, 0, butterflies);
     return seconds_per_call(quick, [&] { dit_combine(x.data(), w); }) / static_cast<double>(butterflies);
@@ -120,7 +121,7 @@ double reorder_probe(bool quick, std::size_t L) {
     const std::size_t m = L / 2;
     const Buffer a(m);
     const Buffer b(m);
-    const Buffer out(L);
+    const Buffer out(L, Pages::ordinary);
     fill(a, 5);
     fill(b, 6);
     return seconds_per_call(quick, [&] { interleave2(a.data(), b.data(), out.data(), m, 0); }) / static_cast<double>(L);
