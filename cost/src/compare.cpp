@@ -110,7 +110,7 @@ ComparisonNode match_node(const Breakdown& b, const llc::TraceNode& t, double ex
     if (b.P != t.P) {
         note += "P predicted " + std::to_string(b.P) + ", measured " + std::to_string(t.P) + "; ";
     }
-    if (b.kind == ExprKind::normal && canonical_collective(b.op) != canonical_collective(t.op)) {
+    if (b.kind == ExprKind::normal && base_collective(b.op) != base_collective(t.op)) {
         note += "collective predicted " + b.op + ", measured " + t.op + "; ";
     }
     if (!note.empty()) {

@@ -23,7 +23,7 @@ std::string str(double x) {
 }  // namespace
 
 Collective parse_collective(const std::string& function, std::string_view f) {
-    const std::string name = canonical_collective(f);
+    const std::string name = base_collective(f);  // no cache state in these models: "swap.cold" is a swap
     static constexpr std::pair<const char*, Collective> table[] = {{"bcast", Collective::bcast},
                                                                    {"reduce", Collective::reduce},
                                                                    {"allreduce", Collective::allreduce},

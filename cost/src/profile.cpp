@@ -111,6 +111,13 @@ std::string canonical_collective(std::string_view op) {
     return std::string(op);
 }
 
+std::string base_collective(std::string_view op) {
+    if (op.size() > cold_suffix.size() && op.substr(op.size() - cold_suffix.size()) == cold_suffix) {
+        op.remove_suffix(cold_suffix.size());
+    }
+    return canonical_collective(op);
+}
+
 const std::vector<std::string>& standard_collectives() {
     static const std::vector<std::string> names{
         "bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "barrier", "swap", "shift"};

@@ -95,6 +95,23 @@ TEST(ProfileTest, collective_lookup_interpolates_and_flags) {
     EXPECT_DOUBLE_EQ(p.collective("gatherv", 2, 10).seconds, 5e-6);
     EXPECT_EQ(canonical_collective("alltoallv"), "alltoall");
     EXPECT_EQ(canonical_collective("swap"), "swap");
+}
+
+TEST(ProfileTest, cold_collectives_are_their_own_entries_of_the_base_operation) {
+    Profile p;
+    p.set_collective("swap", 2, Piecewise::constant(1e-6));
+    p.set_collective("swap.cold", 2, Piecewise::constant(3e-6));
+    EXPECT_DOUBLE_EQ(p.collective("swap", 2, 100).seconds, 1e-6);
+    EXPECT_DOUBLE_EQ(p.collective("swap.cold", 2, 100).seconds, 3e-6);
+    EXPECT_EQ(canonical_collective("swap.cold"), "swap.cold");
+    EXPECT_EQ(base_collective("swap.cold"), "swap");
+    EXPECT_EQ(base_collective("alltoallv.cold"), "alltoall");
+    EXPECT_EQ(base_collective("alltoallv"), "alltoall");
+    EXPECT_EQ(base_collective("bcast.st"), "bcast.st");
+    EXPECT_EQ(base_collective(".cold"), ".cold");  // a suffix alone names nothing
+    Profile without;
+    without.set_collective("swap", 2, Piecewise::constant(1e-6));
+    EXPECT_FALSE(without.has_collective("swap.cold"));
     const std::string e = error_of([&] { (void)p.collective("alltoall", 2, 10); });
     EXPECT_NE(e.find("alltoall"), std::string::npos) << e;
     EXPECT_NE(e.find("llc-probe"), std::string::npos) << e;

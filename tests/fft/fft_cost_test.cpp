@@ -322,6 +322,7 @@ TEST(FftCostTest, ReadsOldAndNewProfiles) {
     profile.set_kernel("fft.leaf_oop_solo.2^4", {11e-9, "unit"});
     profile.set_kernel("fft.leaf_dif.2^16", {12e-9, "unit"});
     const auto new_k = llc::cost::FftConstants::from(profile);
+    EXPECT_EQ(new_k.swap, "swap");  // no cold swap in the profile: the plain one prices the exchanges
     EXPECT_EQ(new_k.leaf_oop_solo_by_size, (std::map<int, double>{{4, 11e-9}}));
     EXPECT_EQ(new_k.leaf_dif_by_size, (std::map<int, double>{{16, 12e-9}}));
     EXPECT_EQ(new_k.divide_by_size, (std::map<int, double>{{6, 1e-9}, {8, 2e-9}}));
@@ -380,3 +381,26 @@ TEST(FftCostTest, BadArgumentsAndMissingKernels) {
 }
 
 }  // namespace
+
+// A profile with the cold swap prices the block layout's exchanges with it: the blocks come from memory, not cache.
+TEST(FftCostTest, BlockExchangesUseTheColdSwapWhereTheProfileHasIt) {
+    llc::cost::Profile profile;
+    profile.set_kernel("fft.divide", {1e-9, "unit"});
+    profile.set_kernel("fft.combine", {1e-9, "unit"});
+    profile.set_kernel("fft.leaf", {1e-9, "unit"});
+    profile.set_kernel("fft.leaf_strided", {1e-9, "unit"});
+    profile.set_kernel("fft.reorder", {1e-9, "unit"});
+    profile.set_collective("swap", 2, llc::cost::Piecewise::constant(1e-6));
+    profile.set_collective("swap.cold", 2, llc::cost::Piecewise::constant(5e-6));
+    const auto cold = llc::cost::FftConstants::from(profile);
+    EXPECT_EQ(cold.swap, "swap.cold");
+    const Expr scrambled = llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::scrambled, profile);
+    EXPECT_EQ(scrambled.children()[0].label(), "fft.dif");
+    EXPECT_EQ(scrambled.children()[0].op(), "swap.cold");
+    const Expr natural = llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, profile);
+    EXPECT_EQ(natural.children()[1].label(), "fft.redistribute");
+    EXPECT_EQ(natural.children()[1].op(), "swap.cold");
+    const auto ccm = llc::cost::make_model("ccm", profile);
+    const double exchanges = llc::cost::evaluate(natural, *ccm).comm;
+    EXPECT_DOUBLE_EQ(exchanges, 2 * 5e-6);
+}

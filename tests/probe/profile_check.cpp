@@ -51,8 +51,17 @@ TEST_F(ProbeProfile, MetadataDescribesTheRun) {
 }
 
 TEST_F(ProbeProfile, EveryCollectiveAtEveryGroupSize) {
-    for (const std::string f :
-         {"bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "barrier", "swap", "shift"}) {
+    for (const std::string f : {"bcast",
+                                "reduce",
+                                "allreduce",
+                                "gather",
+                                "allgather",
+                                "scatter",
+                                "alltoall",
+                                "barrier",
+                                "swap",
+                                "shift",
+                                "swap.cold"}) {
         ASSERT_TRUE(profile.has_collective(f)) << f;
         std::vector<int> expected;
         for (int p = 1; p <= P; ++p) {
@@ -170,6 +179,7 @@ TEST_F(ProbeProfile, RawSamplesBesideTheProfile) {
                                 "barrier",
                                 "swap",
                                 "shift",
+                                "swap.cold",
                                 "division.split",
                                 "division.par",
                                 "p2p.send.cc",

@@ -11,7 +11,7 @@ if(NOT status EQUAL 0)
 endif()
 
 set(report ${WORK}/report)
-set(cases bcast allreduce swap shift bcast.st)
+set(cases bcast allreduce swap shift swap.cold bcast.st)
 string(REPLACE ";" "," list "${cases}")
 execute_process(COMMAND ${MPIEXEC} --oversubscribe --bind-to none -np ${NP} ${VALIDATE} --profile ${profile} --quick
                         --algorithms ${list} --out ${report} --no-plots
@@ -30,10 +30,10 @@ list(GET lines 0 header)
 if(NOT header MATCHES "measured_median_s.*disturbed_samples,raw_median_s,model,predicted_s.*,round_spread,inside_band,link_canary_s$")
     message(FATAL_ERROR "results.csv header: ${header}")
 endif()
-# Every case at every p it applies to (swap needs an even p), for the 5 small sizes, under the CCM.
+# Every case at every p it applies to (swap and swap.cold need an even p), for the 5 small sizes, under the CCM.
 foreach(c ${cases})
     foreach(p RANGE 1 ${NP})
-        if(c STREQUAL "swap" AND NOT p EQUAL 2)
+        if((c STREQUAL "swap" OR c STREQUAL "swap.cold") AND NOT p EQUAL 2)
             continue()
         endif()
         set(found 0)
@@ -54,7 +54,7 @@ if(NOT summary MATCHES "noise floor median / P90" OR NOT summary MATCHES "\\| in
     message(FATAL_ERROR "summary.md has no noise floor or in-band column")
 endif()
 foreach(c ${cases})
-    if(c STREQUAL "swap" AND NP LESS 2)
+    if((c STREQUAL "swap" OR c STREQUAL "swap.cold") AND NP LESS 2)
         continue()  # swap runs on an even p only
     endif()
     if(NOT summary MATCHES "\\| ${c} \\| ccm \\|")

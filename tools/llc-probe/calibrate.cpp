@@ -958,7 +958,7 @@ std::vector<CheckRow> check(Group& world,
     }
     std::map<std::string, CheckRow> summary;
     for (auto& [key, row] : by_function) {
-        const bool tight = row.function == "swap" || row.function.rfind("p2p.", 0) == 0;
+        const bool tight = cost::base_collective(row.function) == "swap" || row.function.rfind("p2p.", 0) == 0;
         row.target_median = tight ? 0.05 : 0.10;
         row.target_p90 = tight ? 0.15 : 0.25;
         summarise(row);

@@ -28,10 +28,11 @@ std::size_t as_size(double bytes) {
 }  // namespace
 
 const std::vector<std::string>& measured_collectives() {
-    // The set F, swap and shift, plus Seidel's broadcasts (llc::bcast), so that the CCM prices them by measurement too.
+    // The set F, swap and shift, plus Seidel's broadcasts (llc::bcast), so that the CCM prices them by measurement too,
+    // and the swap of data out of cache (cost::cold_suffix), which the FFT's block exchanges are.
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all = cost::standard_collectives();
-        all.insert(all.end(), {"bcast.st", "bcast.bst", "bcast.rh"});
+        all.insert(all.end(), {"bcast.st", "bcast.bst", "bcast.rh", "swap" + std::string(cost::cold_suffix)});
         return all;
     }();
     return names;
@@ -49,7 +50,7 @@ double feasible_bytes(std::string_view op, int p, double bytes) {
     if (op == "allgather" || op == "alltoall") {
         return multiple(static_cast<double>(p));
     }
-    if (op == "swap" || op == "shift") {
+    if (const std::string base = cost::base_collective(op); base == "swap" || base == "shift") {
         return multiple(2.0);  // h = sent + received, two equal halves
     }
     return b;
@@ -60,7 +61,7 @@ double largest_bytes(std::string_view op, int p, const SizeLimits& limits) {
     if (op == "gather" || op == "scatter") {
         return std::min(max_bytes, std::max(max_bytes, gather_budget) / p);
     }
-    if (op == "swap") {
+    if (cost::base_collective(op) == "swap") {
         return std::max(max_bytes, limits.swap_max_bytes);
     }
     return max_bytes;
@@ -139,6 +140,22 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         const std::span<const unsigned char> out = bytes_.a().first(h / 2);
         const std::span<unsigned char> in = bytes_.b().first(h / 2);
         return [g, mate, out, in] { g->swap(mate, out, in); };
+    }
+    if (op == "swap" + std::string(cost::cold_suffix)) {
+        // Each call swaps the next slot of the whole send and receive buffers (hundreds of MiB in a calibration), so
+        // its data has left the caches since the slot's last call. Slots start on page boundaries.
+        const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
+        const std::size_t half = h / 2;
+        const std::size_t stride = (half + 4095) / 4096 * 4096;
+        const std::size_t room = std::min(bytes_.a().size(), bytes_.b().size());
+        const std::size_t slots = stride == 0 ? 1 : std::max<std::size_t>(1, (room - half) / stride + 1);
+        const std::span<const unsigned char> all_out = bytes_.a();
+        const std::span<unsigned char> all_in = bytes_.b();
+        return [g, mate, all_out, all_in, half, stride, slots, slot = std::size_t{0}]() mutable {
+            const std::size_t at = slot * stride;
+            g->swap(mate, all_out.subspan(at, half), all_in.subspan(at, half));
+            slot = slot + 1 == slots ? 0 : slot + 1;
+        };
     }
     if (op == "shift") {
         // One step of a ring pipeline: h/2 to the next processor, h/2 from the previous one.

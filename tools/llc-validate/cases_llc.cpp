@@ -30,6 +30,8 @@ std::vector<std::int64_t> log_sizes(std::int64_t low, std::int64_t high, int cou
 
 namespace {
 
+const std::string cold_swap = "swap" + std::string(cost::cold_suffix);
+
 std::vector<std::int64_t> byte_sizes(SizeClass size_class) {
     switch (size_class) {
         case SizeClass::small:
@@ -49,7 +51,8 @@ class CollectiveInstance final : public Instance {
         : g_(g),
           op_(std::move(op)),
           count_(counts(g.size(), op_, bytes)),
-          buffers_(sizes(g.size(), op_, count_)),
+          slots_(slots_for(op_, count_)),
+          buffers_(sizes(g.size(), op_, count_ * slots_)),
           call_(resolve()) {}
     void run() override { call_(); }
     [[nodiscard]] std::function<void()> action() override { return call_; }
@@ -90,6 +93,20 @@ class CollectiveInstance final : public Instance {
         if (op_ == "shift") {
             return [g, in, b] { g->shift(in, b); };
         }
+        if (op_ == cold_swap) {
+            // As llc-probe times it: each call swaps the next of slots_ blocks, so its data has left the caches.
+            const int partner = g_.rank() ^ 1;
+            return [g,
+                    mate = partner < g_.size() ? partner : g_.rank(),
+                    in,
+                    b,
+                    count = count_,
+                    slots = slots_,
+                    slot = std::size_t{0}]() mutable {
+                g->swap(mate, in.subspan(slot * count, count), b.subspan(slot * count, count));
+                slot = slot + 1 == slots ? 0 : slot + 1;
+            };
+        }
         throw Error("llc-validate: no collective case '" + op_ + "'");
     }
 
@@ -105,6 +122,15 @@ class CollectiveInstance final : public Instance {
         }
         return count;
     }
+    /// The cold swap's blocks: enough of them to pass 256 MiB through each buffer between two calls on the same block
+    /// (the last-level caches hold tens of MiB), at least two.
+    static std::size_t slots_for(const std::string& op, std::size_t count) {
+        constexpr std::size_t rotated_bytes = std::size_t{256} << 20;
+        if (op != cold_swap || count == 0) {
+            return 1;
+        }
+        return std::max<std::size_t>(2, rotated_bytes / (count * sizeof(double)));
+    }
     static TwoBuffers<double> sizes(int p, const std::string& op, std::size_t count) {
         const auto P = static_cast<std::size_t>(p);
         return {count * (op == "scatter" ? P : 1), count * (op == "gather" || op == "allgather" ? P : 1), 1.0, 0.0};
@@ -113,6 +139,7 @@ class CollectiveInstance final : public Instance {
     Group& g_;
     std::string op_;
     std::size_t count_ = 0;
+    std::size_t slots_ = 1;
     TwoBuffers<double> buffers_;
     std::vector<double> gathered_;
     std::function<void()> call_;
@@ -128,7 +155,7 @@ double recorded_bytes(const std::string& op, std::int64_t bytes, int p) {
     if (op == "alltoall") {
         count = std::max<double>(p, std::floor(count / p) * p);
     }
-    if (op == "swap" || op == "shift") {
+    if (const std::string base = cost::base_collective(op); base == "swap" || base == "shift") {
         return 2.0 * count * per_double;  // sent + received
     }
     return count * per_double;
@@ -146,12 +173,18 @@ class BroadcastInstance final : public Instance {
     std::vector<unsigned char> data_;
 };
 
+/// The set F without the barrier (a size-free superstep the probe checks), swap, shift and the cold swap.
+const std::vector<std::string>& validated_collectives() {
+    static const std::vector<std::string> names{
+        "bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "swap", "shift", cold_swap};
+    return names;
+}
+
 }  // namespace
 
 std::vector<Case> collective_cases() {
     std::vector<Case> cases;
-    for (const std::string op :
-         {"bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "swap", "shift"}) {
+    for (const std::string& op : validated_collectives()) {
         cases.push_back(Case{
             .algorithm = op,
             .family = "collective",
@@ -163,7 +196,7 @@ std::vector<Case> collective_cases() {
             .expr = [op](int p,
                          std::int64_t n,
                          const cost::Profile&) { return cost::Expr::normal(op, 0.0, op, p, recorded_bytes(op, n, p)); },
-            .applies = [op](int p, std::int64_t) { return op != "swap" || p % 2 == 0; },
+            .applies = [op](int p, std::int64_t) { return cost::base_collective(op) != "swap" || p % 2 == 0; },
         });
     }
     return cases;

@@ -161,6 +161,10 @@ FftConstants FftConstants::from(const Profile& profile) {
         strided.insert(table.begin(), table.end());
     }
     k.leaf_strided = single_of(profile, "fft.leaf_strided", strided);
+    const std::string cold_swap = "swap" + std::string(cold_suffix);
+    if (profile.has_collective(cold_swap)) {
+        k.swap = cold_swap;
+    }
     return k;
 }
 
@@ -197,7 +201,7 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
     for (int t = 0; t < s; ++t) {
         // W of stage t's swap is the butterfly of stage t − 1 (none before the first).
         items.push_back(
-            Expr::normal("fft.dif", t == 0 ? 0.0 : k.divide_seconds(Ld), "swap", P, 2.0 * Ld * complex_bytes));
+            Expr::normal("fft.dif", t == 0 ? 0.0 : k.divide_seconds(Ld), k.swap, P, 2.0 * Ld * complex_bytes));
     }
     const double last = k.last_stage_seconds(L, order == FftOrder::scrambled);
     if (order == FftOrder::scrambled) {
@@ -206,7 +210,7 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
         return Expr::sequence("fft", std::move(items));
     }
     if (P == 2 && L % 2 == 0) {
-        items.push_back(Expr::normal("fft.redistribute", last, "swap", P, Ld * complex_bytes));
+        items.push_back(Expr::normal("fft.redistribute", last, k.swap, P, Ld * complex_bytes));
     } else {
         // Equal pieces when P divides L, else unequal ones (llc's alltoallv); both record the whole send buffer.
         items.push_back(

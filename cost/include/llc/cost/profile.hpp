@@ -42,6 +42,17 @@ inline constexpr int profile_format_version = 1;
 /// returned unchanged.
 [[nodiscard]] std::string canonical_collective(std::string_view op);
 
+/// The suffix of a collective measured on data that is not in the caches: "swap.cold" is a swap whose buffers the
+/// processors have not touched since the caches last held them (llc-probe rotates them through memory larger than
+/// the last-level cache). An algorithm that exchanges data it produced or read long ago, a large block, prices the
+/// exchange with it where the profile has it: "swap" is measured on the same buffers call after call, in cache up
+/// to the cache's size, and a swap of 512 KiB each way took 2–2.5× as long cold on the machine this was written on.
+inline constexpr std::string_view cold_suffix = ".cold";
+
+/// The llc operation a (possibly cold) collective name stands for: canonical_collective without the cold suffix
+/// ("swap.cold" → "swap", "alltoallv" → "alltoall"). Traces record this name; models without a cache state price it.
+[[nodiscard]] std::string base_collective(std::string_view op);
+
 /// The communication functions F of the llc layer that every model prices.
 [[nodiscard]] const std::vector<std::string>& standard_collectives();
 

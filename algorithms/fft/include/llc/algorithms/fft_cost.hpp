@@ -45,6 +45,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <string>
 
 #include <llc/algorithms/fft.hpp>
 #include <llc/cost/expr.hpp>
@@ -76,6 +77,11 @@ struct FftConstants {
     /// "fft.leaf_dif.2^k": the last butterfly folded into a four-step leaf, by block length; empty (older profiles)
     /// → the butterfly and the leaf apart.
     std::map<int, double> leaf_dif_by_size{};
+    /// The collective that prices the block layout's swaps (fft.dif, and fft.redistribute at P = 2): "swap.cold"
+    /// where the profile has it, "swap" (older profiles) otherwise. The blocks a processor swaps were last touched a
+    /// whole leaf or a whole transform before, so they come from memory, not cache: llc-probe's cold swap rotates its
+    /// buffers through memory larger than the cache, its plain swap reuses them and runs from cache up to its size.
+    std::string swap = "swap";
 
     /// Seconds of the leaf llc::FftPlan builds as Leaf(n, stride, in_place): contiguous (stride 1) in place or out of
     /// place, or out of place reading every stride-th term.
