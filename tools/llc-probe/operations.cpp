@@ -142,19 +142,18 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         return [g, mate, out, in] { g->swap(mate, out, in); };
     }
     if (op == "swap" + std::string(cost::cold_suffix)) {
-        // Each call swaps the next slot of the whole send and receive buffers (hundreds of MiB in a calibration), so
-        // its data has left the caches since the slot's last call. Slots start on page boundaries.
+        // Each call swaps the next page-aligned slot of the first tools::cold_rotation_bytes of the send and receive
+        // buffers, so its data has left the caches since the slot's last call.
         const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
         const std::size_t half = h / 2;
-        const std::size_t stride = (half + 4095) / 4096 * 4096;
-        const std::size_t room = std::min(bytes_.a().size(), bytes_.b().size());
-        const std::size_t slots = stride == 0 ? 1 : std::max<std::size_t>(1, (room - half) / stride + 1);
+        const std::size_t room = std::min({bytes_.a().size(), bytes_.b().size(), tools::cold_rotation_bytes});
+        const tools::ColdSlots slots = tools::cold_slots(half, room);
         const std::span<const unsigned char> all_out = bytes_.a();
         const std::span<unsigned char> all_in = bytes_.b();
-        return [g, mate, all_out, all_in, half, stride, slots, slot = std::size_t{0}]() mutable {
-            const std::size_t at = slot * stride;
+        return [g, mate, all_out, all_in, half, slots, slot = std::size_t{0}]() mutable {
+            const std::size_t at = slot * slots.stride;
             g->swap(mate, all_out.subspan(at, half), all_in.subspan(at, half));
-            slot = slot + 1 == slots ? 0 : slot + 1;
+            slot = slot + 1 == slots.count ? 0 : slot + 1;
         };
     }
     if (op == "shift") {

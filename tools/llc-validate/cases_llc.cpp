@@ -52,7 +52,7 @@ class CollectiveInstance final : public Instance {
           op_(std::move(op)),
           count_(counts(g.size(), op_, bytes)),
           slots_(slots_for(op_, count_)),
-          buffers_(sizes(g.size(), op_, count_ * slots_)),
+          buffers_(sizes(g.size(), op_, op_ == cold_swap ? slots_.stride / sizeof(double) * slots_.count : count_)),
           call_(resolve()) {}
     void run() override { call_(); }
     [[nodiscard]] std::function<void()> action() override { return call_; }
@@ -94,16 +94,18 @@ class CollectiveInstance final : public Instance {
             return [g, in, b] { g->shift(in, b); };
         }
         if (op_ == cold_swap) {
-            // As llc-probe times it: each call swaps the next of slots_ blocks, so its data has left the caches.
+            // As llc-probe times it: each call swaps the next page-aligned slot, so its data has left the caches.
             const int partner = g_.rank() ^ 1;
+            const std::size_t step = slots_.stride / sizeof(double);
             return [g,
                     mate = partner < g_.size() ? partner : g_.rank(),
                     in,
                     b,
                     count = count_,
-                    slots = slots_,
+                    step,
+                    slots = slots_.count,
                     slot = std::size_t{0}]() mutable {
-                g->swap(mate, in.subspan(slot * count, count), b.subspan(slot * count, count));
+                g->swap(mate, in.subspan(slot * step, count), b.subspan(slot * step, count));
                 slot = slot + 1 == slots ? 0 : slot + 1;
             };
         }
@@ -122,14 +124,16 @@ class CollectiveInstance final : public Instance {
         }
         return count;
     }
-    /// The cold swap's blocks: enough of them to pass 256 MiB through each buffer between two calls on the same block
-    /// (the last-level caches hold tens of MiB), at least two.
-    static std::size_t slots_for(const std::string& op, std::size_t count) {
-        constexpr std::size_t rotated_bytes = std::size_t{256} << 20;
+    /// The cold swap's blocks: page-aligned slots through tools::cold_rotation_bytes (as llc-probe rotates them), at
+    /// least two; one slot of count_ doubles for every other collective.
+    static tools::ColdSlots slots_for(const std::string& op, std::size_t count) {
+        const std::size_t bytes = count * sizeof(double);
         if (op != cold_swap || count == 0) {
-            return 1;
+            return {bytes, 1};
         }
-        return std::max<std::size_t>(2, rotated_bytes / (count * sizeof(double)));
+        tools::ColdSlots slots = tools::cold_slots(bytes, tools::cold_rotation_bytes);
+        slots.count = std::max<std::size_t>(2, slots.count);
+        return slots;
     }
     static TwoBuffers<double> sizes(int p, const std::string& op, std::size_t count) {
         const auto P = static_cast<std::size_t>(p);
@@ -139,7 +143,7 @@ class CollectiveInstance final : public Instance {
     Group& g_;
     std::string op_;
     std::size_t count_ = 0;
-    std::size_t slots_ = 1;
+    tools::ColdSlots slots_;
     TwoBuffers<double> buffers_;
     std::vector<double> gathered_;
     std::function<void()> call_;

@@ -17,6 +17,27 @@
 
 namespace llc::tools {
 
+/// How much memory a measurement of data out of cache (the cold swap, `cost::cold_suffix`) rotates its buffers
+/// through: each call uses the next slot, so a slot's data has left the caches before its turn comes again (four
+/// times the 32 MiB last-level cache of the machine this was written on).
+inline constexpr std::size_t cold_rotation_bytes = std::size_t{128} << 20;
+
+/// Page-aligned slots of `bytes` each in a buffer of `room` bytes: the distance between slots and their number
+/// (at least one; one slot when `room` holds no more, as for a message larger than the rotation).
+struct ColdSlots {
+    std::size_t stride = 0;
+    std::size_t count = 1;
+};
+[[nodiscard]] inline ColdSlots cold_slots(std::size_t bytes, std::size_t room) {
+    constexpr std::size_t page = 4096;
+    ColdSlots s;
+    s.stride = (bytes + page - 1) / page * page;
+    if (s.stride > 0 && room > bytes) {
+        s.count = (room - bytes) / s.stride + 1;
+    }
+    return s;
+}
+
 /// Two buffers of `a` and `b` values in one allocation, the second starting 2 KiB past a 4 KiB boundary of the first.
 template <typename T>
 class TwoBuffers {
