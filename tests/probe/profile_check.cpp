@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -159,19 +160,39 @@ TEST_F(ProbeProfile, RawSamplesBesideTheProfile) {
     EXPECT_EQ(line, "kind,op,p,bytes,rep,seconds,canary,link_canary");
     std::set<std::string> ops;
     std::set<int> ps;
+    // Line numbers: of the first and last collective sample, and of the kernel samples by round.
+    int line_number = 0;
+    int first_collective = -1;
+    int last_collective = -1;
+    std::map<int, std::vector<int>> kernel_lines;
     while (std::getline(in, line)) {
+        ++line_number;
         std::stringstream fields(line);
         std::string kind;
         std::string op;
         std::string p;
+        std::string bytes;
+        std::string rep;
         std::getline(fields, kind, ',');
         std::getline(fields, op, ',');
         std::getline(fields, p, ',');
+        std::getline(fields, bytes, ',');
+        std::getline(fields, rep, ',');
         ops.insert(op);
         if (kind == "collective") {
             ps.insert(std::stoi(p));
+            first_collective = first_collective < 0 ? line_number : first_collective;
+            last_collective = line_number;
+        } else if (kind == "kernel") {
+            kernel_lines[std::stoi(rep)].push_back(line_number);
         }
     }
+    // A quick calibration's two kernel rounds: one before the collectives, one after them (the rounds are spread
+    // over the calibration so that they see the machine's slow and fast stretches alike).
+    ASSERT_EQ(kernel_lines.size(), 2U);
+    ASSERT_GE(first_collective, 0);
+    EXPECT_LT(kernel_lines.at(0).back(), first_collective);
+    EXPECT_GT(kernel_lines.at(1).front(), last_collective);
     std::vector<std::string> expected = calibrated_collectives;
     expected.insert(expected.end(), {"division.split", "division.par", "p2p.send.cc", "p2p.full.nn", "model.pingpong"});
     for (const std::string& f : expected) {

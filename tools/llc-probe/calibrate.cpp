@@ -33,14 +33,15 @@ using cost::Path;
 using cost::Sample;
 
 constexpr int back_to_back = 16;
-/// The kernel probes run in rounds, each in a new shuffled order, and a kernel's constant is the median of its rounds
-/// (of two: their mean). One probe lasts at most 0.15 s in quick mode, while memory-bound code here runs up to 1.5×
-/// slower for 0.3–1.5 s at a time (a serial FFT of 2^16 points: 0.60 ms, then 0.85 ms, medians of 60 calls a second
-/// apart), so a single measurement caught one phase or the other: the quick probe priced that FFT at 0.51 ms and
-/// llc-run measured 0.84 ms in the same hour. Rounds spread over the calibration see the machine's mix of phases.
-/// Quick mode takes two, for time: with three, a quick calibration took 45–56 s of its 60 s.
+/// The kernel probes run in rounds, each in a new shuffled order, at slots spread from the calibration's start to its
+/// end, and a kernel's constant is the median of its rounds (of two: their mean). Memory-bound code here runs ~1.5×
+/// slower for 0.3–1.5 s at a time, and in some hours most of the time (a serial FFT of 2^16 points, medians of 15 calls
+/// half a second apart: 0.49–0.55 ms in a quarter of them, 0.72–0.85 ms in the rest), so one probe caught one phase or
+/// the other. Three rounds one after the other still saw one stretch of ~30 s: three full calibrations of one hour
+/// put that FFT at 0.505, 0.553 and 0.803 ms, and validations then measured 0.48–0.83 ms. Five spread rounds cost
+/// ~1 min more than three; quick mode takes two (the first and the last slot), for time.
 int kernel_rounds(const Settings& s) {
-    return s.quick ? 2 : 3;
+    return s.quick ? 2 : 5;
 }
 constexpr std::array<Path, 3> paths{Path::send, Path::recv, Path::full};
 constexpr std::array<Layout, 4> layouts{Layout::cc, Layout::cn, Layout::nc, Layout::nn};
@@ -326,148 +327,171 @@ std::vector<int> group_sizes(int P) {
 
 namespace {
 
-/// Runs the probes of `order` (indices into `probes`) in kernel_rounds(s) rounds, each in a new shuffled order drawn
-/// from `seed`, and hands every value to `record(round, index, value)`. Returns what failed first (a probe that threw
-/// or returned a negative or non-finite value, by the key it is stored under: its solo_name when `solo`), empty if
-/// nothing did; no round starts after a failure.
-std::string run_kernel_rounds(const std::vector<cost::KernelProbe>& probes,
-                              std::vector<std::size_t> order,
-                              const Settings& s,
-                              std::uint64_t seed,
-                              bool solo,
-                              Progress& progress,
-                              const std::function<void(int round, std::size_t i, double value)>& record) {
-    std::string failure;
+/// Runs the probes of `order` (indices into `probes`) once each, in an order shuffled by `seed`, and hands every value
+/// to `record(index, value)`. Returns what failed first (a probe that threw or returned a negative or non-finite value,
+/// by the key it is stored under: its solo_name when `solo`), empty if nothing did; no probe runs after a failure.
+std::string run_kernel_round(const std::vector<cost::KernelProbe>& probes,
+                             std::vector<std::size_t> order,
+                             const Settings& s,
+                             std::uint64_t seed,
+                             bool solo,
+                             Progress& progress,
+                             const std::function<void(std::size_t i, double value)>& record) {
     std::mt19937_64 rng(seed);
-    for (int round = 0; round < kernel_rounds(s) && failure.empty(); ++round) {
-        std::shuffle(order.begin(), order.end(), rng);
-        for (const std::size_t i : order) {
-            const std::string& key = solo ? probes[i].solo_name : probes[i].name;
-            try {
-                const double v = probes[i].measure(s.quick);
-                if (!std::isfinite(v) || v < 0.0) {
-                    failure = key + " returned " + std::to_string(v);
-                } else {
-                    record(round, i, v);
-                }
-            } catch (const std::exception& e) {
-                failure = key + ": " + e.what();
+    std::shuffle(order.begin(), order.end(), rng);
+    for (const std::size_t i : order) {
+        const std::string& key = solo ? probes[i].solo_name : probes[i].name;
+        try {
+            const double v = probes[i].measure(s.quick);
+            if (!std::isfinite(v) || v < 0.0) {
+                return key + " returned " + std::to_string(v);
             }
-            progress.advance();
+            record(i, v);
+        } catch (const std::exception& e) {
+            return key + ": " + e.what();
         }
+        progress.advance();
     }
-    return failure;
+    return {};
 }
 
-/// Every kernel probe, in kernel_rounds(s) rounds of a shuffled order (the same on every rank), on every rank at once
-/// unless the node is crowded (then rank 0 alone). A round's value is the slowest rank's: the ranks run the kernel
-/// side by side as an algorithm's processors do, and a superstep lasts as long as its slowest processor (two ranks
-/// measured the same stride-2 leaf of 2^17 at 2.57 and 2.12 ms in one round, 2.20 and 1.96 in another). A kernel's
-/// constant is the median of its rounds (on rank 0; NaN elsewhere). Every rank's value of every round goes into
-/// `samples` (kind "kernel", p = the rank, rep = the round). Collective over `world`.
-/// @throws AgreedError on every rank if a probe failed or returned a negative or non-finite value on any rank.
-std::vector<double> measure_kernels_together(Group& world,
-                                             const std::vector<cost::KernelProbe>& probes,
-                                             const Settings& s,
-                                             Progress& progress,
-                                             std::vector<RawSample>& samples) {
-    const int P = world.size();
-    const bool root = world.rank() == 0;
-    const std::size_t count = probes.size();
-    const bool all_run = !crowded(world);
-    // mine[round · count + i]: this rank's value of probe i in that round (NaN: not run).
-    const int rounds = kernel_rounds(s);
-    std::vector<double> mine(static_cast<std::size_t>(rounds) * count, std::numeric_limits<double>::quiet_NaN());
-    std::string failure;
-    if (all_run || root) {
-        std::vector<std::size_t> order(count);
-        std::iota(order.begin(), order.end(), std::size_t{0});
-        failure = run_kernel_rounds(
-            probes, order, s, s.seed + 2000, false, progress, [&](int round, std::size_t i, double v) {
-                mine[static_cast<std::size_t>(round) * count + i] = v;
-            });
-    }
+/// Throws the same AgreedError on every rank of `world` if `failure` is not empty on some rank. Collective.
+void agree_on_kernel_failure(Group& world, const std::string& failure, const char* where) {
     int failed = failure.empty() ? 0 : 1;
     sleepy_barrier(world.native());
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());
     if (failed != 0) {
         throw AgreedError("llc-probe: a kernel probe failed" +
-                          (failure.empty() ? std::string(" on another rank") : ": " + failure));
+                          (failure.empty() ? std::string(" ") + where : ": " + failure));
     }
-    std::vector<double> all(root ? mine.size() * static_cast<std::size_t>(P) : 0);
-    MPI_Gather(mine.data(),
-               static_cast<int>(mine.size()),
-               MPI_DOUBLE,
-               all.data(),
-               static_cast<int>(mine.size()),
-               MPI_DOUBLE,
-               0,
-               world.native());
-    std::vector<double> constants(count, std::numeric_limits<double>::quiet_NaN());
-    if (!root) {
-        return constants;
+}
+
+/// The kernel probes' values, gathered one round at a time (run_round) at slots spread over the calibration, and
+/// their constants: the median of a probe's rounds (of two: their mean).
+class KernelRounds {
+  public:
+    KernelRounds(std::vector<cost::KernelProbe> probes, const Settings& s)
+        : probes_(std::move(probes)), settings_(s), together_(probes_.size()), alone_(probes_.size()) {}
+
+    [[nodiscard]] const std::vector<cost::KernelProbe>& probes() const { return probes_; }
+
+    /// Round `round` of every probe side by side (together), then of the probes with a solo_name on rank 0 alone.
+    /// Every rank's values go into `samples` (kind "kernel", p = the rank, rep = the round; the solo values under the
+    /// solo names). Collective over `world`.
+    /// @throws AgreedError on every rank if a probe failed or returned a negative or non-finite value on any rank.
+    void run_round(Group& world, int round, Progress& progress, std::vector<RawSample>& samples) {
+        run_together(world, round, progress, samples);
+        run_alone(world, round, progress, samples);
     }
-    for (std::size_t i = 0; i < count; ++i) {
-        std::vector<double> per_round;
-        for (int round = 0; round < rounds; ++round) {
+
+    /// The constants by probe index, on rank 0 (NaN elsewhere, and for probes never measured).
+    [[nodiscard]] std::vector<double> together() const { return medians_of(together_); }
+    /// The one-processor-alone constants by probe index (NaN for probes without a solo_name, and off rank 0).
+    [[nodiscard]] std::vector<double> alone() const { return medians_of(alone_); }
+
+  private:
+    /// Every probe on every rank at once unless the node is crowded (then rank 0 alone). The round's value is the
+    /// slowest rank's: the ranks run the kernel side by side as an algorithm's processors do, and a superstep lasts as
+    /// long as its slowest processor (two ranks measured the same stride-2 leaf of 2^17 at 2.57 and 2.12 ms in one
+    /// round, 2.20 and 1.96 in another).
+    void run_together(Group& world, int round, Progress& progress, std::vector<RawSample>& samples) {
+        const int P = world.size();
+        const bool root = world.rank() == 0;
+        const std::size_t count = probes_.size();
+        std::vector<double> mine(count, std::numeric_limits<double>::quiet_NaN());  // NaN: not run here
+        std::string failure;
+        if (!crowded(world) || root) {
+            failure = run_kernel_round(probes_,
+                                       all_indices(),
+                                       settings_,
+                                       settings_.seed + 2000 + static_cast<std::uint64_t>(round),
+                                       false,
+                                       progress,
+                                       [&](std::size_t i, double v) { mine[i] = v; });
+        }
+        agree_on_kernel_failure(world, failure, "on another rank");
+        std::vector<double> all(root ? count * static_cast<std::size_t>(P) : 0);
+        MPI_Gather(mine.data(),
+                   static_cast<int>(count),
+                   MPI_DOUBLE,
+                   all.data(),
+                   static_cast<int>(count),
+                   MPI_DOUBLE,
+                   0,
+                   world.native());
+        if (!root) {
+            return;
+        }
+        for (std::size_t i = 0; i < count; ++i) {
             double slowest = -1.0;
             for (int r = 0; r < P; ++r) {
-                const double v =
-                    all[static_cast<std::size_t>(r) * mine.size() + static_cast<std::size_t>(round) * count + i];
+                const double v = all[static_cast<std::size_t>(r) * count + i];
                 if (std::isfinite(v)) {
                     slowest = std::max(slowest, v);
-                    samples.push_back({"kernel", probes[i].name, r, 0.0, round, v});
+                    samples.push_back({"kernel", probes_[i].name, r, 0.0, round, v});
                 }
             }
             if (slowest >= 0.0) {
-                per_round.push_back(slowest);
+                together_[i].push_back(slowest);
             }
         }
-        if (!per_round.empty()) {
-            constants[i] = median(per_round);
-        }
     }
-    return constants;
-}
 
-/// The probes with a solo_name, on rank 0 while the other ranks sleep (sleepy_barrier), in kernel_rounds(s) rounds of a
-/// shuffled order; the median of the rounds, by probe index (NaN for probes without a solo_name, and off rank 0).
-/// Rank 0's values go into `samples` under the solo names. Collective over `world`.
-/// @throws AgreedError on every rank if a probe failed or returned a negative or non-finite value.
-std::vector<double> measure_kernels_alone(Group& world,
-                                          const std::vector<cost::KernelProbe>& probes,
-                                          const Settings& s,
-                                          Progress& progress,
-                                          std::vector<RawSample>& samples) {
-    std::vector<double> constants(probes.size(), std::numeric_limits<double>::quiet_NaN());
-    std::vector<std::size_t> order;
-    for (std::size_t i = 0; i < probes.size(); ++i) {
-        if (!probes[i].solo_name.empty()) {
-            order.push_back(i);
-        }
-    }
-    std::string failure;
-    if (world.rank() == 0) {
-        std::vector<std::vector<double>> rounds(probes.size());
-        failure =
-            run_kernel_rounds(probes, order, s, s.seed + 3000, true, progress, [&](int round, std::size_t i, double v) {
-                rounds[i].push_back(v);
-                samples.push_back({"kernel", probes[i].solo_name, 0, 0.0, round, v});
-            });
-        for (std::size_t i = 0; i < probes.size(); ++i) {
-            if (!rounds[i].empty()) {
-                constants[i] = median(rounds[i]);
+    /// The probes with a solo_name on rank 0 while the other ranks sleep (sleepy_barrier).
+    void run_alone(Group& world, int round, Progress& progress, std::vector<RawSample>& samples) {
+        std::vector<std::size_t> order;
+        for (std::size_t i = 0; i < probes_.size(); ++i) {
+            if (!probes_[i].solo_name.empty()) {
+                order.push_back(i);
             }
         }
+        std::string failure;
+        if (world.rank() == 0) {
+            failure = run_kernel_round(probes_,
+                                       order,
+                                       settings_,
+                                       settings_.seed + 3000 + static_cast<std::uint64_t>(round),
+                                       true,
+                                       progress,
+                                       [&](std::size_t i, double v) {
+                                           alone_[i].push_back(v);
+                                           samples.push_back({"kernel", probes_[i].solo_name, 0, 0.0, round, v});
+                                       });
+        }
+        agree_on_kernel_failure(world, failure, "on rank 0");
     }
-    int failed = failure.empty() ? 0 : 1;
-    sleepy_barrier(world.native());
-    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());
-    if (failed != 0) {
-        throw AgreedError("llc-probe: a kernel probe failed" +
-                          (failure.empty() ? std::string(" on rank 0") : ": " + failure));
+
+    [[nodiscard]] std::vector<std::size_t> all_indices() const {
+        std::vector<std::size_t> order(probes_.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        return order;
     }
-    return constants;
+
+    static std::vector<double> medians_of(const std::vector<std::vector<double>>& values) {
+        std::vector<double> out(values.size(), std::numeric_limits<double>::quiet_NaN());
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (!values[i].empty()) {
+                out[i] = median(values[i]);
+            }
+        }
+        return out;
+    }
+
+    std::vector<cost::KernelProbe> probes_;
+    Settings settings_;
+    std::vector<std::vector<double>> together_;  // by probe, the rounds' slowest values (rank 0)
+    std::vector<std::vector<double>> alone_;     // by probe, rank 0's solo values
+};
+
+/// The slot of each of `rounds` kernel rounds among `slots` (0: before the calibration's first phase, slots − 1: after
+/// its last), spread evenly from the first slot to the last.
+std::vector<int> kernel_round_slots(int rounds, int slots) {
+    std::vector<int> out;
+    for (int r = 0; r < rounds; ++r) {
+        out.push_back(rounds == 1 ? slots - 1
+                                  : static_cast<int>(std::lround(static_cast<double>(r) * (slots - 1) / (rounds - 1))));
+    }
+    return out;
 }
 
 /// The algorithms' kernel probes a calibration with settings `s` runs: all of them, or in quick mode those not
@@ -515,7 +539,8 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     const std::vector<double> collective_grid = extended_grid(grid, largest_bytes_of_all(P, s.limits()));
     const int pair_size = std::min(P, 2);
     const auto& names = measured_collectives();
-    const std::vector<cost::KernelProbe> probes = run_kernels ? kernel_probes_for(s) : std::vector<cost::KernelProbe>{};
+    KernelRounds kernels(run_kernels ? kernel_probes_for(s) : std::vector<cost::KernelProbe>{}, s);
+    const std::vector<cost::KernelProbe>& probes = kernels.probes();
 
     // The plan's size, for the progress bar.
     double total = 0.0;
@@ -531,8 +556,25 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     Medians medians;
     tools::Canary machine_state;  // the calibration's fastest canaries, for the profile's meta
 
+    // ---- kernel constants of the algorithms: rounds at slots spread over the calibration ----
+    // Slot k < ps.size() is before the collectives at ps[k], the last two before the point-to-point and at the end.
+    const int slots = static_cast<int>(ps.size()) + 2;
+    const std::vector<int> round_slots =
+        probes.empty() ? std::vector<int>{} : kernel_round_slots(kernel_rounds(s), slots);
+    int next_round = 0;
+    const auto kernel_rounds_at = [&](int slot) {
+        while (next_round < static_cast<int>(round_slots.size()) && round_slots[next_round] == slot) {
+            progress.phase("kernel probes, round " + std::to_string(next_round + 1) + " of " +
+                           std::to_string(round_slots.size()));
+            kernels.run_round(world, next_round, progress, out.samples);
+            ++next_round;
+        }
+    };
+
     // ---- collectives, swap and the division, per group size p ----
-    for (const int p : ps) {
+    for (std::size_t k = 0; k < ps.size(); ++k) {
+        kernel_rounds_at(static_cast<int>(k));
+        const int p = ps[k];
         Group& g = group_of(world, p);
         if (world.rank() < p) {
             progress.phase("collectives and division at p = " + std::to_string(p));
@@ -576,6 +618,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     }
 
     // ---- point-to-point: P-3PC paths and layouts, ping-pong, back-to-back sends ----
+    kernel_rounds_at(slots - 2);
     {
         Group& pair = group_of(world, pair_size);
         if (world.rank() < pair_size) {
@@ -605,15 +648,9 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
         sleepy_barrier(world.native());
     }
 
-    // ---- kernel constants of the algorithms ----
-    std::vector<double> kernel_values(probes.size(), std::numeric_limits<double>::quiet_NaN());
-    std::vector<double> kernel_alone = kernel_values;
-    if (!probes.empty()) {
-        progress.phase("kernel probes");
-        kernel_values = measure_kernels_together(world, probes, s, progress, out.samples);
-        progress.phase("kernel probes, one processor alone");
-        kernel_alone = measure_kernels_alone(world, probes, s, progress, out.samples);
-    }
+    kernel_rounds_at(slots - 1);
+    const std::vector<double> kernel_values = kernels.together();
+    const std::vector<double> kernel_alone = kernels.alone();
     progress.finish();
     if (!root) {
         return out;
