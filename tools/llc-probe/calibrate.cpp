@@ -608,6 +608,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
                 if (steps.empty()) {
                     break;
                 }
+                progress.add_work(static_cast<double>(steps.size()));
                 (void)run_cells(g.native(), steps, s, rng, progress, out.samples);
                 collect(steps, medians);
                 measured.insert(

@@ -87,6 +87,10 @@ void Progress::advance(double units) {
     draw(false);
 }
 
+void Progress::add_work(double units) {
+    total_ += std::max(units, 0.0);
+}
+
 void Progress::draw(bool force) {
     if (!enabled_) {
         return;

@@ -59,6 +59,8 @@ class Progress {
     Progress(bool enabled, double total_units);
     void phase(const std::string& name);
     void advance(double units = 1.0);
+    /// The plan grew by `units` (work decided on the way, as the sizes inside the protocol steps a pass crossed).
+    void add_work(double units);
     void finish();
 
   private:
