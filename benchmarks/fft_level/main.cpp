@@ -15,7 +15,6 @@
 // The table shows medians over the repetitions. Agreement checks are off while timing. Exit status 2 on a bad
 // argument (on every rank).
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -26,12 +25,14 @@
 
 #include <llc/algorithms/fft.hpp>
 #include <llc/llc.hpp>
+#include <llc/tools/statistics.hpp>
 
 #include "fft_kernels.hpp"
 
 namespace {
 
 using llc::detail::fft::Complex;
+using llc::tools::median;
 
 struct Options {
     std::size_t n = std::size_t{1} << 18;
@@ -67,12 +68,6 @@ bool parse(int argc, char** argv, Options& o, std::string& error) {
         }
     }
     return true;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size();
-    return m % 2 == 1 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
 }
 
 double slowest(MPI_Comm comm, double seconds) {
