@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <llc/algorithms/fft_cost.hpp>
+#include <llc/cost/kernel_table.hpp>
 #include <llc/error.hpp>
 #include <llc/partners.hpp>
 
@@ -25,37 +26,6 @@ double n_log_n(double n) {
 
 bool is_power_of_two(std::int64_t x) {
     return x > 0 && (x & (x - 1)) == 0;
-}
-
-/// Seconds per unit at size x from a table log2(size) → seconds per unit: linear in log2 x between the measured
-/// sizes, the end value outside them; `fallback` when the table is empty.
-double per_unit(const std::map<int, double>& table, double x, double fallback) {
-    if (table.empty()) {
-        return fallback;
-    }
-    const double e = x > 1.0 ? std::log2(x) : 0.0;
-    const auto hi = table.lower_bound(static_cast<int>(std::ceil(e)));
-    if (hi == table.end()) {
-        return std::prev(hi)->second;
-    }
-    if (hi == table.begin() || static_cast<double>(hi->first) == e) {
-        return hi->second;
-    }
-    const auto lo = std::prev(hi);
-    const double t = (e - lo->first) / (hi->first - lo->first);
-    return lo->second + t * (hi->second - lo->second);
-}
-
-/// The per-size table "<name>.2^e" of the profile (empty if it has none).
-std::map<int, double> table_of(const Profile& profile, const std::string& name) {
-    std::map<int, double> table;
-    for (int e = 0; e <= 40; ++e) {
-        const std::string key = name + ".2^" + std::to_string(e);
-        if (profile.has_kernel(key)) {
-            table[e] = profile.kernel(key).seconds_per_unit;
-        }
-    }
-    return table;
 }
 
 /// The single constant `name` of an older profile; 0 if the profile has the table `table` instead, which then
@@ -95,11 +65,11 @@ double FftConstants::leaf_seconds(double n, std::size_t stride, bool in_place) c
         while (it != leaf_strided_by_size.begin() && std::prev(it)->second.empty()) {
             --it;
         }
-        c = it == leaf_strided_by_size.begin() ? leaf_strided : per_unit(std::prev(it)->second, n, leaf_strided);
+        c = it == leaf_strided_by_size.begin() ? leaf_strided : kernel_per_unit(std::prev(it)->second, n, leaf_strided);
     } else if (!in_place && !leaf_oop_by_size.empty()) {
-        c = per_unit(leaf_oop_by_size, n, leaf);
+        c = kernel_per_unit(leaf_oop_by_size, n, leaf);
     } else {
-        c = per_unit(leaf_by_size, n, leaf);
+        c = kernel_per_unit(leaf_by_size, n, leaf);
     }
     return c * n_log_n(n);
 }
@@ -108,19 +78,19 @@ double FftConstants::serial_seconds(double n) const {
     if (leaf_oop_solo_by_size.empty()) {
         return leaf_seconds(n, 1, false);
     }
-    return per_unit(leaf_oop_solo_by_size, n, leaf) * n_log_n(n);
+    return kernel_per_unit(leaf_oop_solo_by_size, n, leaf) * n_log_n(n);
 }
 
 double FftConstants::divide_seconds(double L) const {
-    return per_unit(divide_by_size, L, divide) * L;
+    return kernel_per_unit(divide_by_size, L, divide) * L;
 }
 
 double FftConstants::combine_seconds(double butterflies) const {
-    return per_unit(combine_by_size, butterflies, combine) * butterflies;
+    return kernel_per_unit(combine_by_size, butterflies, combine) * butterflies;
 }
 
 double FftConstants::reorder_seconds(double L) const {
-    return per_unit(reorder_by_size, L, reorder) * L;
+    return kernel_per_unit(reorder_by_size, L, reorder) * L;
 }
 
 double FftConstants::last_stage_seconds(std::int64_t L, bool in_place) const {
@@ -128,23 +98,23 @@ double FftConstants::last_stage_seconds(std::int64_t L, bool in_place) const {
     // FftPlan folds the butterfly where the default planner gives the leaf to the four-step (fft_kernels.hpp).
     if (!leaf_dif_by_size.empty() &&
         detail::fft::uses_four_step(static_cast<std::size_t>(L), FftOptions{}.planner, in_place)) {
-        return per_unit(leaf_dif_by_size, Ld, 0.0) * n_log_n(Ld);
+        return kernel_per_unit(leaf_dif_by_size, Ld, 0.0) * n_log_n(Ld);
     }
     return divide_seconds(Ld) + leaf_seconds(Ld, 1, in_place);
 }
 
 FftConstants FftConstants::from(const Profile& profile) {
     FftConstants k;
-    k.divide_by_size = table_of(profile, "fft.divide");
-    k.combine_by_size = table_of(profile, "fft.combine");
-    k.reorder_by_size = table_of(profile, "fft.reorder");
-    k.leaf_by_size = table_of(profile, "fft.leaf");
-    k.leaf_oop_by_size = table_of(profile, "fft.leaf_oop");
-    k.leaf_oop_solo_by_size = table_of(profile, "fft.leaf_oop_solo");
-    k.leaf_dif_by_size = table_of(profile, "fft.leaf_dif");
+    k.divide_by_size = kernel_size_table(profile, "fft.divide");
+    k.combine_by_size = kernel_size_table(profile, "fft.combine");
+    k.reorder_by_size = kernel_size_table(profile, "fft.reorder");
+    k.leaf_by_size = kernel_size_table(profile, "fft.leaf");
+    k.leaf_oop_by_size = kernel_size_table(profile, "fft.leaf_oop");
+    k.leaf_oop_solo_by_size = kernel_size_table(profile, "fft.leaf_oop_solo");
+    k.leaf_dif_by_size = kernel_size_table(profile, "fft.leaf_dif");
     for (const std::size_t stride : {2, 4, 8, 16, 32, 64}) {
         std::map<int, double> table =
-            table_of(profile, stride == 2 ? "fft.leaf_strided" : "fft.leaf_strided" + std::to_string(stride));
+            kernel_size_table(profile, stride == 2 ? "fft.leaf_strided" : "fft.leaf_strided" + std::to_string(stride));
         if (!table.empty()) {
             k.leaf_strided_by_size[stride] = std::move(table);
         }

@@ -5,7 +5,6 @@
 // constants in log2 of the size.
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -13,6 +12,7 @@
 
 #include <llc/algorithms/fft.hpp>
 #include <llc/cost/kernel_probe.hpp>
+#include <llc/cost/kernel_timing.hpp>
 
 #include "fft_kernels.hpp"
 
@@ -23,48 +23,9 @@ namespace {
 /// The planner FftOptions uses by default (the one llc-validate and the cost model assume).
 constexpr FftPlanner probe_planner = FftOptions{}.planner;
 
-/// Median seconds of one call of body. One warm-up call (first touch of the output, cold caches), which also sizes
-/// the batch: a sample times as many calls as last at least 200 µs (sub-µs leaves are timed accurately), and there
-/// are as many samples as fit in the budget, between 2 and 5 (quick) or 9; a quick probe whose one call takes more
-/// than a third of the budget (a leaf of 2^22 or more) takes one sample, llc-probe's rounds giving it more. The median
-/// (of two: their mean), as llc-validate takes the median of what it measures: the lower median taken before made every
-/// probe the faster of its samples, and the constants ran low.
-template <class Body>
-double seconds_per_call(bool quick, Body&& body) {
-    using Clock = std::chrono::steady_clock;
-    constexpr double min_sample = 200e-6;
-    const double budget = quick ? 0.15 : 1.5;
-    const int max_samples = quick ? 5 : 9;
-    const auto start = Clock::now();
-    body();
-    const double once = std::max(std::chrono::duration<double>(Clock::now() - start).count(), 1e-9);
-    const auto calls = static_cast<long>(std::ceil(min_sample / once));
-    const int samples = quick && 3.0 * once > budget
-                            ? 1
-                            : std::clamp(static_cast<int>(budget / std::max(once, min_sample)), 2, max_samples);
-    std::vector<double> seconds;
-    for (int s = 0; s < samples; ++s) {
-        const auto t0 = Clock::now();
-        for (long c = 0; c < calls; ++c) {
-            body();
-        }
-        seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / static_cast<double>(calls));
-    }
-    std::sort(seconds.begin(), seconds.end());
-    const std::size_t m = seconds.size();
-    return m % 2 == 1 ? seconds[m / 2] : 0.5 * (seconds[m / 2 - 1] + seconds[m / 2]);
-}
-
-/// Pseudo-random values in [−1, 1) (splitmix64: cheap enough for the 2^24-entry inputs; the kernels' times do not
-/// depend on the values).
+/// The probe's input: reproducible values in [−1, 1) (the kernels' times do not depend on them).
 void fill(const Buffer& b, std::uint64_t seed) {
-    std::uint64_t state = seed;
-    const auto next = [&state] {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-52 - 1.0;
-    };
+    cost::ProbeValues next(seed);
     for (Complex& z : b.span()) {
         const double re = next();
         z = {re, next()};
@@ -82,7 +43,7 @@ double leaf_probe(bool quick, std::size_t n, std::size_t stride, bool in_place) 
     const Buffer out(in_place ? 0 : n, Pages::ordinary);
     fill(in, 1);
     Complex* target = in_place ? in.data() : out.data();
-    const double t = seconds_per_call(quick, [&] { leaf.execute(in.data(), target); });
+    const double t = cost::median_seconds_per_call(quick, [&] { leaf.execute(in.data(), target); });
     return t / (static_cast<double>(n) * std::log2(static_cast<double>(n)));
 }
 
@@ -96,7 +57,8 @@ double leaf_dif_probe(bool quick, std::size_t L) {
     const Buffer out(L, Pages::ordinary);
     fill(a, 7);
     fill(b, 8);
-    const double t = seconds_per_call(quick, [&] { leaf.execute_dif(a.data(), b.data(), true, out.data()); });
+    const double t =
+        cost::median_seconds_per_call(quick, [&] { leaf.execute_dif(a.data(), b.data(), true, out.data()); });
     return t / (static_cast<double>(L) * std::log2(static_cast<double>(L)));
 }
 
@@ -106,7 +68,8 @@ double divide_probe(bool quick, std::size_t L) {
     fill(a, 2);
     fill(b, 3);
     const Twiddles w(2 * L, -1, 0, L);
-    return seconds_per_call(quick, [&] { dif_upper(a.data(), b.data(), b.data(), w); }) / static_cast<double>(L);
+    return cost::median_seconds_per_call(quick, [&] { dif_upper(a.data(), b.data(), b.data(), w); }) /
+           static_cast<double>(L);
 }
 
 double combine_probe(bool quick, std::size_t butterflies) {
@@ -114,7 +77,7 @@ double combine_probe(bool quick, std::size_t butterflies) {
     const Buffer x(n, Pages::ordinary);
     fill(x, 4);
     const Twiddles w(n, -1, 0, butterflies);
-    return seconds_per_call(quick, [&] { dit_combine(x.data(), w); }) / static_cast<double>(butterflies);
+    return cost::median_seconds_per_call(quick, [&] { dit_combine(x.data(), w); }) / static_cast<double>(butterflies);
 }
 
 double reorder_probe(bool quick, std::size_t L) {
@@ -124,7 +87,8 @@ double reorder_probe(bool quick, std::size_t L) {
     const Buffer out(L, Pages::ordinary);
     fill(a, 5);
     fill(b, 6);
-    return seconds_per_call(quick, [&] { interleave2(a.data(), b.data(), out.data(), m, 0); }) / static_cast<double>(L);
+    return cost::median_seconds_per_call(quick, [&] { interleave2(a.data(), b.data(), out.data(), m, 0); }) /
+           static_cast<double>(L);
 }
 
 /// The leaf sizes probed: every power of two from 2^4 up to `top`. Below 2^16 FFTW's estimate plans, and with them

@@ -6,6 +6,8 @@
 #include <llc/cost/compare.hpp>
 #include <llc/cost/expr.hpp>
 #include <llc/cost/kernel_probe.hpp>
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/kernel_timing.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
 #include <llc/cost/profile.hpp>

@@ -1,0 +1,29 @@
+#pragma once
+/// @file
+/// Per-size kernel constants. A kernel's cost per unit of work depends on its size (whether the data fits in cache,
+/// which plan a library picks), so a kernel probe measures it at powers of two and stores one constant per size in the
+/// Profile under "<name>.2^e"; a cost function reads the whole table back and interpolates between the sizes. Every
+/// algorithm's probes and cost functions share these helpers.
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include <llc/cost/profile.hpp>
+
+namespace llc::cost {
+
+/// log2(size) → seconds per unit of work, as measured at that size.
+using KernelSizeTable = std::map<int, double>;
+
+/// The profile key of `name` measured at size 2^exponent: "<name>.2^<exponent>".
+[[nodiscard]] std::string kernel_size_key(std::string_view name, int exponent);
+
+/// The per-size table "<name>.2^e" (e = 0 … 40) of `profile`; empty if the profile has none of those keys.
+[[nodiscard]] KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name);
+
+/// Seconds per unit at size x: linear in log2 x between the measured sizes, the end value outside them (a kernel
+/// larger than any probed costs per unit what the largest probed one does); `fallback` when the table is empty.
+[[nodiscard]] double kernel_per_unit(const KernelSizeTable& table, double x, double fallback);
+
+}  // namespace llc::cost

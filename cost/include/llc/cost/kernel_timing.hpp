@@ -1,0 +1,63 @@
+#pragma once
+/// @file
+/// What every kernel probe needs to time its kernel the same way: the median seconds of one call, and cheap
+/// reproducible input values. Header-only (templates); used by the algorithms' probes (algorithms/<name>/src/*_probes).
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace llc::cost {
+
+/// Median seconds of one call of `body`. One warm-up call (first touch of the output, cold caches), which also sizes
+/// the batch: a sample times as many calls as last at least 200 µs (sub-µs kernels are timed accurately), and there
+/// are as many samples as fit in the budget (0.15 s quick, 1.5 s full), between 2 and 5 (quick) or 9; a quick probe
+/// whose one call takes more than a third of the budget takes one sample, llc-probe's rounds giving it more. The
+/// median (of two: their mean), as llc-validate takes the median of what it measures: taking the lower median made
+/// every probe the faster of its samples, and the constants ran low.
+template <class Body>
+double median_seconds_per_call(bool quick, Body&& body) {
+    using Clock = std::chrono::steady_clock;
+    constexpr double min_sample = 200e-6;
+    const double budget = quick ? 0.15 : 1.5;
+    const int max_samples = quick ? 5 : 9;
+    const auto start = Clock::now();
+    body();
+    const double once = std::max(std::chrono::duration<double>(Clock::now() - start).count(), 1e-9);
+    const auto calls = static_cast<long>(std::ceil(min_sample / once));
+    const int samples = quick && 3.0 * once > budget
+                            ? 1
+                            : std::clamp(static_cast<int>(budget / std::max(once, min_sample)), 2, max_samples);
+    std::vector<double> seconds;
+    seconds.reserve(static_cast<std::size_t>(samples));
+    for (int s = 0; s < samples; ++s) {
+        const auto t0 = Clock::now();
+        for (long c = 0; c < calls; ++c) {
+            body();
+        }
+        seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / static_cast<double>(calls));
+    }
+    std::sort(seconds.begin(), seconds.end());
+    const std::size_t m = seconds.size();
+    return m % 2 == 1 ? seconds[m / 2] : 0.5 * (seconds[m / 2 - 1] + seconds[m / 2]);
+}
+
+/// Pseudo-random values in [−1, 1) from a seed (splitmix64): cheap enough to fill a probe's 2^24-entry inputs, and
+/// the same on every run. Kernels' times do not depend on the values; their inputs should still not be constant.
+class ProbeValues {
+  public:
+    explicit ProbeValues(std::uint64_t seed) : state_(seed) {}
+    double operator()() {
+        std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-52 - 1.0;
+    }
+
+  private:
+    std::uint64_t state_;
+};
+
+}  // namespace llc::cost

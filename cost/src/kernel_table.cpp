@@ -1,0 +1,40 @@
+#include <cmath>
+#include <iterator>
+
+#include <llc/cost/kernel_table.hpp>
+
+namespace llc::cost {
+
+std::string kernel_size_key(std::string_view name, int exponent) {
+    return std::string(name) + ".2^" + std::to_string(exponent);
+}
+
+KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name) {
+    KernelSizeTable table;
+    for (int e = 0; e <= 40; ++e) {
+        const std::string key = kernel_size_key(name, e);
+        if (profile.has_kernel(key)) {
+            table[e] = profile.kernel(key).seconds_per_unit;
+        }
+    }
+    return table;
+}
+
+double kernel_per_unit(const KernelSizeTable& table, double x, double fallback) {
+    if (table.empty()) {
+        return fallback;
+    }
+    const double e = x > 1.0 ? std::log2(x) : 0.0;
+    const auto hi = table.lower_bound(static_cast<int>(std::ceil(e)));
+    if (hi == table.end()) {
+        return std::prev(hi)->second;
+    }
+    if (hi == table.begin() || static_cast<double>(hi->first) == e) {
+        return hi->second;
+    }
+    const auto lo = std::prev(hi);
+    const double t = (e - lo->first) / (hi->first - lo->first);
+    return lo->second + t * (hi->second - lo->second);
+}
+
+}  // namespace llc::cost

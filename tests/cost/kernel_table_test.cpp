@@ -1,0 +1,76 @@
+// The shared per-size kernel helpers: the profile keys, the table read back from a Profile, the interpolation in
+// log2 of the size, and the probes' timing and input values.
+#include <cmath>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/kernel_timing.hpp>
+
+namespace {
+
+using llc::cost::kernel_per_unit;
+using llc::cost::kernel_size_key;
+using llc::cost::kernel_size_table;
+using llc::cost::KernelSizeTable;
+using llc::cost::Profile;
+
+TEST(KernelTableTest, key_names_the_power_of_two) {
+    EXPECT_EQ(kernel_size_key("dp.step", 12), "dp.step.2^12");
+    EXPECT_EQ(kernel_size_key("fft.leaf", 0), "fft.leaf.2^0");
+}
+
+TEST(KernelTableTest, table_reads_only_its_own_keys) {
+    Profile p;
+    p.set_kernel("dp.step.2^4", {3e-9, "step"});
+    p.set_kernel("dp.step.2^10", {1e-9, "step"});
+    p.set_kernel("dp.step", {7e-9, "step"});           // the single constant, not part of the table
+    p.set_kernel("dp.step_solo.2^4", {5e-9, "step"});  // another table whose name starts alike
+    const KernelSizeTable table = kernel_size_table(p, "dp.step");
+    ASSERT_EQ(table.size(), 2U);
+    EXPECT_DOUBLE_EQ(table.at(4), 3e-9);
+    EXPECT_DOUBLE_EQ(table.at(10), 1e-9);
+    EXPECT_TRUE(kernel_size_table(p, "dp.other").empty());
+}
+
+TEST(KernelTableTest, per_unit_is_linear_in_log2_between_sizes_and_flat_outside) {
+    const KernelSizeTable table{{4, 4.0}, {8, 2.0}};
+    EXPECT_DOUBLE_EQ(kernel_per_unit(table, 16.0, 0.0), 4.0);    // a measured size
+    EXPECT_DOUBLE_EQ(kernel_per_unit(table, 256.0, 0.0), 2.0);   // the other one
+    EXPECT_DOUBLE_EQ(kernel_per_unit(table, 64.0, 0.0), 3.0);    // 2^6: half way in log2
+    EXPECT_NEAR(kernel_per_unit(table, 32.0, 0.0), 3.5, 1e-12);  // 2^5: a quarter of the way
+    EXPECT_DOUBLE_EQ(kernel_per_unit(table, 2.0, 0.0), 4.0);     // below the smallest: its value
+    EXPECT_DOUBLE_EQ(kernel_per_unit(table, 1.0, 0.0), 4.0);     // size 1 (log2 = 0)
+    EXPECT_DOUBLE_EQ(kernel_per_unit(table, 1e9, 0.0), 2.0);     // above the largest: its value
+    EXPECT_DOUBLE_EQ(kernel_per_unit({}, 64.0, 9.0), 9.0);       // empty: the fallback
+}
+
+TEST(KernelTimingTest, median_of_a_call_that_takes_a_known_time) {
+    // A body that busy-waits about 1 ms: the median of its samples is at least that and not far above it.
+    const auto wait_1ms = [] {
+        const auto start = std::chrono::steady_clock::now();
+        while (std::chrono::steady_clock::now() - start < std::chrono::microseconds(1000)) {
+        }
+    };
+    const double t = llc::cost::median_seconds_per_call(true, wait_1ms);
+    EXPECT_GE(t, 1e-3);
+    EXPECT_LT(t, 50e-3);
+}
+
+TEST(KernelTimingTest, probe_values_are_reproducible_in_range_and_not_constant) {
+    llc::cost::ProbeValues a(42);
+    llc::cost::ProbeValues b(42);
+    std::set<double> seen;
+    for (int i = 0; i < 1000; ++i) {
+        const double x = a();
+        EXPECT_EQ(x, b());
+        EXPECT_GE(x, -1.0);
+        EXPECT_LT(x, 1.0);
+        seen.insert(x);
+    }
+    EXPECT_GT(seen.size(), 990U);
+    EXPECT_NE(llc::cost::ProbeValues(1)(), llc::cost::ProbeValues(2)());
+}
+
+}  // namespace
