@@ -66,4 +66,64 @@ TEST(ValidateReport, NoiseFloorAndBandLeaveOversubscribedRunsOut) {
     EXPECT_NEAR(accuracy[1].second.at("ccm").inside_band, 1.0, 1e-12);
 }
 
+using llc::validate::Accuracy;
+using llc::validate::AccuracyGoal;
+using llc::validate::NoiseFloor;
+
+Accuracy median_only(double median) {
+    return Accuracy{.count = 4, .median_abs = median, .p90_abs = median, .max_abs = median, .inside_band = 0.0};
+}
+
+TEST(ValidateReport, VerdictHoldsTheMedianToItsBoundOrToOneAndAHalfFloorsAboveIt) {
+    const AccuracyGoal goal{};  // median ≤ 10 %, no P90 bound, 1.5 × floor
+    const NoiseFloor quiet{.count = 4, .median = 0.04, .p90 = 0.08};
+    const NoiseFloor noisy{.count = 4, .median = 0.20, .p90 = 0.30};
+    const Accuracy none{};
+    EXPECT_TRUE(llc::validate::judge(goal, median_only(0.09), none, none, quiet).meets);
+    EXPECT_FALSE(llc::validate::judge(goal, median_only(0.11), none, none, quiet).meets);  // floor below the bound
+    // The floor (20 %) is above the bound: 1.5 × 20 % = 30 % is the limit.
+    const auto relieved = llc::validate::judge(goal, median_only(0.29), none, none, noisy);
+    EXPECT_TRUE(relieved.meets);
+    EXPECT_NE(relieved.why.find("floor"), std::string::npos);
+    EXPECT_FALSE(llc::validate::judge(goal, median_only(0.31), none, none, noisy).meets);
+    // No floor measured: the bound alone.
+    EXPECT_FALSE(llc::validate::judge(goal, median_only(0.29), none, none, NoiseFloor{}).meets);
+    // No CCM prediction: nothing to judge.
+    EXPECT_EQ(llc::validate::judge(goal, none, none, none, quiet).why, "no runs");
+}
+
+TEST(ValidateReport, VerdictWantsTheCcmAtLeastAsAccurateAsBspAndHockney) {
+    const AccuracyGoal goal{};
+    const NoiseFloor quiet{.count = 4, .median = 0.04, .p90 = 0.08};
+    const auto bsp_closer = llc::validate::judge(goal, median_only(0.05), median_only(0.04), Accuracy{}, quiet);
+    EXPECT_FALSE(bsp_closer.meets);
+    EXPECT_NE(bsp_closer.why.find("BSP"), std::string::npos);
+    const auto hockney_closer = llc::validate::judge(goal, median_only(0.05), Accuracy{}, median_only(0.01), quiet);
+    EXPECT_FALSE(hockney_closer.meets);
+    EXPECT_NE(hockney_closer.why.find("Hockney"), std::string::npos);
+    // A tie is not worse.
+    EXPECT_TRUE(llc::validate::judge(goal, median_only(0.05), median_only(0.05), median_only(0.07), quiet).meets);
+}
+
+TEST(ValidateReport, VerdictAppliesAP90BoundWhereTheGoalSetsOne) {
+    const AccuracyGoal goal{.median = 0.10, .p90 = 0.25};
+    const NoiseFloor quiet{.count = 4, .median = 0.04, .p90 = 0.08};
+    Accuracy ccm = median_only(0.05);
+    ccm.p90_abs = 0.30;
+    EXPECT_FALSE(llc::validate::judge(goal, ccm, Accuracy{}, Accuracy{}, quiet).meets);
+    ccm.p90_abs = 0.20;
+    EXPECT_TRUE(llc::validate::judge(goal, ccm, Accuracy{}, Accuracy{}, quiet).meets);
+}
+
+TEST(ValidateReport, VerdictsFollowEachCaseGoal) {
+    Report report;
+    report.models = {"ccm"};
+    report.measurements = {point("loose", 1, 0.01, false, 0.12, true), point("tight", 1, 0.01, false, 0.12, true)};
+    report.goals["loose"] = AccuracyGoal{.median = 0.15};
+    const auto judged = llc::validate::verdicts(report);
+    ASSERT_EQ(judged.size(), 2U);
+    EXPECT_TRUE(judged[0].second.meets);   // 12 % ≤ 15 %
+    EXPECT_FALSE(judged[1].second.meets);  // no goal given: the default 10 %
+}
+
 }  // namespace

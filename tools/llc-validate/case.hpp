@@ -17,6 +17,8 @@
 #include <llc/group.hpp>
 #include <llc/tools/buffers.hpp>
 
+#include "report.hpp"
+
 namespace llc::validate {
 
 enum class SizeClass { small, medium, large };
@@ -47,6 +49,8 @@ struct Case {
     std::function<cost::Expr(int p, std::int64_t n, const cost::Profile& profile)> expr;
     /// Whether the case runs at (p, n) (default: always).
     std::function<bool(int p, std::int64_t n)> applies;
+    /// What the CCM's prediction of this case must achieve (the algorithm's issue states the bound).
+    AccuracyGoal goal{};
 };
 
 /// Inputs and outputs of the cases: in one allocation, not aliasing modulo 4 KiB (llc/tools/buffers.hpp), like

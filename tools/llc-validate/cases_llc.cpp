@@ -201,6 +201,7 @@ std::vector<Case> collective_cases() {
                          std::int64_t n,
                          const cost::Profile&) { return cost::Expr::normal(op, 0.0, op, p, recorded_bytes(op, n, p)); },
             .applies = [op](int p, std::int64_t) { return cost::base_collective(op) != "swap" || p % 2 == 0; },
+            .goal = {.median = 0.10, .p90 = 0.25},
         });
     }
     return cases;
@@ -224,6 +225,7 @@ std::vector<Case> broadcast_cases() {
                     return cost::Expr::normal(name, 0.0, name, p, static_cast<double>(n));
                 },
             .applies = {},
+            .goal = {.median = 0.10, .p90 = 0.25},
         });
     }
     return cases;

@@ -359,6 +359,7 @@ int run(Group& world, const Options& options) {
     };
     std::vector<Point> points;
     for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+        report.goals[cases[ci].algorithm] = cases[ci].goal;
         const auto sizes = cases[ci].sizes(options.size_class);
         for (const std::int64_t n : sizes) {
             for (int p = 1; p <= P; ++p) {

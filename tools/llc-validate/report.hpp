@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,30 @@ struct NoiseFloor {
     double p90 = 0.0;
 };
 
+/// What a case's CCM prediction must achieve (each algorithm's issue states its bound). The CCM's median |error| over
+/// the case's points is within `median`, or, where the case's noise floor median is above `median`, within
+/// `floor_factor` times that floor (no model can be judged closer than the machine repeats itself); its P90 is within
+/// `p90` where one is set; and it is never less accurate (median) than BSP or Hockney on the case.
+struct AccuracyGoal {
+    double median = 0.10;
+    std::optional<double> p90{};
+    double floor_factor = 1.5;
+};
+
+/// A case's verdict against its goal, and why.
+struct Verdict {
+    bool meets = false;
+    std::string why;  ///< e.g. "meets", "meets (within 1.5 × floor 14.0 %)", "misses: BSP closer (8.1 % < 9.0 %)"
+};
+
+/// The verdict for one case from its CCM, BSP and Hockney accuracy and its noise floor (count 0: that model could not
+/// price the case, or the floor was not measured).
+[[nodiscard]] Verdict judge(const AccuracyGoal& goal,
+                            const Accuracy& ccm,
+                            const Accuracy& bsp,
+                            const Accuracy& hockney,
+                            const NoiseFloor& floor);
+
 struct Report {
     std::string profile_path;
     std::string profile_date;
@@ -87,6 +112,7 @@ struct Report {
     std::vector<std::string> models;
     std::vector<Measurement> measurements;
     std::vector<SuperstepReport> supersteps;
+    std::map<std::string, AccuracyGoal> goals;  ///< by algorithm (a case without an entry: AccuracyGoal{})
     /// The machine's speed (llc tools' canaries, fastest seen): during this run, and when the profile was calibrated
     /// (0: not recorded). The link canary is on the world's ring.
     double canary_cpu_s = 0.0;
@@ -104,6 +130,9 @@ struct Report {
 [[nodiscard]] std::vector<std::pair<std::string, NoiseFloor>> noise_floor(const Report& report);
 /// The median over pairs of |a − b| / reference for the values `round_medians` (NaN with fewer than two).
 [[nodiscard]] double pairwise_spread(const std::vector<double>& round_medians, double reference);
+
+/// The verdict per algorithm (algorithms in report order), each against its goal in report.goals.
+[[nodiscard]] std::vector<std::pair<std::string, Verdict>> verdicts(const Report& report);
 
 /// Writes results.csv, results.json and summary.md into `dir` (each whole or not at all). Returns summary.md's text.
 std::string write_report(const Report& report, const std::string& dir);
