@@ -19,6 +19,7 @@ struct Expr::Node {
     ExprKind kind = ExprKind::sequence;
     std::string label;
     double W = 0.0;
+    double V = 0.0;  ///< work overlapping the collective (overlapped normal supersteps)
     std::string op;
     int P = 0;
     double bytes = 0.0;
@@ -103,6 +104,14 @@ Expr Expr::normal(std::string label, double W, std::string f, int P, double byte
     node->op = std::move(f);
     node->P = P;
     node->bytes = bytes;
+    return Expr(std::move(node));
+}
+
+Expr Expr::overlapped(std::string label, double W, double V, std::string f, int P, double bytes) {
+    check_seconds("llc::cost::Expr::overlapped", "V", V);
+    Expr e = normal(std::move(label), W, std::move(f), P, bytes);
+    auto node = std::make_shared<Node>(*e.node_);
+    node->V = V;
     return Expr(std::move(node));
 }
 
@@ -207,6 +216,9 @@ const std::string& Expr::label() const noexcept {
 double Expr::work() const noexcept {
     return node_->W;
 }
+double Expr::overlap() const noexcept {
+    return node_->V;
+}
 const std::string& Expr::op() const noexcept {
     return node_->op;
 }
@@ -279,7 +291,11 @@ void expr_text(const Expr& e, int depth, std::string& out) {
     switch (e.kind()) {
         case ExprKind::normal:
             out += "  [normal " + e.op() + " P=" + std::to_string(e.processors()) + " h=" + format_bytes(e.bytes()) +
-                   " W=" + format_seconds(e.work()) + "]";
+                   " W=" + format_seconds(e.work());
+            if (e.overlap() > 0.0) {
+                out += " V=" + format_seconds(e.overlap()) + " (overlapped)";
+            }
+            out += "]";
             break;
         case ExprKind::compute:
             out += "  [compute W=" + format_seconds(e.work()) + "]";
@@ -311,6 +327,9 @@ detail::Json expr_json(const Expr& e) {
             j["f"] = e.op();
             j["P"] = e.processors();
             j["bytes"] = e.bytes();
+            if (e.overlap() > 0.0) {
+                j["V"] = e.overlap();
+            }
             break;
         case ExprKind::compute:
             j["W"] = e.work();
@@ -376,11 +395,13 @@ Expr expr_from(const detail::Json& j, const std::string& where) {
         if (!f.is_string()) {
             throw Error(where + ".f: expected a string");
         }
-        return Expr::normal(std::move(label),
-                            number(field(j, "W", where), where + ".W"),
-                            f.get<std::string>(),
-                            integer("P"),
-                            number(field(j, "bytes", where), where + ".bytes"));
+        const double V = j.contains("V") ? number(j.at("V"), where + ".V") : 0.0;
+        return Expr::overlapped(std::move(label),
+                                number(field(j, "W", where), where + ".W"),
+                                V,
+                                f.get<std::string>(),
+                                integer("P"),
+                                number(field(j, "bytes", where), where + ".bytes"));
     }
     if (k == "compute") {
         return Expr::compute(std::move(label), number(field(j, "W", where), where + ".W"));
@@ -450,8 +471,9 @@ Breakdown eval(const Expr& e, const Model& model) {
     switch (e.kind()) {
         case ExprKind::normal: {
             const Price price = model.collective(e.op(), e.processors(), e.bytes());
-            b.compute = e.work();
-            b.comm = price.seconds;
+            // Work that overlaps the collective hides as much of it: only the rest is exposed communication.
+            b.compute = e.work() + e.overlap();
+            b.comm = std::max(0.0, price.seconds - e.overlap());
             b.extrapolated = price.extrapolated;
             break;
         }

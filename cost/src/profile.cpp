@@ -112,8 +112,10 @@ std::string canonical_collective(std::string_view op) {
 }
 
 std::string base_collective(std::string_view op) {
-    if (op.size() > cold_suffix.size() && op.substr(op.size() - cold_suffix.size()) == cold_suffix) {
-        op.remove_suffix(cold_suffix.size());
+    for (const std::string_view suffix : {cold_suffix, overlap_suffix}) {
+        if (op.size() > suffix.size() && op.substr(op.size() - suffix.size()) == suffix) {
+            op.remove_suffix(suffix.size());
+        }
     }
     return canonical_collective(op);
 }

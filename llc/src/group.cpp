@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <mpi.h>
@@ -136,33 +137,39 @@ void swap_elements(Group& g,
               "llc::Group::swap");
 }
 
-void shift_elements(Group& g,
-                    int offset,
-                    const void* send,
-                    std::size_t send_count,
-                    void* recv,
-                    std::size_t recv_count,
-                    MPI_Datatype type) {
-    constexpr const char* function = "llc::Group::shift";
-    constexpr int shift_tag = 7303;
+namespace {
+
+constexpr int shift_tag = 7303;
+
+/// Where a SHIFT's messages go, once every rank agreed on its arguments.
+struct ShiftRoute {
+    bool local = false;  ///< offset ≡ 0 (mod P): a local copy
+    int dest = 0;
+    int source = 0;
+    int send_n = 0;
+    int recv_n = 0;
+};
+
+/// SHIFT's agreement checks (the offset, and each receive size against its source's send size), shared by the
+/// blocking and the split-phase exchange: llc::Error on every rank, naming `function`, when they fail.
+ShiftRoute shift_agree(Group& g, const char* function, int offset, std::size_t send_count, std::size_t recv_count) {
     const long long P = g.size();
     const long long r = g.rank();
     const long long step = ((offset % P) + P) % P;  // offset normalised into [0, P)
     // This rank's own verdict on its arguments; it joins the agreement on the offset, so that every rank throws.
     std::string error;
-    int send_n = 0;
-    int recv_n = 0;
+    ShiftRoute route;
     try {
-        send_n = to_count(function, "send.size()", send_count);
-        recv_n = to_count(function, "recv.size()", recv_count);
+        route.send_n = to_count(function, "send.size()", send_count);
+        route.recv_n = to_count(function, "recv.size()", recv_count);
     } catch (const Error& e) {
         error = e.what();
     }
-    if (error.empty() && step == 0 && send_n != recv_n) {
+    if (error.empty() && step == 0 && route.send_n != route.recv_n) {
         error = argument_message(function,
                                  "recv.size()",
-                                 std::to_string(recv_n),
-                                 "must equal send.size() = " + std::to_string(send_n) + " when the offset " +
+                                 std::to_string(route.recv_n),
+                                 "must equal send.size() = " + std::to_string(route.send_n) + " when the offset " +
                                      std::to_string(offset) + " is a multiple of the group size " + std::to_string(P) +
                                      " (a local copy)");
     }
@@ -172,50 +179,100 @@ void shift_elements(Group& g,
     g.check_same(function, {{"offset", offset}}, error);
     // We are inside the superstep already: the check's start time must not leak into the group's next collective.
     (void)g.take_check_start(0.0);
-    if (step == 0) {
-        int type_size = 0;
-        check_mpi(MPI_Type_size(type, &type_size), function);
-        if (send_n > 0 && send != recv) {
-            std::memmove(recv, send, static_cast<std::size_t>(send_n) * static_cast<std::size_t>(type_size));
-        }
-        return;
+    route.local = step == 0;
+    if (route.local) {
+        return route;
     }
-    const int dest = static_cast<int>((r + step) % P);
-    const int source = static_cast<int>((r - step + P) % P);
+    route.dest = static_cast<int>((r + step) % P);
+    route.source = static_cast<int>((r - step + P) % P);
     if (Group::checks_enabled()) {
         // Each rank learns its source's send size, so a mismatch is found before the data can be truncated; the
         // allreduce of check_same then makes it an error on every rank.
-        const long long mine = send_n;
+        const long long mine = route.send_n;
         long long theirs = -1;
         check_mpi(MPI_Sendrecv(&mine,
                                1,
                                MPI_LONG_LONG,
-                               dest,
+                               route.dest,
                                shift_tag + 1,
                                &theirs,
                                1,
                                MPI_LONG_LONG,
-                               source,
+                               route.source,
                                shift_tag + 1,
                                g.native(),
                                MPI_STATUS_IGNORE),
                   function);
         std::string mismatch;
-        if (theirs != recv_n) {
+        if (theirs != route.recv_n) {
             mismatch = argument_message(function,
                                         "recv.size()",
-                                        std::to_string(recv_n),
+                                        std::to_string(route.recv_n),
                                         "must equal the source's send.size() = " + std::to_string(theirs) + ": rank " +
-                                            std::to_string(r) + " receives from rank " + std::to_string(source) +
+                                            std::to_string(r) + " receives from rank " + std::to_string(route.source) +
                                             " (offset " + std::to_string(offset) + " in group " + g.path() + ")");
         }
         g.check_same(function, {}, mismatch);
         (void)g.take_check_start(0.0);
     }
-    check_mpi(
-        MPI_Sendrecv(
-            send, send_n, type, dest, shift_tag, recv, recv_n, type, source, shift_tag, g.native(), MPI_STATUS_IGNORE),
-        function);
+    return route;
+}
+
+void local_copy(const char* function, const void* send, void* recv, int count, MPI_Datatype type) {
+    int type_size = 0;
+    check_mpi(MPI_Type_size(type, &type_size), function);
+    if (count > 0 && send != recv) {
+        std::memmove(recv, send, static_cast<std::size_t>(count) * static_cast<std::size_t>(type_size));
+    }
+}
+
+}  // namespace
+
+void shift_elements(Group& g,
+                    int offset,
+                    const void* send,
+                    std::size_t send_count,
+                    void* recv,
+                    std::size_t recv_count,
+                    MPI_Datatype type) {
+    constexpr const char* function = "llc::Group::shift";
+    const ShiftRoute route = shift_agree(g, function, offset, send_count, recv_count);
+    if (route.local) {
+        local_copy(function, send, recv, route.send_n, type);
+        return;
+    }
+    check_mpi(MPI_Sendrecv(send,
+                           route.send_n,
+                           type,
+                           route.dest,
+                           shift_tag,
+                           recv,
+                           route.recv_n,
+                           type,
+                           route.source,
+                           shift_tag,
+                           g.native(),
+                           MPI_STATUS_IGNORE),
+              function);
+}
+
+void shift_start_elements(Group& g,
+                          MPI_Request* requests,
+                          int offset,
+                          const void* send,
+                          std::size_t send_count,
+                          void* recv,
+                          std::size_t recv_count,
+                          MPI_Datatype type) {
+    constexpr const char* function = "llc::Group::shift_start";
+    const ShiftRoute route = shift_agree(g, function, offset, send_count, recv_count);
+    if (route.local) {
+        local_copy(function, send, recv, route.send_n, type);
+        return;
+    }
+    // The receive first, so that an eager message finds its buffer posted.
+    check_mpi(MPI_Irecv(recv, route.recv_n, type, route.source, shift_tag, g.native(), &requests[0]), function);
+    check_mpi(MPI_Isend(send, route.send_n, type, route.dest, shift_tag, g.native(), &requests[1]), function);
 }
 
 }  // namespace detail
@@ -358,6 +415,43 @@ Group& Group::self() {
                                         Key{});
     }
     return *self_;
+}
+
+ShiftInFlight::ShiftInFlight(ShiftInFlight&& other) noexcept
+    : group_(std::exchange(other.group_, nullptr)),
+      bytes_(other.bytes_),
+      requests_{std::exchange(other.requests_[0], MPI_REQUEST_NULL),
+                std::exchange(other.requests_[1], MPI_REQUEST_NULL)},
+      begin_(other.begin_),
+      start_(other.start_),
+      posted_(other.posted_),
+      traced_(other.traced_) {}
+
+ShiftInFlight::~ShiftInFlight() {
+    if (group_ == nullptr) {
+        return;
+    }
+    // Unwinding: the messages still target the caller's buffers; complete them before those can go away.
+    if (MPI_Waitall(2, requests_, MPI_STATUSES_IGNORE) != MPI_SUCCESS) {
+        abort_job(group_->path(), "llc::ShiftInFlight: completing a split-phase shift failed while unwinding");
+    }
+}
+
+void ShiftInFlight::wait() {
+    if (group_ == nullptr) {
+        return;
+    }
+    auto& recorder = detail::Recorder::instance();
+    const double waiting = traced_ ? recorder.now() : 0.0;
+    detail::check_mpi(MPI_Waitall(2, requests_, MPI_STATUSES_IGNORE), "llc::ShiftInFlight::wait");
+    Group& g = *std::exchange(group_, nullptr);
+    if (traced_ && recorder.on()) {
+        const double end = recorder.now();
+        // Communication: the time inside shift_start (checks and posting) and inside wait; W: the rest.
+        const double comm = (posted_ - start_) + (end - waiting);
+        recorder.normal("shift.overlap", g.size(), bytes_, begin_, (end - begin_) - comm, comm);
+        g.set_superstep_clock(end);
+    }
 }
 
 }  // namespace llc

@@ -84,6 +84,31 @@ TEST(ExprTest, division_takes_the_slowest_task_and_normal_adds_W) {
     EXPECT_NEAR(b.division, tg, 1e-18);
 }
 
+TEST(ExprTest, overlapped_work_hides_the_collective_up_to_its_length) {
+    const LinearModel model;  // a shift of 1000 bytes costs 1 µs + 1 µs = 2 µs
+    const double t_f = 1e-6 + 1e-9 * 1000;
+    // Less work in flight than the transfer: the rest of the transfer is exposed.
+    const Breakdown partly = evaluate(Expr::overlapped("ring", 3e-6, 0.5e-6, "shift", 4, 1000), model);
+    EXPECT_DOUBLE_EQ(partly.total, 3e-6 + t_f);
+    EXPECT_DOUBLE_EQ(partly.compute, 3.5e-6);
+    EXPECT_DOUBLE_EQ(partly.comm, t_f - 0.5e-6);
+    // More work than the transfer: the transfer is hidden whole.
+    const Breakdown hidden = evaluate(Expr::overlapped("ring", 3e-6, 5e-6, "shift", 4, 1000), model);
+    EXPECT_DOUBLE_EQ(hidden.total, 8e-6);
+    EXPECT_DOUBLE_EQ(hidden.comm, 0.0);
+    // No overlap: a normal superstep.
+    EXPECT_DOUBLE_EQ(predict(Expr::overlapped("ring", 3e-6, 0.0, "shift", 4, 1000), model),
+                     predict(Expr::normal("ring", 3e-6, "shift", 4, 1000), model));
+    EXPECT_THROW((void)Expr::overlapped("ring", 0.0, -1.0, "shift", 4, 0), llc::Error);
+    EXPECT_THROW((void)Expr::overlapped("ring", 0.0, NAN, "shift", 4, 0), llc::Error);
+    // V survives the JSON round trip and shows in the text.
+    const Expr e = Expr::overlapped("ring", 3e-6, 5e-6, "shift", 4, 1000);
+    const Expr back = Expr::from_json(e.to_json());
+    EXPECT_DOUBLE_EQ(back.overlap(), 5e-6);
+    EXPECT_EQ(back.to_json(), e.to_json());
+    EXPECT_NE(e.to_text().find("overlapped"), std::string::npos) << e.to_text();
+}
+
 TEST(ExprTest, fewer_processors_than_tasks_run_tasks_in_turn) {
     const LinearModel model;
     const std::vector<Expr> tasks{Expr::compute("t0", 1.0), Expr::compute("t1", 2.0), Expr::compute("t2", 3.0)};

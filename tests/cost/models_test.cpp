@@ -29,6 +29,7 @@ TEST(ModelsTest, hockney_standard_algorithms) {
     EXPECT_NEAR(m.collective("swap", 2, 2000).seconds, 2e-6, 1e-18);
     // The cold swap is a swap to a model without a cache state.
     EXPECT_DOUBLE_EQ(m.collective("swap.cold", 2, 2000).seconds, m.collective("swap", 2, 2000).seconds);
+    EXPECT_DOUBLE_EQ(m.collective("shift.overlap", 3, 2000).seconds, m.collective("shift", 3, 2000).seconds);
     // shift: one message of h/2 to the next processor, whatever P (every processor sends at once).
     EXPECT_NEAR(m.collective("shift", 2, 2000).seconds, 2e-6, 1e-18);
     EXPECT_NEAR(m.collective("shift", 7, 2000).seconds, 2e-6, 1e-18);

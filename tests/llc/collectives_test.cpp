@@ -3,6 +3,7 @@
 #include <cmath>
 #include <complex>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -237,6 +238,55 @@ TEST(CollectivesTest, ShiftPipelineVisitsEveryBlock) {
     std::iota(all.begin(), all.end(), 0);
     EXPECT_EQ(seen, all);
     EXPECT_EQ(held, block((me + 1) % P));
+}
+
+TEST(CollectivesTest, SplitPhaseShiftMovesWhatShiftMoves) {
+    auto& g = world();
+    const int P = g.size();
+    const int me = g.rank();
+    for (const int offset : {1, -1, 2, P, 0}) {
+        const int source = ring_source(me, offset, P);
+        // Uneven sizes (rank r sends r + 1 + n), small and above the shared-memory eager limit.
+        for (const std::size_t n : {0UL, 3UL, 100003UL}) {
+            std::vector<double> send(n + static_cast<std::size_t>(me) + 1);
+            for (std::size_t i = 0; i < send.size(); ++i) {
+                send[i] = shift_value(me, i);
+            }
+            const std::size_t arriving = offset % P == 0 ? send.size() : n + static_cast<std::size_t>(source) + 1;
+            std::vector<double> recv(arriving, -1.0);
+            llc::ShiftInFlight flight = g.shift_start(std::span<const double>(send), std::span<double>(recv), offset);
+            // Work that overlaps the transfer, touching neither buffer.
+            double sum = 0.0;
+            for (int k = 0; k < 1000; ++k) {
+                sum += std::sqrt(static_cast<double>(k));
+            }
+            EXPECT_GT(sum, 0.0);
+            EXPECT_FALSE(flight.done());
+            flight.wait();
+            EXPECT_TRUE(flight.done());
+            flight.wait();  // a second wait does nothing
+            for (std::size_t i = 0; i < recv.size(); ++i) {
+                ASSERT_EQ(recv[i], shift_value(source, i))
+                    << "offset " << offset << ", size " << n << ", rank " << me << ", element " << i;
+            }
+        }
+    }
+}
+
+TEST(CollectivesTest, SplitPhaseShiftCompletesWhenUnwinding) {
+    auto& g = world();
+    const std::vector<int> send(50000, g.rank());
+    std::vector<int> recv(50000, -1);
+    try {
+        const llc::ShiftInFlight flight = g.shift_start(std::span<const int>(send), std::span<int>(recv));
+        throw std::runtime_error("work between the phases failed");
+    } catch (const std::runtime_error&) {
+    }
+    // The destructor completed the messages: the data is there and the ring is free for the next exchange.
+    EXPECT_EQ(recv, std::vector<int>(50000, ring_source(g.rank(), 1, g.size())));
+    std::vector<int> again(50000, -1);
+    g.shift(std::span<const int>(send), std::span<int>(again));
+    EXPECT_EQ(again, recv);
 }
 
 TEST(CollectivesTest, ShiftWithChecksOff) {

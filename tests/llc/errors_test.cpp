@@ -179,6 +179,33 @@ TEST(ErrorsTest, ShiftRecvSizeDiffersFromSourceSendSize) {
     EXPECT_EQ(good, std::vector<int>(4, (g.rank() + g.size() - 1) % g.size()));
 }
 
+TEST(ErrorsTest, SplitPhaseShiftChecksAsShiftDoes) {
+    auto& g = world();
+    if (g.size() == 1) {
+        GTEST_SKIP() << "a size mismatch needs a second rank";
+    }
+    // Rank 0 expects one element too many from its source, then the offsets differ: an error on every rank, naming the
+    // split-phase call (the rank at fault names the argument, the others say another rank rejected its arguments),
+    // and no message left in flight.
+    const std::vector<int> send(3, g.rank());
+    std::vector<int> recv(g.rank() == 0 ? 4 : 3);
+    expect_error_everywhere(
+        [&] {
+            auto flight = g.shift_start(std::span<const int>(send), std::span<int>(recv));
+            flight.wait();
+        },
+        {"llc::Group::shift_start"});
+    expect_error_everywhere(
+        [&] {
+            auto flight = g.shift_start(std::span<const int>(send), std::span<int>(recv), g.rank() == 0 ? 2 : 1);
+            flight.wait();
+        },
+        {"llc::Group::shift_start"});
+    std::vector<int> good(3, -1);
+    g.shift_start(std::span<const int>(send), std::span<int>(good)).wait();
+    EXPECT_EQ(good, std::vector<int>(3, (g.rank() + g.size() - 1) % g.size()));
+}
+
 TEST(ErrorsTest, ShiftOffsetsDifferAcrossRanks) {
     auto& g = world();
     if (g.size() < 2) {

@@ -143,6 +143,40 @@ TEST(TraceTest, ShiftIsANormalSuperstep) {
     EXPECT_EQ(merged.bytes, static_cast<std::uint64_t>(P == 1 ? 2 : 2 * P - 1) * sizeof(double));
 }
 
+TEST(TraceTest, SplitPhaseShiftCountsTheOverlappingWorkAsW) {
+    auto& g = world();
+    const std::vector<double> send(1000, 1.0);
+    std::vector<double> recv(1000);
+    g.barrier();
+    llc::Trace::enable(true);
+    busy_wait(0.01);  // work before the start
+    llc::ShiftInFlight flight = g.shift_start(std::span<const double>(send), std::span<double>(recv));
+    busy_wait(0.03);  // work while the messages are in flight
+    flight.wait();
+    busy_wait(0.02);  // the next superstep's W
+    g.barrier();
+    const llc::Trace trace = llc::Trace::gather(g);
+    llc::Trace::enable(false);
+    if (g.rank() != 0) {
+        return;
+    }
+    for (const llc::TraceNode& root : trace.per_rank()) {
+        ASSERT_GE(root.children.size(), 2U);
+        const llc::TraceNode& shift = root.children[0];
+        EXPECT_EQ(shift.kind, llc::StepKind::normal);
+        EXPECT_EQ(shift.op, "shift.overlap");
+        EXPECT_EQ(shift.P, g.size());
+        EXPECT_EQ(shift.bytes, 2000 * sizeof(double));
+        EXPECT_GE(shift.compute, 0.039);  // both pieces of work
+        EXPECT_LT(shift.comm, shift.compute);
+        const llc::TraceNode& barrier = root.children[1];
+        EXPECT_EQ(barrier.op, "barrier");
+        EXPECT_GE(barrier.compute, 0.019);
+        // The next superstep starts where the shift's ended: its work did not leak into the barrier's W.
+        EXPECT_GE(barrier.start, shift.start + shift.compute + shift.comm - 1e-9);
+    }
+}
+
 TEST(TraceTest, MergeTakesMaximaAndMinimumStart) {
     llc::TraceNode a;
     llc::TraceNode step;

@@ -29,7 +29,8 @@ const std::vector<std::string> calibrated_collectives{"bcast",
                                                       "barrier",
                                                       "swap",
                                                       "shift",
-                                                      "swap.cold"};
+                                                      "swap.cold",
+                                                      "shift.overlap"};
 
 std::string profile_path() {
     const char* path = std::getenv("LLC_PROBE_TEST_PROFILE");

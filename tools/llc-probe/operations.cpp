@@ -29,10 +29,16 @@ std::size_t as_size(double bytes) {
 
 const std::vector<std::string>& measured_collectives() {
     // The set F, swap and shift, plus Seidel's broadcasts (llc::bcast), so that the CCM prices them by measurement too,
-    // and the swap of data out of cache (cost::cold_suffix), which the FFT's block exchanges are.
+    // the swap of data out of cache (cost::cold_suffix), which the FFT's block exchanges are, and the split-phase shift
+    // (cost::overlap_suffix) of the ring pipelines that overlap their messages with work.
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all = cost::standard_collectives();
-        all.insert(all.end(), {"bcast.st", "bcast.bst", "bcast.rh", "swap" + std::string(cost::cold_suffix)});
+        all.insert(all.end(),
+                   {"bcast.st",
+                    "bcast.bst",
+                    "bcast.rh",
+                    "swap" + std::string(cost::cold_suffix),
+                    "shift" + std::string(cost::overlap_suffix)});
         return all;
     }();
     return names;
@@ -161,6 +167,12 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         const std::span<const unsigned char> out = bytes_.a().first(h / 2);
         const std::span<unsigned char> in = bytes_.b().first(h / 2);
         return [g, out, in] { g->shift(out, in); };
+    }
+    if (op == "shift" + std::string(cost::overlap_suffix)) {
+        // The split-phase shift with nothing in between: posting and completing the messages.
+        const std::span<const unsigned char> out = bytes_.a().first(h / 2);
+        const std::span<unsigned char> in = bytes_.b().first(h / 2);
+        return [g, out, in] { g->shift_start(out, in).wait(); };
     }
     throw Error("llc-probe: no benchmark for collective '" + std::string(op) + "'");
 }

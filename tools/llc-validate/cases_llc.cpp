@@ -31,6 +31,7 @@ std::vector<std::int64_t> log_sizes(std::int64_t low, std::int64_t high, int cou
 namespace {
 
 const std::string cold_swap = "swap" + std::string(cost::cold_suffix);
+const std::string split_shift = "shift" + std::string(cost::overlap_suffix);
 
 std::vector<std::int64_t> byte_sizes(SizeClass size_class) {
     switch (size_class) {
@@ -92,6 +93,9 @@ class CollectiveInstance final : public Instance {
         }
         if (op_ == "shift") {
             return [g, in, b] { g->shift(in, b); };
+        }
+        if (op_ == split_shift) {
+            return [g, in, b] { g->shift_start(in, b).wait(); };
         }
         if (op_ == cold_swap) {
             // As llc-probe times it: each call swaps the next page-aligned slot, so its data has left the caches.
@@ -177,10 +181,20 @@ class BroadcastInstance final : public Instance {
     std::vector<unsigned char> data_;
 };
 
-/// The set F without the barrier (a size-free superstep the probe checks), swap, shift and the cold swap.
+/// The set F without the barrier (a size-free superstep the probe checks), swap, shift, the cold swap and the
+/// split-phase shift.
 const std::vector<std::string>& validated_collectives() {
-    static const std::vector<std::string> names{
-        "bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "swap", "shift", cold_swap};
+    static const std::vector<std::string> names{"bcast",
+                                                "reduce",
+                                                "allreduce",
+                                                "gather",
+                                                "allgather",
+                                                "scatter",
+                                                "alltoall",
+                                                "swap",
+                                                "shift",
+                                                cold_swap,
+                                                split_shift};
     return names;
 }
 

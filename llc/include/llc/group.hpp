@@ -38,6 +38,8 @@ int to_count(const char* function, const char* argument, std::size_t n);
 /// A set of processors wrapping a Boost.MPI communicator. Move-free and copy-free, so that no hidden collective can
 /// happen: the world group is owned by llc::Environment, subgroups by their parent's cache, and everything else takes
 /// a Group&.
+class ShiftInFlight;
+
 class Group {
   public:
     /// Wraps a user's communicator. Collective over `comm`: it is duplicated once, so llc's messages never mix with
@@ -155,6 +157,22 @@ class Group {
     template <Trivial T>
     void shift(std::span<const T> send, std::span<T> recv, int offset = 1);
 
+    /// SHIFT in two phases, the split-phase neighbour exchange of ring pipelines that overlap communication with
+    /// computation (Miguet's symmetric matrix–vector product, article [3]): the same messages as shift(send, recv,
+    /// offset), with the same arguments, checks and errors, are posted here, and ShiftInFlight::wait() completes them.
+    /// Work done between the two overlaps the transfer as far as MPI progresses it in the background (on shared memory,
+    /// a message above the eager limit moves inside wait(); llc-probe's "shift.overlap" measures what is left).
+    ///
+    /// `send` must not be modified and `recv` not read until wait() returns. One split-phase shift at a time per
+    /// group, and no other collective of the group in between (a superstep ends with one collective).
+    ///
+    /// Collective over this group. Recorded at wait() as a normal superstep "shift.overlap" with h =
+    /// send.size_bytes() + recv.size_bytes(): its communication time is the time spent inside shift_start and wait,
+    /// its W the rest since the previous superstep (the work before the start and the work overlapping the transfer).
+    /// Priced by cost::Expr::overlapped (Φ = W + max(V, T_shift.overlap(h))).
+    template <Trivial T>
+    [[nodiscard]] ShiftInFlight shift_start(std::span<const T> send, std::span<T> recv, int offset = 1);
+
     // ---- Division support (used by par / weighted_par) ---------------------------------------------------------
 
     /// The subgroup this processor belongs to when the group is cut into consecutive blocks of `sizes` (which sum to
@@ -222,6 +240,49 @@ class Group {
     std::map<std::vector<int>, std::unique_ptr<Group>> subgroups_;
     std::unique_ptr<Group> self_;
 };
+
+/// A SHIFT whose messages are in flight (Group::shift_start). Move-only. wait() completes it and records the superstep;
+/// a ShiftInFlight destroyed without wait() (an exception unwinding past it) still completes the messages, so that the
+/// buffers are never written after they are gone, and records nothing.
+class [[nodiscard]] ShiftInFlight {
+  public:
+    ShiftInFlight(ShiftInFlight&& other) noexcept;
+    ShiftInFlight& operator=(ShiftInFlight&&) = delete;
+    ShiftInFlight(const ShiftInFlight&) = delete;
+    ShiftInFlight& operator=(const ShiftInFlight&) = delete;
+    ~ShiftInFlight();
+
+    /// Waits until this processor's send has left and its receive has arrived. Local: the exchange was agreed on at
+    /// the start. Calling it again does nothing.
+    void wait();
+    /// True once wait() returned.
+    [[nodiscard]] bool done() const noexcept { return group_ == nullptr; }
+
+  private:
+    friend class Group;
+    ShiftInFlight(Group& group, std::uint64_t bytes) noexcept : group_(&group), bytes_(bytes) {}
+
+    Group* group_;  ///< null once completed
+    std::uint64_t bytes_;
+    MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    double begin_ = 0.0;   ///< the start of the superstep's W (the previous superstep's end), trace clock
+    double start_ = 0.0;   ///< shift_start entered, trace clock
+    double posted_ = 0.0;  ///< shift_start returned, trace clock
+    bool traced_ = false;  ///< tracing was on at the start
+};
+
+namespace detail {
+/// Posts the messages of a split-phase SHIFT of raw elements into `flight`, with shift's agreement checks; defined in
+/// group.cpp.
+void shift_start_elements(Group& g,
+                          MPI_Request* requests,
+                          int offset,
+                          const void* send,
+                          std::size_t send_count,
+                          void* recv,
+                          std::size_t recv_count,
+                          MPI_Datatype type);
+}  // namespace detail
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Implementation of the templates.
@@ -602,6 +663,24 @@ void Group::shift(std::span<const T> send, std::span<T> recv, int offset) {
         detail::shift_elements(
             *this, offset, send.data(), send.size(), recv.data(), recv.size(), detail::mpi_type<T>());
     });
+}
+
+template <Trivial T>
+ShiftInFlight Group::shift_start(std::span<const T> send, std::span<T> recv, int offset) {
+    ShiftInFlight flight(*this, send.size_bytes() + recv.size_bytes());
+    auto& recorder = detail::Recorder::instance();
+    flight.traced_ = recorder.on();
+    if (flight.traced_) {
+        flight.start_ = recorder.now();
+        const double previous = superstep_clock();
+        flight.begin_ = previous < flight.start_ ? previous : flight.start_;
+    }
+    detail::shift_start_elements(
+        *this, flight.requests_, offset, send.data(), send.size(), recv.data(), recv.size(), detail::mpi_type<T>());
+    if (flight.traced_) {
+        flight.posted_ = recorder.now();
+    }
+    return flight;
 }
 
 }  // namespace llc

@@ -4,6 +4,7 @@
 /// function from the same parameters as the call, and evaluated under any Model for any P without running anything.
 ///
 ///   normal(label, W, f, P, h)                 Φ = W + T_f(P, h)
+///   overlapped(label, W, V, f, P, h)          Φ = W + max(V, T_f(P, h))   (V: work done while f is in flight)
 ///   division(label, P, sizes, tasks, h)       Φ = T_g(P, sizes, h) + max_t Φ(task t)      (P ≥ r)
 ///                                             Φ = T_g + max over processors of Σ Φ(its tasks)   (P < r)
 ///   sequence(label, items)                    Φ = Σ Φ(item)
@@ -32,6 +33,11 @@ class Expr {
     /// A normal superstep: W seconds of local computation (max over processors), then collective f (an llc operation
     /// name, see model.hpp for what h means for each f) of h bytes on P processors.
     [[nodiscard]] static Expr normal(std::string label, double W, std::string f, int P, double bytes);
+    /// A normal superstep whose collective overlaps local work (a split-phase exchange, Group::shift_start): W seconds
+    /// of computation, then f is started, V seconds of computation run while it is in flight, and the superstep ends
+    /// when f completes. Φ = W + max(V, T_f(P, h)); its breakdown counts W + V as compute and the part of T_f that V
+    /// does not hide, max(0, T_f − V), as communication, which is what the trace of the run measures.
+    [[nodiscard]] static Expr overlapped(std::string label, double W, double V, std::string f, int P, double bytes);
     /// Local computation of W seconds that no collective of its own ends (e.g. the divide step before a division).
     [[nodiscard]] static Expr compute(std::string label, double W);
     /// A division superstep of P processors into subgroups of `sizes` (Σ sizes = P), task t running `tasks[t]` on
@@ -50,6 +56,8 @@ class Expr {
     [[nodiscard]] const std::string& label() const noexcept;
     /// W (normal, compute), else 0.
     [[nodiscard]] double work() const noexcept;
+    /// V, the work that overlaps the collective (normal made by overlapped()), else 0.
+    [[nodiscard]] double overlap() const noexcept;
     /// f (normal), "par" (division), else "".
     [[nodiscard]] const std::string& op() const noexcept;
     /// Processors (normal, division), else 0.

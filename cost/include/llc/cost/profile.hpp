@@ -49,8 +49,14 @@ inline constexpr int profile_format_version = 1;
 /// to the cache's size, and a swap of 512 KiB each way took 2–2.5× as long cold on the machine this was written on.
 inline constexpr std::string_view cold_suffix = ".cold";
 
-/// The llc operation a (possibly cold) collective name stands for: canonical_collective without the cold suffix
-/// ("swap.cold" → "swap", "alltoallv" → "alltoall"). Traces record this name; models without a cache state price it.
+/// The suffix of the split-phase SHIFT (Group::shift_start … wait): "shift.overlap" is a shift whose messages are
+/// posted, then completed later, with the caller's work in between. llc-probe measures it with no work in between:
+/// what the two phases cost by themselves, which cost::Expr::overlapped then hides behind the overlapping work.
+inline constexpr std::string_view overlap_suffix = ".overlap";
+
+/// The llc operation a (possibly cold or split-phase) collective name stands for: canonical_collective without the
+/// cold or overlap suffix ("swap.cold" → "swap", "shift.overlap" → "shift", "alltoallv" → "alltoall"). Traces record
+/// this name; models without a cache state or a split-phase measurement price it.
 [[nodiscard]] std::string base_collective(std::string_view op);
 
 /// The communication functions F of the llc layer that every model prices.
