@@ -4,13 +4,18 @@
 namespace llc::detail::fft {
 std::vector<cost::KernelProbe> kernel_probes();
 }  // namespace llc::detail::fft
+namespace llc::detail::edt {
+std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace llc::detail::edt
 
 namespace llc {
 
 std::vector<cost::KernelProbe> algorithm_kernel_probes() {
     std::vector<cost::KernelProbe> probes;
-    for (auto& probe : detail::fft::kernel_probes()) {
-        probes.push_back(std::move(probe));
+    for (auto&& family : {detail::fft::kernel_probes(), detail::edt::kernel_probes()}) {
+        for (const auto& probe : family) {
+            probes.push_back(probe);
+        }
     }
     return probes;
 }

@@ -1,0 +1,108 @@
+// The exact EDT's kernel constants, measured with the kernels euclidean_distance_transform runs, on images of random
+// discs (a blob image, as the validation and the benchmarks use): phase 1 per pixel by block size, phase 2 per pixel
+// by row length (its envelope depends on the row, not on the image's height), the scans per column and block.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <llc/cost/kernel_probe.hpp>
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/kernel_timing.hpp>
+
+#include "edt_kernels.hpp"
+
+namespace llc::detail::edt {
+
+namespace {
+
+/// A width × height image of random discs of radius 2 … 2 + width/64 covering about half of it (non-zero), the rest
+/// features (zero).
+std::vector<std::uint8_t> blob_image(int width, int height, std::uint64_t seed) {
+    std::vector<std::uint8_t> image(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 0);
+    cost::ProbeValues random(seed);
+    const auto uniform = [&](int n) { return static_cast<int>((random() + 1.0) * 0.5 * n); };
+    const int max_radius = 2 + width / 64;
+    double covered = 0.0;
+    while (covered < 0.7 * static_cast<double>(image.size())) {
+        const int cx = uniform(width);
+        const int cy = uniform(height);
+        const int radius = 2 + uniform(max_radius);
+        for (int y = std::max(0, cy - radius); y < std::min(height, cy + radius + 1); ++y) {
+            for (int x = std::max(0, cx - radius); x < std::min(width, cx + radius + 1); ++x) {
+                if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius) {
+                    image[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)] =
+                        255;
+                }
+            }
+        }
+        covered += 3.14159 * radius * radius;
+    }
+    return image;
+}
+
+double columns_probe(bool quick, int k) {
+    const int width = 1 << ((k + 1) / 2);
+    const int rows = 1 << (k / 2);
+    const std::vector<std::uint8_t> image = blob_image(width, rows, 11);
+    std::vector<std::int32_t> nearest(image.size());
+    std::vector<std::int32_t> first(static_cast<std::size_t>(width));
+    std::vector<std::int32_t> last(static_cast<std::size_t>(width));
+    const double t =
+        cost::median_seconds_per_call(quick, [&] { column_pass(image, width, rows, 0, nearest, first, last); });
+    return t / static_cast<double>(image.size());
+}
+
+double rows_probe(bool quick, int j) {
+    const int width = 1 << j;
+    const int rows = std::max(8, (1 << 20) / width);
+    const std::vector<std::uint8_t> image = blob_image(width, rows, 12);
+    std::vector<std::int32_t> nearest(image.size());
+    std::vector<std::int32_t> first(static_cast<std::size_t>(width));
+    std::vector<std::int32_t> last(static_cast<std::size_t>(width));
+    column_pass(image, width, rows, 0, nearest, first, last);
+    const std::vector<std::int32_t> none(static_cast<std::size_t>(width), no_row);
+    std::vector<std::int32_t> squared(image.size());
+    RowScratch scratch(width);
+    const double t = cost::median_seconds_per_call(
+        quick, [&] { row_pass(nearest, none, none, 0, rows, scratch, squared, std::span<std::int32_t>()); });
+    return t / static_cast<double>(image.size());
+}
+
+double carry_probe(bool quick) {
+    constexpr int width = 4096;
+    constexpr int blocks = 64;
+    std::vector<std::int32_t> summaries(static_cast<std::size_t>(width) * blocks, no_row);
+    for (std::size_t i = 0; i < summaries.size(); i += 3) {
+        summaries[i] = static_cast<std::int32_t>(i % 1000);
+    }
+    std::vector<std::int32_t> carry(width, no_row);
+    const double t = cost::median_seconds_per_call(quick, [&] {
+        for (int b = 0; b < blocks; ++b) {
+            carry_over(std::span(summaries).subspan(static_cast<std::size_t>(b) * width, width), carry);
+        }
+    });
+    return t / (static_cast<double>(width) * blocks);
+}
+
+}  // namespace
+
+std::vector<cost::KernelProbe> kernel_probes() {
+    std::vector<cost::KernelProbe> probes;
+    for (int k = 10; k <= 24; k += 2) {
+        probes.push_back({cost::kernel_size_key("dt.edt_columns", k),
+                          "pixel of the EDT's column pass over a block of 2^" + std::to_string(k) + " pixels",
+                          [k](bool quick) { return columns_probe(quick, k); }});
+    }
+    for (int j = 4; j <= 14; j += 2) {
+        probes.push_back({cost::kernel_size_key("dt.edt_rows", j),
+                          "pixel of the EDT's row pass on rows of 2^" + std::to_string(j) + " pixels",
+                          [j](bool quick) { return rows_probe(quick, j); }});
+    }
+    probes.push_back({"dt.edt_carry", "column and block of the EDT's scans over the block summaries", carry_probe});
+    for (cost::KernelProbe& probe : probes) {
+        probe.full_only = probe.name == cost::kernel_size_key("dt.edt_columns", 24);
+    }
+    return probes;
+}
+
+}  // namespace llc::detail::edt
