@@ -7,3 +7,12 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
 find_library(LLC_FFTW3_MPI_LIBRARY NAMES fftw3_mpi)
 find_package(Threads REQUIRED)
+# OpenCV (C++ API): the distance transforms' benchmark peer (llc-compare). Optional: without it those comparisons are
+# left out of the build.
+find_package(OpenCV QUIET COMPONENTS core imgproc)
+if(OpenCV_FOUND)
+    set(LLC_HAVE_OPENCV ON)
+else()
+    set(LLC_HAVE_OPENCV OFF)
+    message(STATUS "llc: OpenCV not found (libopencv-dev): llc-compare leaves out its comparisons with OpenCV")
+endif()

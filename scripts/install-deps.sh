@@ -10,6 +10,7 @@ packages=(
     libgtest-dev libgmock-dev
     nlohmann-json3-dev
     libpng-dev
+    libopencv-dev
     python3 python3-matplotlib python3-numpy
 )
 

@@ -51,5 +51,6 @@ struct Comparison {
 // The comparisons, one file each.
 [[nodiscard]] Comparison par_comparison();
 [[nodiscard]] Comparison fft_comparison();
+[[nodiscard]] Comparison euclidean_comparison();  ///< only with OpenCV (LLC_WITH_OPENCV)
 
 }  // namespace llc::compare

@@ -32,7 +32,13 @@ std::vector<double> time_medians_interleaved(Group& g, int repeat, const std::ve
 }
 
 const std::vector<Comparison>& comparisons() {
-    static const std::vector<Comparison> all{par_comparison(), fft_comparison()};
+    static const std::vector<Comparison> all{
+        par_comparison(),
+        fft_comparison(),
+#ifdef LLC_HAVE_OPENCV
+        euclidean_comparison(),
+#endif
+    };
     return all;
 }
 

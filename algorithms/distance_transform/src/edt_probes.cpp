@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <llc/algorithms/blob_image.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -15,35 +16,10 @@ namespace llc::detail::edt {
 
 namespace {
 
-/// A width × height image of random discs of radius 2 … 2 + width/64 covering about half of it (non-zero), the rest
-/// features (zero).
-std::vector<std::uint8_t> blob_image(int width, int height, std::uint64_t seed) {
-    std::vector<std::uint8_t> image(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 0);
-    cost::ProbeValues random(seed);
-    const auto uniform = [&](int n) { return static_cast<int>((random() + 1.0) * 0.5 * n); };
-    const int max_radius = 2 + width / 64;
-    double covered = 0.0;
-    while (covered < 0.7 * static_cast<double>(image.size())) {
-        const int cx = uniform(width);
-        const int cy = uniform(height);
-        const int radius = 2 + uniform(max_radius);
-        for (int y = std::max(0, cy - radius); y < std::min(height, cy + radius + 1); ++y) {
-            for (int x = std::max(0, cx - radius); x < std::min(width, cx + radius + 1); ++x) {
-                if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius) {
-                    image[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)] =
-                        255;
-                }
-            }
-        }
-        covered += 3.14159 * radius * radius;
-    }
-    return image;
-}
-
 double columns_probe(bool quick, int k) {
     const int width = 1 << ((k + 1) / 2);
     const int rows = 1 << (k / 2);
-    const std::vector<std::uint8_t> image = blob_image(width, rows, 11);
+    const std::vector<std::uint8_t> image = random_blob_image(width, rows, 11);
     std::vector<std::int32_t> nearest(image.size());
     std::vector<std::int32_t> first(static_cast<std::size_t>(width));
     std::vector<std::int32_t> last(static_cast<std::size_t>(width));
@@ -55,7 +31,7 @@ double columns_probe(bool quick, int k) {
 double rows_probe(bool quick, int j) {
     const int width = 1 << j;
     const int rows = std::max(8, (1 << 20) / width);
-    const std::vector<std::uint8_t> image = blob_image(width, rows, 12);
+    const std::vector<std::uint8_t> image = random_blob_image(width, rows, 12);
     std::vector<std::int32_t> nearest(image.size());
     std::vector<std::int32_t> first(static_cast<std::size_t>(width));
     std::vector<std::int32_t> last(static_cast<std::size_t>(width));
