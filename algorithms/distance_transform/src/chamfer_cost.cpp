@@ -1,0 +1,140 @@
+// The CCM cost of the pipelined chamfer passes (article [2] §4): the steps of the actual schedule (sweep.hpp), each
+// a normal superstep "shift" whose W is the busiest processor's segment.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <llc/algorithms/chamfer.hpp>
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/model.hpp>
+#include <llc/error.hpp>
+
+#include "sweep.hpp"
+
+namespace llc::cost {
+
+namespace {
+
+constexpr const char* name = "llc::cost::chamfer_distance_transform";
+
+/// The profile's per-pixel table of the standard mask nearest to `mask` in number of steps.
+KernelSizeTable sweep_table(const ChamferMask& mask, const Profile& profile) {
+    const ChamferMask standard[] = {
+        ChamferMask::d4(), ChamferMask::d8(), ChamferMask::chamfer34(), ChamferMask::chamfer5711()};
+    const ChamferMask* nearest = &standard[0];
+    for (const ChamferMask& m : standard) {
+        if (m.name() == mask.name()) {
+            nearest = &m;
+            break;
+        }
+        const auto distance = [&](const ChamferMask& c) {
+            return std::abs(static_cast<long>(c.forward().size()) - static_cast<long>(mask.forward().size()));
+        };
+        if (distance(m) < distance(*nearest)) {
+            nearest = &m;
+        }
+    }
+    KernelSizeTable table = kernel_size_table(profile, "dt.sweep." + nearest->name());
+    if (table.empty()) {
+        throw Error(std::string(name) + ": the profile has no kernel constants dt.sweep." + nearest->name() +
+                    ".2^j; calibrate with llc-probe (this build measures them)");
+    }
+    return table;
+}
+
+Expr pass(const detail::sweep::Geometry& g, const KernelSizeTable& table, const char* label) {
+    const double per_pixel = kernel_per_unit(table, static_cast<double>(g.k), 0.0);
+    if (g.P == 1) {
+        const double pixels = static_cast<double>(g.width * g.height);
+        return Expr::compute(label, per_pixel * pixels);
+    }
+    const detail::sweep::Schedule schedule = detail::sweep::make_schedule(g);
+    std::vector<Expr> steps;
+    steps.reserve(schedule.steps.size());
+    double last_work = -1.0;
+    double last_bytes = -1.0;
+    for (const auto& step : schedule.steps) {
+        std::int64_t work = 0;
+        std::int64_t bytes = 0;
+        for (int q = 0; q < g.P; ++q) {
+            const auto& mine = step[static_cast<std::size_t>(q)];
+            const auto& theirs = step[static_cast<std::size_t>((q - (g.backward ? -1 : 1) + g.P) % g.P)];
+            work = std::max(work, detail::sweep::unit_pixels(g, mine));
+            bytes = std::max(bytes, 4 * (detail::sweep::halo_pixels(g, mine) + detail::sweep::halo_pixels(g, theirs)));
+        }
+        const double W = per_pixel * static_cast<double>(work);
+        const auto h = static_cast<double>(bytes);
+        if (W == last_work && h == last_bytes) {
+            steps.push_back(steps.back());  // a shared node: long pipelines stay small in memory
+        } else {
+            steps.push_back(Expr::normal(label, W, "shift", g.P, h));
+        }
+        last_work = W;
+        last_bytes = h;
+    }
+    return Expr::sequence(label, std::move(steps));
+}
+
+}  // namespace
+
+Expr chamfer_distance_transform(int P,
+                                std::int64_t width,
+                                std::int64_t height,
+                                std::int64_t r,
+                                std::int64_t k,
+                                const ChamferMask& mask,
+                                const Profile& profile) {
+    if (P < 1) {
+        throw_argument_error(name, "P", std::to_string(P), "must be at least 1");
+    }
+    for (const auto& [argument, value] :
+         {std::pair{"width", width}, std::pair{"height", height}, std::pair{"r", r}, std::pair{"k", k}}) {
+        if (value < 1) {
+            throw_argument_error(name, argument, std::to_string(value), "must be at least 1");
+        }
+    }
+    const KernelSizeTable table = sweep_table(mask, profile);
+    detail::sweep::Geometry g{
+        .width = width, .height = height, .r = r, .k = k, .lead = mask.lead(), .reach = mask.reach(), .P = P};
+    if (P == 1) {
+        g.r = height;
+        g.k = width + height * mask.lead();
+    }
+    Expr forward = pass(g, table, "dt.forward");
+    g.backward = true;
+    Expr backward = pass(g, table, "dt.backward");
+    return Expr::sequence("dt", {std::move(forward), std::move(backward)});
+}
+
+std::int64_t best_segment(
+    int P, std::int64_t width, std::int64_t height, std::int64_t r, const ChamferMask& mask, const Profile& profile) {
+    const auto model = make_model("ccm", profile);
+    const std::int64_t widest = width + height * mask.lead();
+    std::int64_t best = widest;
+    double best_time = std::numeric_limits<double>::infinity();
+    for (std::int64_t k = 8; k <= 2 * widest; k *= 2) {
+        for (const std::int64_t candidate : {std::min(k, widest), std::min(k + k / 2, widest)}) {
+            const double t = predict(chamfer_distance_transform(P, width, height, r, candidate, mask, profile), *model);
+            if (t < best_time) {
+                best_time = t;
+                best = candidate;
+            }
+        }
+    }
+    return best;
+}
+
+double miguet_sweep_time(double n, double p, double r, double k, double beta, double tau_c, double tau_a) {
+    return (beta + k * tau_c + r * k * tau_a) * ((p - 1.0) * (1.0 + r / k) + n * n / (p * r * k));
+}
+
+double miguet_k_par(double n, double p, double r, double beta, double tau_c, double tau_a) {
+    return std::sqrt(beta / (tau_c + r * tau_a) * (n * n / (p * (p - 1.0) * r) + r));
+}
+
+double miguet_k_max(double n, double p, double r) {
+    return (n - p * r) / (p + 1.0);
+}
+
+}  // namespace llc::cost

@@ -1,0 +1,192 @@
+#include "sweep.hpp"
+
+#include <algorithm>
+
+namespace llc::detail::sweep {
+
+namespace {
+
+/// ⌊a / b⌋ for b > 0.
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+}  // namespace
+
+std::int64_t Geometry::first_pass_row(std::int64_t b) const {
+    const std::int64_t top = b * r;
+    const std::int64_t bottom = std::min(height, top + r) - 1;
+    return backward ? height - 1 - bottom : top;
+}
+
+std::int64_t Geometry::last_pass_row(std::int64_t b) const {
+    const std::int64_t top = b * r;
+    const std::int64_t bottom = std::min(height, top + r) - 1;
+    return backward ? height - 1 - top : bottom;
+}
+
+std::int64_t Geometry::segment_lo(std::int64_t s, std::int64_t y) const {
+    return std::max<std::int64_t>(0, s * k - y * lead);
+}
+
+std::int64_t Geometry::segment_hi(std::int64_t s, std::int64_t y) const {
+    return std::min<std::int64_t>(width, (s + 1) * k - y * lead);
+}
+
+std::int64_t Geometry::first_segment(std::int64_t b) const {
+    const std::int64_t passed_on = std::max<std::int64_t>(0, last_pass_row(b) - reach + 1);
+    return floor_div(std::min(first_pass_row(b), passed_on) * lead, k);
+}
+
+std::int64_t Geometry::last_segment(std::int64_t b) const {
+    return floor_div(width - 1 + last_pass_row(b) * lead, k);
+}
+
+Schedule make_schedule(const Geometry& g) {
+    const std::int64_t blocks = g.blocks();
+    // Each processor's units in the order it runs them: its blocks in pass order, each segment by segment.
+    std::vector<std::vector<Unit>> units(static_cast<std::size_t>(g.P));
+    for (std::int64_t i = 0; i < blocks; ++i) {
+        const std::int64_t b = g.block_of_pass(i);
+        for (std::int64_t s = g.first_segment(b); s <= g.last_segment(b); ++s) {
+            units[static_cast<std::size_t>(b % g.P)].push_back({b, s});
+        }
+    }
+    // done[b][s − first_segment(b)]: the step unit (b, s) ran at.
+    std::vector<std::vector<std::int64_t>> done(static_cast<std::size_t>(blocks));
+    for (std::int64_t b = 0; b < blocks; ++b) {
+        done[static_cast<std::size_t>(b)].assign(static_cast<std::size_t>(g.last_segment(b) - g.first_segment(b) + 1),
+                                                 -1);
+    }
+    const auto pass_index = [&](std::int64_t b) { return g.backward ? blocks - 1 - b : b; };
+    std::vector<std::size_t> next(static_cast<std::size_t>(g.P), 0);
+    std::size_t remaining = 0;
+    for (const auto& list : units) {
+        remaining += list.size();
+    }
+    Schedule schedule;
+    for (std::int64_t t = 0; remaining > 0; ++t) {
+        std::vector<Unit> step(static_cast<std::size_t>(g.P));
+        for (int q = 0; q < g.P; ++q) {
+            const auto& list = units[static_cast<std::size_t>(q)];
+            std::size_t& at = next[static_cast<std::size_t>(q)];
+            if (at == list.size()) {
+                continue;
+            }
+            const Unit u = list[at];
+            const std::int64_t i = pass_index(u.block);
+            bool ready = i == 0;
+            if (!ready) {
+                // The block before sends segment s of its last rows at the step it computes it; a segment past its
+                // last one is empty, and waits for nothing more than its last.
+                const std::int64_t before = g.block_of_pass(i - 1);
+                const std::int64_t s = std::min(u.segment, g.last_segment(before));
+                const std::int64_t when =
+                    done[static_cast<std::size_t>(before)][static_cast<std::size_t>(s - g.first_segment(before))];
+                ready = when >= 0 && when < t;
+            }
+            if (ready) {
+                step[static_cast<std::size_t>(q)] = u;
+                done[static_cast<std::size_t>(u.block)]
+                    [static_cast<std::size_t>(u.segment - g.first_segment(u.block))] = t;
+                ++at;
+                --remaining;
+            }
+        }
+        schedule.steps.push_back(std::move(step));
+    }
+    return schedule;
+}
+
+std::int64_t unit_pixels(const Geometry& g, const Unit& u) {
+    if (u.block < 0) {
+        return 0;
+    }
+    std::int64_t pixels = 0;
+    for (std::int64_t y = g.first_pass_row(u.block); y <= g.last_pass_row(u.block); ++y) {
+        pixels += std::max<std::int64_t>(0, g.segment_hi(u.segment, y) - g.segment_lo(u.segment, y));
+    }
+    return pixels;
+}
+
+std::int64_t halo_pixels(const Geometry& g, const Unit& u) {
+    const int reach = g.reach;
+    if (u.block < 0 || g.block_of_pass(g.blocks() - 1) == u.block) {
+        return 0;
+    }
+    std::int64_t pixels = 0;
+    const std::int64_t last = g.last_pass_row(u.block);
+    for (std::int64_t y = std::max<std::int64_t>(0, last - reach + 1); y <= last; ++y) {
+        pixels += std::max<std::int64_t>(0, g.segment_hi(u.segment, y) - g.segment_lo(u.segment, y));
+    }
+    return pixels;
+}
+
+void chamfer_segment(std::span<std::int32_t> row,
+                     std::span<const std::int32_t* const> above,
+                     const std::uint8_t* image,
+                     std::int64_t x0,
+                     std::int64_t x1,
+                     const ChamferMask& mask,
+                     bool backward) {
+    const auto width = static_cast<std::int64_t>(row.size());
+    // Physical columns [a, b) of pass columns [x0, x1); a pass step dx is the physical step −dx going backward.
+    const std::int64_t a = backward ? width - x1 : x0;
+    const std::int64_t b = backward ? width - x0 : x1;
+    std::int32_t* const d = row.data();
+    if (image != nullptr) {
+        for (std::int64_t x = a; x < b; ++x) {
+            d[x] = image[x] == 0 ? 0 : unreached;
+        }
+    }
+    // The rows before in the pass: every pixel of the segment at once (vectorises).
+    for (const ChamferMask::Step& step : mask.forward()) {
+        if (step.dy == 0) {
+            continue;
+        }
+        const std::int32_t* const source = above[static_cast<std::size_t>(-step.dy - 1)];
+        if (source == nullptr) {
+            continue;
+        }
+        const std::int64_t dx = backward ? -step.dx : step.dx;
+        const std::int32_t w = step.weight;
+        const std::int64_t lo = std::max(a, -dx);
+        const std::int64_t hi = std::min(b, width - dx);
+        for (std::int64_t x = lo; x < hi; ++x) {
+            d[x] = std::min(d[x], source[x + dx] + w);
+        }
+    }
+    // The row itself, in the pass's direction: each pixel after the ones it depends on, all its in-row steps at once.
+    const std::span<const ChamferMask::Step> in_row = mask.in_row();
+    if (in_row.empty()) {
+        return;
+    }
+    if (in_row.size() == 1) {  // every standard mask: one recurrence d[x] = min(d[x], d[x ∓ 1] + w)
+        const std::int32_t w = in_row[0].weight;
+        if (!backward) {
+            const std::int64_t dx = in_row[0].dx;  // < 0
+            for (std::int64_t x = std::max(a, -dx); x < b; ++x) {
+                d[x] = std::min(d[x], d[x + dx] + w);
+            }
+        } else {
+            const std::int64_t dx = -in_row[0].dx;  // > 0
+            for (std::int64_t x = std::min(b, width - dx) - 1; x >= a; --x) {
+                d[x] = std::min(d[x], d[x + dx] + w);
+            }
+        }
+        return;
+    }
+    for (std::int64_t i = 0; i < b - a; ++i) {
+        const std::int64_t x = backward ? b - 1 - i : a + i;
+        std::int32_t v = d[x];
+        for (const ChamferMask::Step& step : in_row) {
+            const std::int64_t from = x + (backward ? -step.dx : step.dx);
+            if (from >= 0 && from < width) {
+                v = std::min(v, d[from] + step.weight);
+            }
+        }
+        d[x] = v;
+    }
+}
+
+}  // namespace llc::detail::sweep

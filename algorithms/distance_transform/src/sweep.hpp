@@ -1,0 +1,76 @@
+#pragma once
+// The pipelined image sweep of Miguet & Robert (article [2]) for the chamfer passes: the schedule (which processor
+// computes which block segment at which step, the same on every rank) and the row kernels.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <llc/algorithms/chamfer.hpp>
+
+namespace llc::detail::sweep {
+
+/// "Not reached yet": far above any distance, and far enough below 2^31 that one mask weight can be added.
+inline constexpr std::int32_t unreached = std::int32_t{1} << 30;
+
+/// The geometry of one pass over an image of `height` rows in blocks of r rows, in the pass's own coordinates: the
+/// forward pass is the image as it is; the backward pass the image turned by 180° (pass row y' = height − 1 − y,
+/// pass column x' = width − 1 − x), blocks taken from the bottom. Segment s of pass row y' is pass columns
+/// [s·k − y'·lead, (s + 1)·k − y'·lead) ∩ [0, width).
+struct Geometry {
+    std::int64_t width = 0;
+    std::int64_t height = 0;
+    std::int64_t r = 1;
+    std::int64_t k = 1;
+    int lead = 0;
+    int reach = 1;  ///< rows before a pixel its steps read: the rows a block passes on
+    int P = 1;
+    bool backward = false;
+
+    [[nodiscard]] std::int64_t blocks() const { return (height + r - 1) / r; }
+    /// The image block (index from the top) that is the i-th of the pass.
+    [[nodiscard]] std::int64_t block_of_pass(std::int64_t i) const { return backward ? blocks() - 1 - i : i; }
+    /// First and last pass rows of the image block b.
+    [[nodiscard]] std::int64_t first_pass_row(std::int64_t b) const;
+    [[nodiscard]] std::int64_t last_pass_row(std::int64_t b) const;
+    /// Pass columns of segment s of pass row y' (empty: lo ≥ hi).
+    [[nodiscard]] std::int64_t segment_lo(std::int64_t s, std::int64_t y) const;
+    [[nodiscard]] std::int64_t segment_hi(std::int64_t s, std::int64_t y) const;
+    /// The segments of image block b: those that hold its pixels or the pixels it passes on (the last `reach` pass
+    /// rows up to its own last, some of them from blocks before it when it has fewer rows than that).
+    [[nodiscard]] std::int64_t first_segment(std::int64_t b) const;
+    [[nodiscard]] std::int64_t last_segment(std::int64_t b) const;
+};
+
+/// A unit of work: segment s of image block b.
+struct Unit {
+    std::int64_t block = -1;  ///< −1: idle
+    std::int64_t segment = 0;
+};
+
+/// The whole pipeline: at each step, what each processor computes. Processors run their blocks in pass order, each
+/// segment by segment, as soon as the block before (on the previous processor of the ring) has sent that segment of
+/// its last rows, one step earlier. The same on every rank (a pure function of the geometry).
+struct Schedule {
+    std::vector<std::vector<Unit>> steps;  ///< steps[t][q]
+};
+[[nodiscard]] Schedule make_schedule(const Geometry& geometry);
+
+/// The pixels of unit u (its rows' segments).
+[[nodiscard]] std::int64_t unit_pixels(const Geometry& geometry, const Unit& u);
+/// The pixels of the halo unit u sends: segment u.segment of the `reach` pass rows that end at its block (those that
+/// exist), none for the last block of the pass.
+[[nodiscard]] std::int64_t halo_pixels(const Geometry& geometry, const Unit& u);
+
+/// One pass row's segment [x0, x1) (pass columns) of a chamfer pass. `row` is the physical row, `above[i]` the
+/// physical row i + 1 pass rows before it (null outside the image), `image` its input row when `initialise` (the
+/// forward pass starts every pixel at 0 or `unreached`).
+void chamfer_segment(std::span<std::int32_t> row,
+                     std::span<const std::int32_t* const> above,
+                     const std::uint8_t* image,
+                     std::int64_t x0,
+                     std::int64_t x1,
+                     const ChamferMask& mask,
+                     bool backward);
+
+}  // namespace llc::detail::sweep
