@@ -1,0 +1,101 @@
+// The chamfer passes' cost: article [2]'s closed form against the thesis' numbers (miguet-thesis.md §3.5 and §10 G),
+// and the schedule-based Expr on a hand-made profile.
+#include <gtest/gtest.h>
+
+#include <llc/algorithms/chamfer.hpp>
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/model.hpp>
+#include <llc/cost/piecewise.hpp>
+#include <llc/error.hpp>
+
+namespace {
+
+using llc::ChamferMask;
+using llc::cost::Expr;
+
+// FPS T40 (article [2] §5): τ_a = 75 µs, β = 2 ms, τ_c = 12.5 µs; n = 1920, p = 32.
+constexpr double tau_a = 75e-6;
+constexpr double beta = 2e-3;
+constexpr double tau_c = 12.5e-6;
+constexpr double n = 1920;
+constexpr double p = 32;
+
+TEST(ChamferCostTest, ArticleTwoReferenceValues) {
+    EXPECT_NEAR(llc::cost::miguet_sweep_time(n, p, 6, 52, beta, tau_c, tau_a), 10.519, 0.001);
+    EXPECT_NEAR(llc::cost::miguet_sweep_time(n, p, 1, 1, beta, tau_c, tau_a), 240.61, 0.01);
+    EXPECT_NEAR(llc::cost::miguet_k_par(n, p, 6, beta, tau_c, tau_a), 52.0, 0.05);
+    EXPECT_NEAR(llc::cost::miguet_k_max(n, p, 6), 52.36, 0.01);
+    // k_opt = k_max for r ≤ 5 and k_par for r ≥ 6; with it, r = 1 … 4 give 14.33, 11.77, 11.00, 10.69 s.
+    const double expected[] = {14.33, 11.77, 11.00, 10.69, 10.56};
+    for (int r = 1; r <= 5; ++r) {
+        const double k_max = llc::cost::miguet_k_max(n, p, r);
+        EXPECT_LT(k_max, llc::cost::miguet_k_par(n, p, r, beta, tau_c, tau_a)) << "r = " << r;
+        EXPECT_NEAR(llc::cost::miguet_sweep_time(n, p, r, k_max, beta, tau_c, tau_a), expected[r - 1], 0.01)
+            << "r = " << r;
+    }
+    // Efficiency at (6, 52): T_seq / (p T_par) = 276.48 / (32 · 10.519) = 0.821.
+    EXPECT_NEAR(n * n * tau_a / (p * llc::cost::miguet_sweep_time(n, p, 6, 52, beta, tau_c, tau_a)), 0.821, 0.001);
+}
+
+llc::cost::Profile profile() {
+    llc::cost::Profile profile;
+    for (const char* mask : {"d4", "d8", "chamfer34", "chamfer5711"}) {
+        profile.set_kernel(llc::cost::kernel_size_key(std::string("dt.sweep.") + mask, 3), {2e-9, "pixel"});
+        profile.set_kernel(llc::cost::kernel_size_key(std::string("dt.sweep.") + mask, 12), {1e-9, "pixel"});
+    }
+    profile.set_collective("shift", 2, llc::cost::Piecewise::constant(5e-6));
+    profile.set_collective("shift", 3, llc::cost::Piecewise::constant(6e-6));
+    return profile;
+}
+
+TEST(ChamferCostTest, OneProcessorIsTwoWholePasses) {
+    // 4096 × 100 at P = 1: rows in one segment of 4096 + 100 columns (past 2^12: 1 ns a pixel), two passes.
+    const Expr e = llc::cost::chamfer_distance_transform(1, 4096, 100, 7, 1, ChamferMask::d8(), profile());
+    const auto model = llc::cost::make_model("ccm", profile());
+    EXPECT_NEAR(llc::cost::predict(e, *model), 2 * 1e-9 * 4096 * 100, 1e-12);
+}
+
+TEST(ChamferCostTest, PipelineStepsFollowTheSchedule) {
+    // d4 (lead 0) on 2 processors, 8 × 4 in blocks of 2 rows, segments of 4: blocks 0, 1 (rows 0–1, 2–3) on
+    // processors 0, 1, two segments each. Forward: step 0 P0 (0,0); step 1 P0 (0,1), P1 (1,0); step 2 P1 (1,1).
+    const Expr e = llc::cost::chamfer_distance_transform(2, 8, 4, 2, 4, ChamferMask::d4(), profile());
+    ASSERT_EQ(e.children().size(), 2U);
+    const Expr& forward = e.children()[0];
+    ASSERT_EQ(forward.children().size(), 3U);
+    for (const Expr& step : forward.children()) {
+        EXPECT_EQ(step.kind(), llc::cost::ExprKind::normal);
+        EXPECT_EQ(step.op(), "shift");
+        EXPECT_EQ(step.label(), "dt.forward");
+    }
+    // Each unit: 2 rows × 4 columns = 8 pixels at 2^2 → below the table: 2 ns a pixel.
+    EXPECT_NEAR(forward.children()[0].work(), 16e-9, 1e-18);
+    // Step 0: P0 sends its last row's segment (4 pixels, 16 bytes), P1 receives it; step 1: the same for segment 1
+    // (block 1, the last of the pass, sends nothing); step 2: P1 alone, nothing to pass on.
+    EXPECT_DOUBLE_EQ(forward.children()[0].bytes(), 16.0);
+    EXPECT_DOUBLE_EQ(forward.children()[1].bytes(), 16.0);
+    EXPECT_DOUBLE_EQ(forward.children()[2].bytes(), 0.0);
+    const auto model = llc::cost::make_model("ccm", profile());
+    EXPECT_NEAR(llc::cost::predict(e, *model), 2 * 3 * (16e-9 + 5e-6), 1e-12);
+}
+
+TEST(ChamferCostTest, BadArgumentsAndMissingConstants) {
+    EXPECT_THROW((void)llc::cost::chamfer_distance_transform(0, 8, 8, 1, 1, ChamferMask::d4(), profile()), llc::Error);
+    EXPECT_THROW((void)llc::cost::chamfer_distance_transform(2, 8, 8, 0, 1, ChamferMask::d4(), profile()), llc::Error);
+    EXPECT_THROW((void)llc::cost::chamfer_distance_transform(2, 8, 8, 1, 0, ChamferMask::d4(), profile()), llc::Error);
+    EXPECT_THROW((void)llc::cost::chamfer_distance_transform(2, 8, 8, 1, 1, ChamferMask::d4(), llc::cost::Profile{}),
+                 llc::Error);
+    // The model's segment length is one the model prices lowest: no other candidate is cheaper.
+    const auto model = llc::cost::make_model("ccm", profile());
+    const std::int64_t k = llc::cost::best_segment(2, 64, 64, 32, ChamferMask::d8(), profile());
+    const double best = llc::cost::predict(
+        llc::cost::chamfer_distance_transform(2, 64, 64, 32, k, ChamferMask::d8(), profile()), *model);
+    for (const std::int64_t other : {8, 16, 32, 64, 128}) {
+        EXPECT_LE(
+            best,
+            llc::cost::predict(
+                llc::cost::chamfer_distance_transform(2, 64, 64, 32, other, ChamferMask::d8(), profile()), *model) +
+                1e-15);
+    }
+}
+
+}  // namespace
