@@ -51,6 +51,6 @@ struct Comparison {
 // The comparisons, one file each.
 [[nodiscard]] Comparison par_comparison();
 [[nodiscard]] Comparison fft_comparison();
-[[nodiscard]] Comparison euclidean_comparison();  ///< only with OpenCV (LLC_WITH_OPENCV)
+[[nodiscard]] Comparison distance_transform_comparison();  ///< only with OpenCV (LLC_HAVE_OPENCV)
 
 }  // namespace llc::compare

@@ -36,7 +36,7 @@ const std::vector<Comparison>& comparisons() {
         par_comparison(),
         fft_comparison(),
 #ifdef LLC_HAVE_OPENCV
-        euclidean_comparison(),
+        distance_transform_comparison(),
 #endif
     };
     return all;

@@ -1,0 +1,128 @@
+// llc-compare distance-transform: llc's distance transforms (algorithms/distance_transform) at the world's P against
+// OpenCV's cv::distanceTransform on the same random blob image (llc::random_blob_image), and against our own
+// transform on one processor, timed interleaved.
+//
+// Rows, per n (default 2048, 4096; n × n pixels), our distributed run in blocks of ⌈n/P⌉ rows:
+//   d4   vs opencv DIST_L1 (mask 3) and vs ours at P = 1     (both exact: the same distances)
+//   d8   vs opencv DIST_C (mask 3) and vs ours at P = 1
+//   chamfer34  vs ours at P = 1 (OpenCV has no 3-4 mask)
+//   edt  vs opencv DIST_L2 DIST_MASK_PRECISE (exact, float) and vs ours at P = 1
+// OpenCV and our one-processor runs are on rank 0 while the other ranks wait. OpenCV runs with one thread
+// (cv::setNumThreads(1)); its threaded runs gain nothing for the chamfer masks (peers-and-limits.md §4). Before
+// timing, rank 0 checks that our distances equal OpenCV's on its rows (the EDT's within 1e-3).
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <llc/algorithms/blob_image.hpp>
+#include <llc/algorithms/chamfer.hpp>
+#include <llc/algorithms/euclidean_distance.hpp>
+#include <llc/group.hpp>
+
+#include "comparison.hpp"
+
+namespace llc::compare {
+
+namespace {
+
+struct Transform {
+    std::string name;
+    std::optional<ChamferMask> mask;  ///< none: the exact Euclidean transform
+    int cv_type = -1;                 ///< OpenCV's distance type, −1: no OpenCV peer
+    int cv_mask = 3;
+};
+
+void run_ours(const Transform& t,
+              Group& g,
+              std::int64_t n,
+              std::int64_t r,
+              std::span<const std::uint8_t> image,
+              std::span<std::int32_t> out) {
+    if (t.mask) {
+        // Segments of n/32 columns: the pipeline fills in 1/32 of a pass at P = 2.
+        chamfer_distance_transform(g, n, n, r, image, *t.mask, out, std::max<std::int64_t>(16, n / 32));
+    } else {
+        euclidean_distance_transform(g, n, n, r, image, out);
+    }
+}
+
+/// Our distances on rank 0's rows against OpenCV's (float) output.
+void check_against_opencv(const Transform& t,
+                          std::span<const std::int32_t> ours,
+                          const cv::Mat& theirs,
+                          std::int64_t n) {
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+        const double mine = t.mask ? static_cast<double>(ours[i]) : std::sqrt(static_cast<double>(ours[i]));
+        const double peer = static_cast<double>(theirs.ptr<float>()[i]);
+        if (std::abs(mine - peer) > 1e-3) {
+            throw std::runtime_error("llc-compare distance-transform: " + t.name + " differs from OpenCV at pixel " +
+                                     std::to_string(i) + " of n = " + std::to_string(n));
+        }
+    }
+}
+
+std::vector<Row> run(Group& world, const Options& options) {
+    const std::vector<std::int64_t> sizes =
+        options.sizes.empty() ? std::vector<std::int64_t>{2048, 4096} : options.sizes;
+    const int repeat = options.repeat > 0 ? options.repeat : 9;
+    const int P = world.size();
+    const std::vector<Transform> transforms{{"d4", ChamferMask::d4(), cv::DIST_L1, 3},
+                                            {"d8", ChamferMask::d8(), cv::DIST_C, 3},
+                                            {"chamfer34", ChamferMask::chamfer34(), -1, 3},
+                                            {"edt", std::nullopt, cv::DIST_L2, cv::DIST_MASK_PRECISE}};
+    cv::setNumThreads(1);
+    std::vector<Row> rows;
+    for (const std::int64_t n : sizes) {
+        const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
+        const std::int64_t r = (n + P - 1) / P;
+        const std::int64_t first = std::min(n, world.rank() * r);
+        const std::int64_t last = std::min(n, first + r);
+        const std::vector<std::uint8_t> image(whole.begin() + first * n, whole.begin() + last * n);
+        std::vector<std::int32_t> out(image.size());
+        std::vector<std::int32_t> out_one(world.rank() == 0 ? whole.size() : 0);
+        const int side = static_cast<int>(n);
+        const cv::Mat source(side, side, CV_8U, const_cast<std::uint8_t*>(whole.data()));
+        cv::Mat distances;
+        for (const Transform& t : transforms) {
+            run_ours(t, world, n, r, image, out);
+            if (world.rank() == 0 && t.cv_type >= 0) {
+                cv::distanceTransform(source, distances, t.cv_type, t.cv_mask);
+                check_against_opencv(t, out, distances, n);
+            }
+            const std::vector<std::function<void()>> bodies{[&] { run_ours(t, world, n, r, image, out); },
+                                                            [&] {
+                                                                if (world.rank() == 0) {
+                                                                    run_ours(t, world.self(), n, n, whole, out_one);
+                                                                }
+                                                            },
+                                                            [&] {
+                                                                if (world.rank() == 0 && t.cv_type >= 0) {
+                                                                    cv::distanceTransform(
+                                                                        source, distances, t.cv_type, t.cv_mask);
+                                                                }
+                                                            }};
+            const std::vector<double> time = time_medians_interleaved(world, repeat, bodies);
+            if (t.cv_type >= 0) {
+                rows.push_back({t.name, P, n, time[0], "opencv-1-thread", time[2]});
+            }
+            rows.push_back({t.name, P, n, time[0], "ours-P1", time[1]});
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
+Comparison distance_transform_comparison() {
+    return {"distance-transform",
+            "d4, d8, 3-4 and exact Euclidean distance transforms vs OpenCV distanceTransform and vs our P = 1",
+            run};
+}
+
+}  // namespace llc::compare
