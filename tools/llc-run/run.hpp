@@ -38,6 +38,7 @@ struct RunCommand {
 
 // The algorithms, one file each.
 [[nodiscard]] RunCommand fft_command();
+[[nodiscard]] RunCommand distance_transform_command();
 
 // ---- Helpers shared by the algorithms -----------------------------------------------------------------------------
 
