@@ -2,14 +2,15 @@
 // OpenCV's cv::distanceTransform on the same random blob image (llc::random_blob_image), and against our own
 // transform on one processor, timed interleaved.
 //
-// Rows, per n (default 2048, 4096; n × n pixels), our distributed run in blocks of ⌈n/P⌉ rows:
+// Rows, per n (default 2048, 4096; n × n pixels), our distributed run in llc::sweep_layout's blocks and segments (the
+// EDT in one block a processor):
 //   d4   vs opencv DIST_L1 (mask 3) and vs ours at P = 1     (both exact: the same distances)
 //   d8   vs opencv DIST_C (mask 3) and vs ours at P = 1
 //   chamfer34  vs ours at P = 1 (OpenCV has no 3-4 mask)
 //   edt  vs opencv DIST_L2 DIST_MASK_PRECISE (exact, float) and vs ours at P = 1
 // OpenCV and our one-processor runs are on rank 0 while the other ranks wait. OpenCV runs with one thread
 // (cv::setNumThreads(1)); its threaded runs gain nothing for the chamfer masks (peers-and-limits.md §4). Before
-// timing, rank 0 checks that our distances equal OpenCV's on its rows (the EDT's within 1e-3).
+// timing, rank 0 checks that our one-processor distances equal OpenCV's (the EDT's within 1e-3).
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -38,19 +39,41 @@ struct Transform {
     int cv_mask = 3;
 };
 
-void run_ours(const Transform& t,
-              Group& g,
-              std::int64_t n,
-              std::int64_t r,
-              std::span<const std::uint8_t> image,
-              std::span<std::int32_t> out) {
-    if (t.mask) {
-        // Segments of n/32 columns: the pipeline fills in 1/32 of a pass at P = 2.
-        chamfer_distance_transform(g, n, n, r, image, *t.mask, out, std::max<std::int64_t>(16, n / 32));
-    } else {
-        euclidean_distance_transform(g, n, n, r, image, out);
+/// This processor's rows of `whole` in blocks of r rows (block b on processor b mod P).
+std::vector<std::uint8_t> rows_of(const Group& g,
+                                  const std::vector<std::uint8_t>& whole,
+                                  std::int64_t n,
+                                  std::int64_t r) {
+    std::vector<std::uint8_t> mine;
+    for (std::int64_t b = g.rank(); b * r < n; b += g.size()) {
+        const std::int64_t last = std::min(n, (b + 1) * r);
+        mine.insert(mine.end(), whole.begin() + b * r * n, whole.begin() + last * n);
     }
+    return mine;
 }
+
+/// Ours on `g`: the chamfer transforms in llc::sweep_layout's blocks and segments, the EDT in one block a processor.
+struct Ours {
+    Ours(const Transform& t, Group& g, const std::vector<std::uint8_t>& whole, std::int64_t side)
+        : transform(t), group(g), n(side) {
+        layout = t.mask ? sweep_layout(g.size(), n, n, *t.mask) : SweepLayout{(n + g.size() - 1) / g.size(), 1};
+        image = rows_of(g, whole, n, layout.r);
+        out.resize(image.size());
+    }
+    void operator()() {
+        if (transform.mask) {
+            chamfer_distance_transform(group, n, n, layout.r, image, *transform.mask, out, layout.k);
+        } else {
+            euclidean_distance_transform(group, n, n, layout.r, image, out);
+        }
+    }
+    const Transform& transform;
+    Group& group;
+    std::int64_t n;
+    SweepLayout layout;
+    std::vector<std::uint8_t> image;
+    std::vector<std::int32_t> out;
+};
 
 /// Our distances on rank 0's rows against OpenCV's (float) output.
 void check_against_opencv(const Transform& t,
@@ -80,25 +103,26 @@ std::vector<Row> run(Group& world, const Options& options) {
     std::vector<Row> rows;
     for (const std::int64_t n : sizes) {
         const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
-        const std::int64_t r = (n + P - 1) / P;
-        const std::int64_t first = std::min(n, world.rank() * r);
-        const std::int64_t last = std::min(n, first + r);
-        const std::vector<std::uint8_t> image(whole.begin() + first * n, whole.begin() + last * n);
-        std::vector<std::int32_t> out(image.size());
-        std::vector<std::int32_t> out_one(world.rank() == 0 ? whole.size() : 0);
         const int side = static_cast<int>(n);
         const cv::Mat source(side, side, CV_8U, const_cast<std::uint8_t*>(whole.data()));
         cv::Mat distances;
         for (const Transform& t : transforms) {
-            run_ours(t, world, n, r, image, out);
-            if (world.rank() == 0 && t.cv_type >= 0) {
-                cv::distanceTransform(source, distances, t.cv_type, t.cv_mask);
-                check_against_opencv(t, out, distances, n);
+            Ours ours(t, world, whole, n);
+            std::optional<Ours> one;  // ours on rank 0 alone
+            if (world.rank() == 0) {
+                one.emplace(t, world.self(), whole, n);
             }
-            const std::vector<std::function<void()>> bodies{[&] { run_ours(t, world, n, r, image, out); },
+            if (world.rank() == 0) {
+                (*one)();
+                if (t.cv_type >= 0) {
+                    cv::distanceTransform(source, distances, t.cv_type, t.cv_mask);
+                    check_against_opencv(t, one->out, distances, n);
+                }
+            }
+            const std::vector<std::function<void()>> bodies{[&] { ours(); },
                                                             [&] {
-                                                                if (world.rank() == 0) {
-                                                                    run_ours(t, world.self(), n, n, whole, out_one);
+                                                                if (one) {
+                                                                    (*one)();
                                                                 }
                                                             },
                                                             [&] {

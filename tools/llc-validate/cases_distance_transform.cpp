@@ -1,7 +1,7 @@
 // Validation cases of the distance transforms (algorithms/distance_transform) on random blob images of n × n pixels:
 // the exact Euclidean transform in blocks of ⌈n/p⌉ rows (one block a processor: the layout it wants), priced by
-// llc::cost::euclidean_distance_transform; the d8 and 5-7-11 chamfer transforms in the same blocks with segments of
-// ⌈n/32⌉ columns, priced by llc::cost::chamfer_distance_transform (the pipeline's steps).
+// llc::cost::euclidean_distance_transform; the d8 and 5-7-11 chamfer transforms in llc::sweep_layout's blocks and
+// segments, priced by llc::cost::chamfer_distance_transform (the pipeline's steps).
 #include <vector>
 
 #include <llc/algorithms/blob_image.hpp>
@@ -49,26 +49,24 @@ std::vector<std::int64_t> sizes(SizeClass size_class) {
     return {};
 }
 
-std::int64_t segment_of(std::int64_t n) {
-    return std::max<std::int64_t>(16, (n + 31) / 32);
-}
-
 class ChamferInstance final : public Instance {
   public:
     ChamferInstance(Group& g, std::int64_t n, ChamferMask mask)
-        : g_(g), n_(n), r_(block_of(g.size(), n)), mask_(std::move(mask)) {
+        : g_(g), n_(n), layout_(sweep_layout(g.size(), n, n, mask)), mask_(std::move(mask)) {
         const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
-        const std::int64_t first = std::min(n, g.rank() * r_);
-        const std::int64_t last = std::min(n, first + r_);
-        image_.assign(whole.begin() + first * n, whole.begin() + last * n);
+        // This processor's blocks of r rows: b = rank, rank + P, …
+        for (std::int64_t b = g.rank(); b * layout_.r < n; b += g.size()) {
+            const std::int64_t last = std::min(n, (b + 1) * layout_.r);
+            image_.insert(image_.end(), whole.begin() + b * layout_.r * n, whole.begin() + last * n);
+        }
         out_.resize(image_.size());
     }
-    void run() override { chamfer_distance_transform(g_, n_, n_, r_, image_, mask_, out_, segment_of(n_)); }
+    void run() override { chamfer_distance_transform(g_, n_, n_, layout_.r, image_, mask_, out_, layout_.k); }
 
   private:
     Group& g_;
     std::int64_t n_;
-    std::int64_t r_;
+    SweepLayout layout_;
     ChamferMask mask_;
     std::vector<std::uint8_t> image_;
     std::vector<std::int32_t> out_;

@@ -91,6 +91,21 @@ ChamferMask ChamferMask::custom(std::vector<Step> forward, std::string name) {
     return ChamferMask(std::move(forward), std::move(name));
 }
 
+SweepLayout sweep_layout(int P, std::int64_t width, std::int64_t height, const ChamferMask& mask) {
+    constexpr const char* where = "llc::sweep_layout";
+    if (P < 1) {
+        throw_argument_error(where, "P", std::to_string(P), "must be at least 1");
+    }
+    if (width < 1 || height < 1) {
+        throw_argument_error(
+            where, "width, height", std::to_string(width) + ", " + std::to_string(height), "must be ≥ 1");
+    }
+    (void)mask;  // the rule holds for every mask here (lead ≤ 2); kept for a rule that would depend on it
+    const std::int64_t k = std::min<std::int64_t>(width, 512);
+    const std::int64_t r = std::clamp<std::int64_t>(k / 4, 1, (height + P - 1) / P);
+    return {r, k};
+}
+
 // ---- The transform --------------------------------------------------------------------------------------------------
 
 namespace {
