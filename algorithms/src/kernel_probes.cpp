@@ -9,13 +9,17 @@ std::vector<cost::KernelProbe> kernel_probes();
 }  // namespace llc::detail::edt
 namespace llc::detail::sweep {
 std::vector<cost::KernelProbe> kernel_probes();
+std::vector<cost::KernelProbe> path_kernel_probes();
 }  // namespace llc::detail::sweep
 
 namespace llc {
 
 std::vector<cost::KernelProbe> algorithm_kernel_probes() {
     std::vector<cost::KernelProbe> probes;
-    for (auto&& family : {detail::fft::kernel_probes(), detail::edt::kernel_probes(), detail::sweep::kernel_probes()}) {
+    for (auto&& family : {detail::fft::kernel_probes(),
+                          detail::edt::kernel_probes(),
+                          detail::sweep::kernel_probes(),
+                          detail::sweep::path_kernel_probes()}) {
         for (const auto& probe : family) {
             probes.push_back(probe);
         }

@@ -6,4 +6,5 @@
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/algorithms/fft.hpp>
 #include <llc/algorithms/fft_cost.hpp>
+#include <llc/algorithms/path_planning.hpp>
 #include <llc/algorithms/kernel_probes.hpp>
