@@ -3,7 +3,7 @@
 namespace llc::run {
 
 const std::vector<RunCommand>& commands() {
-    static const std::vector<RunCommand> all{fft_command(), distance_transform_command()};
+    static const std::vector<RunCommand> all{fft_command(), distance_transform_command(), path_planning_command()};
     return all;
 }
 

@@ -39,6 +39,7 @@ struct RunCommand {
 // The algorithms, one file each.
 [[nodiscard]] RunCommand fft_command();
 [[nodiscard]] RunCommand distance_transform_command();
+[[nodiscard]] RunCommand path_planning_command();
 
 // ---- Helpers shared by the algorithms -----------------------------------------------------------------------------
 
