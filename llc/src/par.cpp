@@ -1,6 +1,4 @@
-#include <bit>
-#include <cstdint>
-
+#include <llc/fingerprint.hpp>
 #include <llc/par.hpp>
 
 namespace llc::detail {
@@ -18,15 +16,9 @@ void PendingSends::wait_all() {
 }
 
 void check_weights_agree(Group& g, const char* function, std::span<const double> weights) {
-    // FNV-1a over the weights' bit patterns: equal weights hash equal; a difference shows up with near certainty.
-    std::uint64_t hash = 1469598103934665603ULL;
-    for (const double w : weights) {
-        hash ^= std::bit_cast<std::uint64_t>(w);
-        hash *= 1099511628211ULL;
-    }
     g.check_same(function,
                  {{"weights.size()", static_cast<long long>(weights.size())},
-                  {"weights (hash of the values)", static_cast<long long>(hash >> 1)}});
+                  {"weights (hash of the values)", Fingerprint{}.add(weights).value()}});
     // Every rank now holds the same weights, so every rank reaches the same verdict.
     check_weights(function, g.size(), weights);
 }

@@ -9,6 +9,7 @@
 #include <llc/algorithms/chamfer.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/error.hpp>
+#include <llc/fingerprint.hpp>
 #include <llc/trace.hpp>
 
 #include "pipeline.hpp"
@@ -202,14 +203,11 @@ std::string argument_problem(const Group& g,
 
 /// A fingerprint of the mask, so that ranks can agree they use the same one.
 long long mask_fingerprint(const ChamferMask& mask) {
-    long long h = 1469598103934665603LL;
+    Fingerprint h;
     for (const ChamferMask::Step& s : mask.forward()) {
-        for (const long long v :
-             {static_cast<long long>(s.dy), static_cast<long long>(s.dx), static_cast<long long>(s.weight)}) {
-            h = (h ^ v) * 1099511628211LL;
-        }
+        h.add(std::int64_t{s.dy}).add(std::int64_t{s.dx}).add(std::int64_t{s.weight});
     }
-    return h;
+    return h.value();
 }
 
 }  // namespace

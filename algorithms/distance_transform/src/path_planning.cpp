@@ -10,6 +10,7 @@
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/algorithms/path_planning.hpp>
 #include <llc/error.hpp>
+#include <llc/fingerprint.hpp>
 #include <llc/trace.hpp>
 
 #include "path_kernels.hpp"
@@ -91,12 +92,11 @@ std::string argument_problem(const Group& g,
 }
 
 long long sources_fingerprint(std::span<const Pixel> sources) {
-    long long h = 1469598103934665603LL;
+    Fingerprint h;
     for (const Pixel& s : sources) {
-        h = (h ^ static_cast<long long>(s.row)) * 1099511628211LL;
-        h = (h ^ static_cast<long long>(s.column)) * 1099511628211LL;
+        h.add(std::int64_t{s.row}).add(std::int64_t{s.column});
     }
-    return h;
+    return h.value();
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <llc/environment.hpp>
 #include <llc/error.hpp>
 #include <llc/file.hpp>
+#include <llc/fingerprint.hpp>
 #include <llc/group.hpp>
 #include <llc/par.hpp>
 #include <llc/partners.hpp>
