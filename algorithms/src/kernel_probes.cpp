@@ -10,12 +10,18 @@ std::vector<cost::KernelProbe> kernel_probes();
 namespace llc::detail::sweep {
 std::vector<cost::KernelProbe> kernel_probes();
 }  // namespace llc::detail::sweep
+namespace llc::detail::matrix_chain {
+std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace llc::detail::matrix_chain
 
 namespace llc {
 
 std::vector<cost::KernelProbe> algorithm_kernel_probes() {
     std::vector<cost::KernelProbe> probes;
-    for (auto&& family : {detail::fft::kernel_probes(), detail::edt::kernel_probes(), detail::sweep::kernel_probes()}) {
+    for (auto&& family : {detail::fft::kernel_probes(),
+                          detail::edt::kernel_probes(),
+                          detail::sweep::kernel_probes(),
+                          detail::matrix_chain::kernel_probes()}) {
         for (const auto& probe : family) {
             probes.push_back(probe);
         }

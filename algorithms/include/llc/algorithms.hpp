@@ -7,3 +7,4 @@
 #include <llc/algorithms/fft.hpp>
 #include <llc/algorithms/fft_cost.hpp>
 #include <llc/algorithms/kernel_probes.hpp>
+#include <llc/algorithms/matrix_chain.hpp>
