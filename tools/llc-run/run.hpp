@@ -38,6 +38,8 @@ struct RunCommand {
 
 // The algorithms, one file each.
 [[nodiscard]] RunCommand fft_command();
+[[nodiscard]] RunCommand matrix_chain_command();
+[[nodiscard]] RunCommand optimal_bst_command();
 
 // ---- Helpers shared by the algorithms -----------------------------------------------------------------------------
 
