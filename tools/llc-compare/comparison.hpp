@@ -51,6 +51,7 @@ struct Comparison {
 // The comparisons, one file each.
 [[nodiscard]] Comparison par_comparison();
 [[nodiscard]] Comparison fft_comparison();
+[[nodiscard]] Comparison matrix_chain_comparison();
 [[nodiscard]] Comparison euclidean_comparison();  ///< only with OpenCV (LLC_WITH_OPENCV)
 
 }  // namespace llc::compare

@@ -94,11 +94,7 @@ std::int64_t default_r(int P, std::int64_t n, const IntervalDpOptions& options) 
     if (options.profile != nullptr) {
         return cost::matrix_chain_best_r(P, n, *options.profile);
     }
-    if (P == 1) {
-        return std::max<std::int64_t>(1, n);
-    }
-    const double r = std::round(cost::miguet_r_opt_approx(static_cast<double>(n), P, 8.0));
-    return std::clamp<std::int64_t>(static_cast<std::int64_t>(r), 1, std::max<std::int64_t>(1, (n + P - 1) / P));
+    return default_block_size(P, n);
 }
 
 /// Walks the optimal tree from (0, n−1) level by level: the owner of column j knows split(i, j); one allreduce (max
@@ -185,6 +181,14 @@ void check_options(Group& g, const char* function, const IntervalDpOptions& opti
 }
 
 }  // namespace
+
+std::int64_t default_block_size(int P, std::int64_t n) {
+    if (P == 1) {
+        return std::max<std::int64_t>(1, n);
+    }
+    const double r = std::round(cost::miguet_r_opt_approx(static_cast<double>(n), P, 8.0));
+    return std::clamp<std::int64_t>(static_cast<std::int64_t>(r), 1, std::max<std::int64_t>(1, (n + P - 1) / P));
+}
 
 MatrixChainResult matrix_chain(Group& g, std::span<const std::int64_t> dims, const IntervalDpOptions& options) {
     constexpr const char* name = "llc::matrix_chain";

@@ -73,6 +73,10 @@ struct IntervalDpOptions {
     std::vector<ReceivedEntries>* received = nullptr;
 };
 
+/// The block size matrix_chain and optimal_bst use for n indices on P processors when options.r = 0 and there is no
+/// profile: n at P = 1, else the article's r_opt ≈ √(2ρn/(3P)) with ρ = 8, within 1 … ⌈n/P⌉.
+[[nodiscard]] std::int64_t default_block_size(int P, std::int64_t n);
+
 /// The result of matrix_chain.
 struct MatrixChainResult {
     std::int64_t cost = 0;              ///< scalar multiplications of the optimal order, on every rank
