@@ -179,6 +179,19 @@ TEST(MatrixChain, RandomAgainstTextbookEveryR) {
     }
 }
 
+TEST(MatrixChain, LongRangesInChunks) {
+    // Blocks whose middle k range is longer than one cache chunk (≥ 256 entries): the chunks' merge keeps the
+    // smallest k.
+    Group& g = Group::world();
+    std::mt19937_64 rng(12);
+    for (const int top : {3, 1000}) {
+        const auto dims = random_dims(rng, 600, top);
+        for (const std::int64_t r : {64, 150}) {
+            expect_same_table(llc::matrix_chain(g, dims, {.r = r}), dims);
+        }
+    }
+}
+
 TEST(MatrixChain, DoesNotUseKnuthsRestriction) {
     Group& g = Group::world();
     std::mt19937_64 rng(3);

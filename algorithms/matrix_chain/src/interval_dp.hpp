@@ -14,7 +14,7 @@ namespace llc::detail::interval_dp {
 template <class T>
 struct Best {
     T value;
-    std::int64_t m;  ///< offset of the smallest optimal k from i
+    std::int64_t m;  ///< the smallest optimal k (min_plus: its offset in the range)
 };
 
 /// 64-byte vectors (GCC vector extensions: AVX-512 registers where the build targets them, pairs of AVX2 otherwise).
@@ -107,8 +107,9 @@ inline Best<std::int64_t> min_plus_saturating(
     return best;
 }
 
-/// How the engine computes one entry: the min-plus over k, then the k-independent part.
-/// Policy: `Best<T> best(i, j, row, col)` (row = c(i, i..j−1), col = c(i+1..j, j)) and `T finish(i, j, T min)`.
+/// How the engine computes one entry. Policy: `Best<T> range(i, j, k0, k1, row, col)`, the min-plus over k in
+/// [k0, k1) with row = &c(i, k0) and col = &c(k0 + 1, j), its m the absolute k (a value above every cost when the
+/// range is empty); and `T finish(i, j, T min)`, the k-independent part.
 template <class T>
 struct Geometry {
     std::int64_t n;
@@ -130,9 +131,27 @@ inline std::int64_t trapezoid_size(std::int64_t a_begin, std::int64_t a_end, std
     return s;
 }
 
-/// Computes block (a, b): rows i of row block a (bottom up), columns j of column block b (left to right). `in` holds
-/// the received trapezoid c(i, i..b·r−1) (nothing when a = b); the rows extended by the new entries go to `out` when
-/// not null (the trapezoid passed on at the next macro-step), else through a scratch row.
+/// The better of two candidates: the smaller value, and on a tie the smaller k (the sequential DP's rule).
+template <class T>
+Best<T> better(const Best<T>& x, const Best<T>& y) {
+    return (y.value < x.value || (y.value == x.value && y.m < x.m)) ? y : x;
+}
+
+/// The k range of one pass over the middle of a block: long enough to pay for the call, short enough that the rows and
+/// columns of a whole r × r block stay in the core's cache (2·r·K values of 8 bytes ≈ 512 KiB).
+inline std::int64_t chunk_length(std::int64_t r) {
+    return std::max<std::int64_t>(256, ((std::int64_t{1} << 15) / std::max<std::int64_t>(r, 1)) / 8 * 8);
+}
+
+/// Computes block (a, b): rows i of row block a, columns j of column block b. `in` holds the received trapezoid
+/// c(i, i..b·r−1) (nothing when a = b); the rows extended by the new entries go to `out` when not null (the trapezoid
+/// passed on at the next macro-step), else through a scratch row.
+///
+/// For a < b the k of c(i,j) fall in three ranges: [i, a_end−1) needs c(k+1, j) of this block's rows below i;
+/// [b_begin, j) needs c(i, k) of this block's columns left of j; the middle [a_end−1, b_begin) needs only entries of
+/// earlier macro-steps. The middle, nearly all the work, runs first for the whole block in chunks of k, so that each
+/// chunk of the block's rows and columns is read from cache r times; the edges then run in dependency order (rows
+/// bottom up, columns left to right). Merging by (value, k) keeps the smallest optimal k, as the sequential loop does.
 template <class T, class Policy>
 void compute_block(const Geometry<T>& geo,
                    IntervalTable<T>& table,
@@ -141,17 +160,35 @@ void compute_block(const Geometry<T>& geo,
                    std::int64_t b,
                    const T* in,
                    T* out,
-                   std::vector<T>& scratch) {
+                   std::vector<T>& scratch,
+                   std::vector<Best<T>>& middle) {
     const std::int64_t a0 = geo.begin(a);
     const std::int64_t a1 = geo.end(a);
     const std::int64_t b0 = geo.begin(b);
     const std::int64_t b1 = geo.end(b);
+    const std::int64_t width = b1 - b0;
     const bool diagonal = a == b;
-    std::int64_t in_pos = diagonal ? 0 : trapezoid_size(a0, a1, b0);
+    // Row i of the received trapezoid starts at in_row[i − a0] (entry k at + (k − i)).
+    std::vector<std::int64_t> in_row(static_cast<std::size_t>(a1 - a0), 0);
+    for (std::int64_t i = a0 + 1; i < a1 && !diagonal; ++i) {
+        in_row[static_cast<std::size_t>(i - a0)] = in_row[static_cast<std::size_t>(i - a0 - 1)] + (b0 - (i - 1));
+    }
+    if (!diagonal) {
+        middle.assign(static_cast<std::size_t>((a1 - a0) * width), Best<T>{std::numeric_limits<T>::max(), 0});
+        const std::int64_t K = chunk_length(geo.r);
+        for (std::int64_t k0 = a1 - 1; k0 < b0; k0 += K) {
+            const std::int64_t k1 = std::min(b0, k0 + K);
+            for (std::int64_t i = a0; i < a1; ++i) {
+                const T* row = in + in_row[static_cast<std::size_t>(i - a0)] + (k0 - i);
+                Best<T>* acc = middle.data() + (i - a0) * width;
+                for (std::int64_t j = b0; j < b1; ++j) {
+                    acc[j - b0] = better(acc[j - b0], policy.range(i, j, k0, k1, row, table.column(j) + k0 + 1));
+                }
+            }
+        }
+    }
     std::int64_t out_pos = out != nullptr ? trapezoid_size(a0, a1, b1) : 0;
     for (std::int64_t i = a1 - 1; i >= a0; --i) {
-        const std::int64_t received = diagonal ? 0 : b0 - i;
-        in_pos -= received;
         T* row = scratch.data();
         if (out != nullptr) {
             out_pos -= b1 - i;
@@ -164,15 +201,20 @@ void compute_block(const Geometry<T>& geo,
             table.split_column(i)[i] = static_cast<std::int32_t>(i);
             j = i + 1;
         } else {
-            std::copy_n(in + in_pos, received, row);
+            std::copy_n(in + in_row[static_cast<std::size_t>(i - a0)], b0 - i, row);
         }
         for (; j < b1; ++j) {
             T* col = table.column(j);
-            const Best<T> best = policy.best(i, j, row, col + i + 1);
+            const std::int64_t lower_end = diagonal ? j : a1 - 1;
+            Best<T> best = policy.range(i, j, i, lower_end, row, col + i + 1);
+            if (!diagonal) {
+                best = better(best, middle[static_cast<std::size_t>((i - a0) * width + (j - b0))]);
+                best = better(best, policy.range(i, j, b0, j, row + (b0 - i), col + b0 + 1));
+            }
             const T value = policy.finish(i, j, best.value);
             row[j - i] = value;
             col[i] = value;
-            table.split_column(j)[i] = static_cast<std::int32_t>(i + best.m);
+            table.split_column(j)[i] = static_cast<std::int32_t>(best.m);
         }
     }
 }
@@ -189,6 +231,7 @@ IntervalTable<T> run(
     std::vector<T> send;
     std::vector<T> recv;
     std::vector<T> scratch(static_cast<std::size_t>(std::min(n, r * B)) + 1);
+    std::vector<Best<T>> middle;
     // The trapezoids this processor computes at macro-step d for its blocks b ≥ d, and passes on if b ≤ B − 2.
     const auto step = [&](std::int64_t d) {
         std::int64_t out_size = 0;
@@ -206,7 +249,7 @@ IntervalTable<T> run(
             }
             const std::int64_t a = b - d;
             T* out = b <= B - 2 ? send.data() + out_pos : nullptr;
-            compute_block(geo, table, policy, a, b, recv.data() + in_pos, out, scratch);
+            compute_block(geo, table, policy, a, b, recv.data() + in_pos, out, scratch, middle);
             if (d > 0) {
                 in_pos += trapezoid_size(geo.begin(a), geo.end(a), geo.begin(b));
             }

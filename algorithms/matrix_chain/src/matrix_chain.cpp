@@ -44,19 +44,25 @@ constexpr std::int64_t int64_top = std::numeric_limits<std::int64_t>::max();
 struct ChainPolicy {
     const std::int64_t* dims;
     bool saturating;
-    [[nodiscard]] Best<std::int64_t> best(std::int64_t i,
-                                          std::int64_t j,
-                                          const std::int64_t* row,
-                                          const std::int64_t* col) const {
-        const std::int64_t* g = dims + i + 1;
+    [[nodiscard]] Best<std::int64_t> range(std::int64_t i,
+                                           std::int64_t j,
+                                           std::int64_t k0,
+                                           std::int64_t k1,
+                                           const std::int64_t* row,
+                                           const std::int64_t* col) const {
+        const std::int64_t* g = dims + k0 + 1;
+        Best<std::int64_t> best{};
         if (saturating) {
             std::int64_t a = 0;
             if (__builtin_mul_overflow(dims[i], dims[j + 1], &a)) {
                 a = int64_top;
             }
-            return min_plus_saturating(row, col, g, a, j - i);
+            best = min_plus_saturating(row, col, g, a, k1 - k0);
+        } else {
+            best = min_plus<std::int64_t, true>(row, col, g, dims[i] * dims[j + 1], k1 - k0);
         }
-        return min_plus<std::int64_t, true>(row, col, g, dims[i] * dims[j + 1], j - i);
+        best.m += k0;
+        return best;
     }
     [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) { return m; }
 };
@@ -64,8 +70,15 @@ struct ChainPolicy {
 /// Optimal BST on n + 1 indices: min_k {c(i,k) + c(k+1,j)} + (prefix[j] − prefix[i]).
 struct BstPolicy {
     const double* prefix;
-    [[nodiscard]] static Best<double> best(std::int64_t i, std::int64_t j, const double* row, const double* col) {
-        return min_plus<double, false>(row, col, nullptr, 0.0, j - i);
+    [[nodiscard]] static Best<double> range(std::int64_t /*i*/,
+                                            std::int64_t /*j*/,
+                                            std::int64_t k0,
+                                            std::int64_t k1,
+                                            const double* row,
+                                            const double* col) {
+        Best<double> best = min_plus<double, false>(row, col, nullptr, 0.0, k1 - k0);
+        best.m += k0;
+        return best;
     }
     [[nodiscard]] double finish(std::int64_t i, std::int64_t j, double m) const { return m + (prefix[j] - prefix[i]); }
 };
@@ -184,7 +197,7 @@ void check_options(Group& g, const char* function, const IntervalDpOptions& opti
 
 std::int64_t default_block_size(int P, std::int64_t n) {
     if (P == 1) {
-        return std::max<std::int64_t>(1, n);
+        return std::clamp<std::int64_t>(n, 1, 64);  // blocks of 64 columns keep each block's data in the cache
     }
     const double r = std::round(cost::miguet_r_opt_approx(static_cast<double>(n), P, 8.0));
     return std::clamp<std::int64_t>(static_cast<std::int64_t>(r), 1, std::max<std::int64_t>(1, (n + P - 1) / P));

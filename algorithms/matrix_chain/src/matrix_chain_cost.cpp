@@ -120,7 +120,7 @@ Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile)
 std::int64_t matrix_chain_best_r(int P, std::int64_t n, const Profile& profile) {
     check("llc::cost::matrix_chain_best_r", P, n, 1);
     if (P == 1) {
-        return n;
+        return llc::default_block_size(1, n);
     }
     const std::int64_t top = std::max<std::int64_t>(1, (n + P - 1) / P);
     const auto model = make_model("ccm", profile);
