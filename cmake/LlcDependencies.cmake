@@ -7,6 +7,8 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
 find_library(LLC_FFTW3_MPI_LIBRARY NAMES fftw3_mpi)
 find_package(Threads REQUIRED)
+# libpng: the tools read PNG images (tools/common/image_io).
+find_package(PNG REQUIRED)
 # OpenCV (C++ API): the distance transforms' benchmark peer (llc-compare). Optional: without it those comparisons are
 # left out of the build.
 find_package(OpenCV QUIET COMPONENTS core imgproc)

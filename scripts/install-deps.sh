@@ -11,7 +11,7 @@ packages=(
     nlohmann-json3-dev
     libpng-dev
     libopencv-dev
-    python3 python3-matplotlib python3-numpy
+    python3 python3-matplotlib python3-numpy python3-scipy
 )
 
 missing=()

@@ -52,6 +52,6 @@ struct Comparison {
 [[nodiscard]] Comparison par_comparison();
 [[nodiscard]] Comparison fft_comparison();
 [[nodiscard]] Comparison matrix_chain_comparison();
-[[nodiscard]] Comparison euclidean_comparison();  ///< only with OpenCV (LLC_WITH_OPENCV)
+[[nodiscard]] Comparison distance_transform_comparison();  ///< only with OpenCV (LLC_HAVE_OPENCV)
 
 }  // namespace llc::compare

@@ -37,7 +37,7 @@ const std::vector<Comparison>& comparisons() {
         fft_comparison(),
         matrix_chain_comparison(),
 #ifdef LLC_HAVE_OPENCV
-        euclidean_comparison(),
+        distance_transform_comparison(),
 #endif
     };
     return all;

@@ -91,6 +91,21 @@ ChamferMask ChamferMask::custom(std::vector<Step> forward, std::string name) {
     return ChamferMask(std::move(forward), std::move(name));
 }
 
+SweepLayout sweep_layout(int P, std::int64_t width, std::int64_t height, const ChamferMask& mask) {
+    constexpr const char* where = "llc::sweep_layout";
+    if (P < 1) {
+        throw_argument_error(where, "P", std::to_string(P), "must be at least 1");
+    }
+    if (width < 1 || height < 1) {
+        throw_argument_error(
+            where, "width, height", std::to_string(width) + ", " + std::to_string(height), "must be ≥ 1");
+    }
+    (void)mask;  // the rule holds for every mask here (lead ≤ 2); kept for a rule that would depend on it
+    const std::int64_t k = std::min<std::int64_t>(width, 512);
+    const std::int64_t r = std::clamp<std::int64_t>(k / 4, 1, (height + P - 1) / P);
+    return {r, k};
+}
+
 // ---- The transform --------------------------------------------------------------------------------------------------
 
 namespace {
@@ -192,11 +207,14 @@ class Pass {
 
     void compute(const Unit& u) {
         std::vector<const std::int32_t*> above(static_cast<std::size_t>(mask_.reach()));
+        // One processor's backward pass writes the final distances as it goes: a row no later row reads any more is
+        // marked where nothing reached it (−1) while it is still in cache, instead of in a pass of its own.
+        const bool finish_behind = g_.P == 1 && g_.backward;
         for (std::int64_t y = g_.first_pass_row(u.block); y <= g_.last_pass_row(u.block); ++y) {
             const std::int64_t x0 = g_.segment_lo(u.segment, y);
             const std::int64_t x1 = g_.segment_hi(u.segment, y);
             if (x0 >= x1) {
-                continue;
+                continue;  // (never at P = 1, where each row is one segment: finish_behind misses no row)
             }
             for (int i = 0; i < mask_.reach(); ++i) {
                 above[static_cast<std::size_t>(i)] = row_for(u.block, y - 1 - i);
@@ -209,6 +227,22 @@ class Pass {
                                            x1,
                                            mask_,
                                            g_.backward);
+            // Row y − reach was the last row that read it.
+            if (finish_behind && y - mask_.reach() >= g_.first_pass_row(u.block)) {
+                finish_row(rows_.out_row(u.block, physical_row(y - mask_.reach())));
+            }
+        }
+        if (finish_behind) {
+            const std::int64_t last = g_.last_pass_row(u.block);
+            for (std::int64_t y = std::max(g_.first_pass_row(u.block), last - mask_.reach() + 1); y <= last; ++y) {
+                finish_row(rows_.out_row(u.block, physical_row(y)));
+            }
+        }
+    }
+
+    void finish_row(std::int32_t* row) const {
+        for (std::int64_t x = 0; x < g_.width; ++x) {
+            row[x] = row[x] >= unreached ? -1 : row[x];
         }
     }
 
@@ -336,9 +370,11 @@ void chamfer_distance_transform(Group& g,
         geometry.backward = backward;
         Pass(g, geometry, mask, rows).run();
     }
-    // What no path reached.
-    for (std::int32_t& d : out) {
-        d = d >= unreached ? -1 : d;
+    // What no path reached (one processor's backward pass did it already, row by row).
+    if (g.size() > 1) {
+        for (std::int32_t& d : out) {
+            d = d >= unreached ? -1 : d;
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 #include "sweep.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace llc::detail::sweep {
 
@@ -122,6 +123,29 @@ std::int64_t halo_pixels(const Geometry& g, const Unit& u) {
     return pixels;
 }
 
+namespace {
+
+/// A forward step of the pass in physical columns: the source row, the column offset and the weight.
+struct Term {
+    const std::int32_t* source;
+    std::int64_t dx;
+    std::int32_t weight;
+};
+
+/// One pixel: its start value (forward pass) or its value so far, lowered by every term from the rows before.
+template <bool Checked>
+std::int32_t from_rows(std::span<const Term> terms, std::int64_t x, std::int64_t width, std::int32_t value) {
+    for (const Term& t : terms) {
+        const std::int64_t from = x + t.dx;
+        if (!Checked || (from >= 0 && from < width)) {
+            value = std::min(value, t.source[from] + t.weight);
+        }
+    }
+    return value;
+}
+
+}  // namespace
+
 void chamfer_segment(std::span<std::int32_t> row,
                      std::span<const std::int32_t* const> above,
                      const std::uint8_t* image,
@@ -133,56 +157,76 @@ void chamfer_segment(std::span<std::int32_t> row,
     // Physical columns [a, b) of pass columns [x0, x1); a pass step dx is the physical step −dx going backward.
     const std::int64_t a = backward ? width - x1 : x0;
     const std::int64_t b = backward ? width - x0 : x1;
-    std::int32_t* const d = row.data();
-    if (image != nullptr) {
-        for (std::int64_t x = a; x < b; ++x) {
-            d[x] = image[x] == 0 ? 0 : unreached;
-        }
+    if (a >= b) {
+        return;
     }
-    // The rows before in the pass: every pixel of the segment at once (vectorises).
+    std::int32_t* const d = row.data();
+    // The terms from the rows before in the pass that exist, and the columns where all their sources are in the row.
+    std::array<Term, 64> storage{};
+    std::size_t count = 0;
+    std::int64_t inner_lo = a;
+    std::int64_t inner_hi = b;
     for (const ChamferMask::Step& step : mask.forward()) {
         if (step.dy == 0) {
             continue;
         }
         const std::int32_t* const source = above[static_cast<std::size_t>(-step.dy - 1)];
-        if (source == nullptr) {
+        if (source == nullptr || count == storage.size()) {
             continue;
         }
         const std::int64_t dx = backward ? -step.dx : step.dx;
-        const std::int32_t w = step.weight;
-        const std::int64_t lo = std::max(a, -dx);
-        const std::int64_t hi = std::min(b, width - dx);
-        for (std::int64_t x = lo; x < hi; ++x) {
-            d[x] = std::min(d[x], source[x + dx] + w);
-        }
+        storage[count++] = {source, dx, step.weight};
+        inner_lo = std::max(inner_lo, -dx);
+        inner_hi = std::min(inner_hi, width - dx);
     }
-    // The row itself, in the pass's direction: each pixel after the ones it depends on, all its in-row steps at once.
+    const std::span<const Term> terms(storage.data(), count);
     const std::span<const ChamferMask::Step> in_row = mask.in_row();
-    if (in_row.empty()) {
-        return;
-    }
-    if (in_row.size() == 1) {  // every standard mask: one recurrence d[x] = min(d[x], d[x ∓ 1] + w)
+    const auto start = [&](std::int64_t x) { return image == nullptr ? d[x] : (image[x] == 0 ? 0 : unreached); };
+    if (in_row.size() == 1 && in_row[0].dx == -1 &&
+        static_cast<std::int64_t>(in_row[0].weight) * width < std::int64_t{1} << 29) {
+        // Every standard mask. First each pixel from the rows before (whole segment at once: vectorises) ...
+        if (image != nullptr) {
+            for (std::int64_t x = a; x < b; ++x) {
+                d[x] = image[x] == 0 ? 0 : unreached;
+            }
+        }
+        for (const Term& t : terms) {
+            const std::int64_t lo = std::max(a, -t.dx);
+            const std::int64_t hi = std::min(b, width - t.dx);
+            for (std::int64_t x = lo; x < hi; ++x) {
+                d[x] = std::min(d[x], t.source[x + t.dx] + t.weight);
+            }
+        }
+        // ... then along the row: d[x] = min over j ≤ x of t[j] + w·(x − j) = w·x + (prefix minimum of t[j] − w·j)
+        // going forward (mirrored backward), a chain of one `min` a pixel where d[x] = min(t[x], d[x − 1] + w) chained
+        // an addition and a `min`. Values past `unreached` stay there.
         const std::int32_t w = in_row[0].weight;
         if (!backward) {
-            const std::int64_t dx = in_row[0].dx;  // < 0
-            for (std::int64_t x = std::max(a, -dx); x < b; ++x) {
-                d[x] = std::min(d[x], d[x + dx] + w);
+            std::int32_t low = a > 0 ? d[a - 1] - w * static_cast<std::int32_t>(a - 1) : unreached;
+            for (std::int64_t x = a; x < b; ++x) {
+                const auto wx = w * static_cast<std::int32_t>(x);
+                low = std::min(low, d[x] - wx);
+                d[x] = std::min(wx + low, unreached);
             }
         } else {
-            const std::int64_t dx = -in_row[0].dx;  // > 0
-            for (std::int64_t x = std::min(b, width - dx) - 1; x >= a; --x) {
-                d[x] = std::min(d[x], d[x + dx] + w);
+            std::int32_t low =
+                b < width ? d[b] + w * static_cast<std::int32_t>(b) : unreached + w * static_cast<std::int32_t>(width);
+            for (std::int64_t x = b - 1; x >= a; --x) {
+                const auto wx = w * static_cast<std::int32_t>(x);
+                low = std::min(low, d[x] + wx);
+                d[x] = std::min(low - wx, unreached);
             }
         }
         return;
     }
+    // Any other mask: every pixel from its terms, then its in-row steps, in the pass's order.
     for (std::int64_t i = 0; i < b - a; ++i) {
         const std::int64_t x = backward ? b - 1 - i : a + i;
-        std::int32_t v = d[x];
-        for (const ChamferMask::Step& step : in_row) {
-            const std::int64_t from = x + (backward ? -step.dx : step.dx);
+        std::int32_t v = from_rows<true>(terms, x, width, start(x));
+        for (const ChamferMask::Step& s : in_row) {
+            const std::int64_t from = x + (backward ? -s.dx : s.dx);
             if (from >= 0 && from < width) {
-                v = std::min(v, d[from] + step.weight);
+                v = std::min(v, d[from] + s.weight);
             }
         }
         d[x] = v;

@@ -89,6 +89,19 @@ void chamfer_distance_transform(Group& g,
                                 std::int64_t k = 0,
                                 const cost::Profile* profile = nullptr);
 
+/// A pipeline's layout: r rows per block, segments of k columns.
+struct SweepLayout {
+    std::int64_t r = 1;
+    std::int64_t k = 1;
+};
+
+/// A layout that keeps the pipeline busy without a profile: segments of k = min(width, 512) columns and blocks of
+/// r = k/4 rows (at most ⌈height/P⌉, at least 1), so a step computes r·k ≈ 64 Ki pixels (a shift costs a few
+/// microseconds beside it) and a block's parallelogram lags its segment by r·lead ≤ k/4·lead columns (the next
+/// processor starts a fraction of a step later, where r = ⌈height/P⌉ made it wait r·lead/k steps: a third of a pass
+/// at 2048², P = 2, k = 64). @throws llc::Error for P, width or height < 1.
+[[nodiscard]] SweepLayout sweep_layout(int P, std::int64_t width, std::int64_t height, const ChamferMask& mask);
+
 namespace cost {
 
 /// The CCM cost of llc::chamfer_distance_transform (article [2] §4, with the step count of the actual schedule):

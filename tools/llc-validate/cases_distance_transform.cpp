@@ -1,0 +1,116 @@
+// Validation cases of the distance transforms (algorithms/distance_transform) on random blob images of n × n pixels:
+// the exact Euclidean transform in blocks of ⌈n/p⌉ rows (one block a processor: the layout it wants), priced by
+// llc::cost::euclidean_distance_transform; the d8 and 5-7-11 chamfer transforms in llc::sweep_layout's blocks and
+// segments, priced by llc::cost::chamfer_distance_transform (the pipeline's steps).
+#include <vector>
+
+#include <llc/algorithms/blob_image.hpp>
+#include <llc/algorithms/chamfer.hpp>
+#include <llc/algorithms/euclidean_distance.hpp>
+
+#include "case.hpp"
+
+namespace llc::validate {
+namespace {
+
+std::int64_t block_of(int p, std::int64_t n) {
+    return (n + p - 1) / p;
+}
+
+class EuclideanInstance final : public Instance {
+  public:
+    EuclideanInstance(Group& g, std::int64_t n) : g_(g), n_(n), r_(block_of(g.size(), n)) {
+        const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
+        // This processor's rows: its one block (block q on processor q).
+        const std::int64_t first = std::min(n, g.rank() * r_);
+        const std::int64_t last = std::min(n, first + r_);
+        image_.assign(whole.begin() + first * n, whole.begin() + last * n);
+        squared_.resize(image_.size());
+    }
+    void run() override { euclidean_distance_transform(g_, n_, n_, r_, image_, squared_); }
+
+  private:
+    Group& g_;
+    std::int64_t n_;
+    std::int64_t r_;
+    std::vector<std::uint8_t> image_;
+    std::vector<std::int32_t> squared_;
+};
+
+std::vector<std::int64_t> sizes(SizeClass size_class) {
+    switch (size_class) {
+        case SizeClass::small:
+            return {256, 512, 1024};
+        case SizeClass::medium:
+            return {512, 1024, 2048, 4096};
+        case SizeClass::large:
+            return {1024, 2048, 4096, 8192};
+    }
+    return {};
+}
+
+class ChamferInstance final : public Instance {
+  public:
+    ChamferInstance(Group& g, std::int64_t n, ChamferMask mask)
+        : g_(g), n_(n), layout_(sweep_layout(g.size(), n, n, mask)), mask_(std::move(mask)) {
+        const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
+        // This processor's blocks of r rows: b = rank, rank + P, …
+        for (std::int64_t b = g.rank(); b * layout_.r < n; b += g.size()) {
+            const std::int64_t last = std::min(n, (b + 1) * layout_.r);
+            image_.insert(image_.end(), whole.begin() + b * layout_.r * n, whole.begin() + last * n);
+        }
+        out_.resize(image_.size());
+    }
+    void run() override { chamfer_distance_transform(g_, n_, n_, layout_.r, image_, mask_, out_, layout_.k); }
+
+  private:
+    Group& g_;
+    std::int64_t n_;
+    SweepLayout layout_;
+    ChamferMask mask_;
+    std::vector<std::uint8_t> image_;
+    std::vector<std::int32_t> out_;
+};
+
+Case chamfer_case(const ChamferMask& mask) {
+    return Case{
+        .algorithm = "dt-" + mask.name(),
+        .family = "distance-transform",
+        .size_unit = "n (n × n pixels)",
+        .sizes = sizes,
+        .prepare = [mask](Group& g, std::int64_t n) -> std::unique_ptr<Instance> {
+            return std::make_unique<ChamferInstance>(g, n, mask);
+        },
+        .expr =
+            [mask](int p, std::int64_t n, const cost::Profile& profile) {
+                const SweepLayout layout = sweep_layout(p, n, n, mask);
+                return cost::chamfer_distance_transform(p, n, n, layout.r, layout.k, mask, profile);
+            },
+        .applies = {},
+        .goal = {.median = 0.10},  // issue #20: within 10 % median over 1024² … 8192² at P = 1, 2
+    };
+}
+
+}  // namespace
+
+std::vector<Case> distance_transform_cases() {
+    return {chamfer_case(ChamferMask::d8()),
+            chamfer_case(ChamferMask::chamfer5711()),
+            Case{
+                .algorithm = "edt",
+                .family = "distance-transform",
+                .size_unit = "n (n × n pixels)",
+                .sizes = sizes,
+                .prepare = [](Group& g, std::int64_t n) -> std::unique_ptr<Instance> {
+                    return std::make_unique<EuclideanInstance>(g, n);
+                },
+                .expr =
+                    [](int p, std::int64_t n, const cost::Profile& profile) {
+                        return cost::euclidean_distance_transform(p, n, n, block_of(p, n), profile);
+                    },
+                .applies = {},
+                .goal = {.median = 0.10},  // issue #20: within 10 % median over 1024² … 8192² at P = 1, 2
+            }};
+}
+
+}  // namespace llc::validate
