@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include <llc/algorithms/matrix_chain.hpp>
@@ -219,6 +222,33 @@ void compute_block(const Geometry<T>& geo,
     }
 }
 
+/// A message buffer that grows without initialising what it adds (every entry is written before it is read) and keeps
+/// its memory across macro-steps, so that the trapezoids cost neither a memset nor fresh pages each step.
+template <class T>
+class Buffer {
+  public:
+    void resize(std::size_t n) {
+        if (n > capacity_) {
+            capacity_ = std::max(n, capacity_ + capacity_ / 2);
+            data_ = std::make_unique_for_overwrite<T[]>(capacity_);
+        }
+        size_ = n;
+    }
+    [[nodiscard]] T* data() noexcept { return data_.get(); }
+    [[nodiscard]] std::span<const T> view() const noexcept { return {data_.get(), size_}; }
+    [[nodiscard]] std::span<T> view() noexcept { return {data_.get(), size_}; }
+    void swap(Buffer& other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(size_, other.size_);
+        std::swap(capacity_, other.capacity_);
+    }
+
+  private:
+    std::unique_ptr<T[]> data_;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+};
+
 /// Runs the ring algorithm of article [1] on g: macro-step 0 computes each processor's diagonal blocks; macro-step
 /// d ≥ 1 rotates the trapezoids one place along the ring (Group::shift, label "mc.rotate") and computes the blocks
 /// (b − d, b) of the processor's column blocks b ≥ d. Returns this processor's columns.
@@ -228,8 +258,8 @@ IntervalTable<T> run(
     const Geometry<T> geo{n, r, g.size(), g.rank()};
     IntervalTable<T> table(n, r, g.size(), g.rank());
     const std::int64_t B = geo.blocks();
-    std::vector<T> send;
-    std::vector<T> recv;
+    Buffer<T> send;
+    Buffer<T> recv;
     std::vector<T> scratch(static_cast<std::size_t>(std::min(n, r * B)) + 1);
     std::vector<Best<T>> middle;
     // The trapezoids this processor computes at macro-step d for its blocks b ≥ d, and passes on if b ≤ B − 2.
@@ -270,7 +300,7 @@ IntervalTable<T> run(
             recv.swap(send);  // the ring of one: what it would send to itself
         } else {
             recv.resize(static_cast<std::size_t>(in_size));
-            g.shift(std::span<const T>(send), std::span<T>(recv));
+            g.shift(std::as_const(send).view(), recv.view());
         }
         if (received != nullptr) {
             ReceivedEntries& log = received->emplace_back();
