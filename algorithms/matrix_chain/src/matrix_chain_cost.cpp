@@ -11,6 +11,8 @@
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
 
+#include "interval_dp.hpp"
+
 namespace llc::cost {
 
 namespace {
@@ -94,9 +96,12 @@ Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile)
                     ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
     }
     const std::int64_t B = (n + r - 1) / r;
-    // τ_a at macro-step d: the updates of block diagonal d run over segments of about d·r + r/2 entries.
+    // τ_a at macro-step d: the updates of block diagonal d run over segments of about d·r entries, cut into chunks
+    // of detail::interval_dp::chunk_length(r) (the engine's cache blocking); the diagonal blocks' are about r/3 long.
+    const auto chunk = static_cast<double>(llc::detail::interval_dp::chunk_length(r));
     const auto seconds = [&](std::int64_t d, double updates) {
-        const double segment = std::max(1.0, static_cast<double>(d * r) + static_cast<double>(r) / 2.0);
+        const double length = d == 0 ? static_cast<double>(r) / 3.0 : static_cast<double>(d * r);
+        const double segment = std::clamp(length, 1.0, chunk);
         return updates * kernel_per_unit(table, segment, 0.0);
     };
     if (P == 1) {
