@@ -22,6 +22,7 @@ llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "dims\\[1\\]" ARGS matrix-chain
 llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "dims.size\\(\\)" ARGS matrix-chain --dims 30)
 llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "--dims" ARGS matrix-chain --dims 30,x)
 llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "--r" ARGS matrix-chain --n 10 --r -2)
+llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "--r" ARGS optimal-bst --n 10 --r 0)
 llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "exactly one" ARGS matrix-chain --n 10 --dims 1,2)
 llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "freq\\[1\\]" ARGS optimal-bst --freq 1,-2)
 llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "--freq" ARGS optimal-bst --freq 1,,2)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -102,6 +103,11 @@ double brute_bst(const std::vector<double>& f, int i, int j) {  // keys i â€¦ jâ
     return best + w;
 }
 
+/// A test's r: 0 stands for "unset" (the library's choice).
+std::optional<std::int64_t> block(std::int64_t r) {
+    return r > 0 ? std::optional<std::int64_t>(r) : std::nullopt;
+}
+
 std::vector<std::int64_t> random_dims(std::mt19937_64& rng, int matrices, int top) {
     std::uniform_int_distribution<std::int64_t> dist(1, top);
     std::vector<std::int64_t> d(static_cast<std::size_t>(matrices) + 1);
@@ -153,7 +159,7 @@ TEST(MatrixChain, BruteForceEveryParenthesisation) {
         const auto dims = random_dims(rng, matrices, 30);
         const std::int64_t want = brute_chain(dims, 0, matrices - 1);
         for (const std::int64_t r : {1, 2, 3}) {
-            const auto got = llc::matrix_chain(g, dims, {.r = r});
+            const auto got = llc::matrix_chain(g, dims, {.r = block(r)});
             EXPECT_EQ(got.cost, want) << "matrices=" << matrices << " r=" << r;
             EXPECT_EQ(cost_of(got.parenthesization, dims), want) << got.parenthesization;
         }
@@ -173,7 +179,7 @@ TEST(MatrixChain, RandomAgainstTextbookEveryR) {
                                          std::int64_t{3},
                                          std::max<std::int64_t>(1, n / P),
                                          std::int64_t{0}}) {
-                expect_same_table(llc::matrix_chain(g, dims, {.r = r}), dims);
+                expect_same_table(llc::matrix_chain(g, dims, {.r = block(r)}), dims);
             }
         }
     }
@@ -187,7 +193,7 @@ TEST(MatrixChain, LongRangesInChunks) {
     for (const int top : {3, 1000}) {
         const auto dims = random_dims(rng, 600, top);
         for (const std::int64_t r : {64, 150}) {
-            expect_same_table(llc::matrix_chain(g, dims, {.r = r}), dims);
+            expect_same_table(llc::matrix_chain(g, dims, {.r = block(r)}), dims);
         }
     }
 }
@@ -204,7 +210,7 @@ TEST(MatrixChain, DoesNotUseKnuthsRestriction) {
         }
         ++found;
         for (const std::int64_t r : {0, 1, 3}) {
-            EXPECT_EQ(llc::matrix_chain(g, dims, {.r = r}).cost, right);
+            EXPECT_EQ(llc::matrix_chain(g, dims, {.r = block(r)}).cost, right);
         }
     }
     EXPECT_EQ(found, 3) << "no instance where Knuth's restriction fails";
@@ -233,7 +239,7 @@ TEST(MatrixChain, TableIsDistributed) {
     const int n = 60;
     const auto dims = random_dims(rng, n, 100);
     for (const std::int64_t r : {1, 4, 7}) {
-        const auto got = llc::matrix_chain(g, dims, {.r = r});
+        const auto got = llc::matrix_chain(g, dims, {.r = block(r)});
         std::size_t mine = 0;
         for (int j = 0; j < n; ++j) {
             if ((j / r) % g.size() == g.rank()) {
@@ -316,6 +322,11 @@ TEST(MatrixChain, BadInputEveryRank) {
             (void)llc::matrix_chain(g, std::vector<std::int64_t>{5, 4, 3}, {.r = -1});
         },
         {"llc::matrix_chain", "options.r", "-1"});
+    llc::test::expect_error_everywhere(
+        [&] {
+            (void)llc::matrix_chain(g, std::vector<std::int64_t>{5, 4, 3}, {.r = 0});
+        },
+        {"llc::matrix_chain", "options.r", "= 0"});
     if (g.size() > 1) {
         // Sizes that differ across ranks.
         std::vector<std::int64_t> dims{5, 4, 3};
@@ -328,7 +339,7 @@ TEST(MatrixChain, BadInputEveryRank) {
 
 TEST(OptimalBst, DigestCases) {
     Group& g = Group::world();
-    const auto run = [&](std::vector<double> f, std::int64_t r = 0) { return llc::optimal_bst(g, f, {.r = r}); };
+    const auto run = [&](std::vector<double> f, std::int64_t r = 0) { return llc::optimal_bst(g, f, {.r = block(r)}); };
     for (const std::int64_t r : {0, 1, 2}) {
         const auto a = run({34, 8, 50}, r);
         EXPECT_EQ(a.cost, 142.0);
@@ -377,7 +388,7 @@ TEST(OptimalBst, RandomAgainstOracles) {
                                      std::int64_t{2},
                                      std::int64_t{3},
                                      std::max<std::int64_t>(1, (keys + 1) / g.size())}) {
-            const auto got = llc::optimal_bst(g, f, {.r = r});
+            const auto got = llc::optimal_bst(g, f, {.r = block(r)});
             EXPECT_EQ(got.cost, cubic) << "keys=" << keys << " r=" << r;
             EXPECT_EQ(got.root, root[static_cast<std::size_t>(keys)]);
             EXPECT_EQ(tree_cost(f, got.parent), cubic);

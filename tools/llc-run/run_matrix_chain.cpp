@@ -59,7 +59,7 @@ struct Common {
     po::variables_map vm;
     std::optional<cost::Profile> profile;
     int repeat = 5;
-    std::int64_t r = 0;
+    std::optional<std::int64_t> r;
 };
 
 /// Parses the options shared by both commands; returns nullopt after printing --help.
@@ -72,7 +72,7 @@ std::optional<Common> parse(
         (list, po::value<std::string>(), list_help)
         ("n", po::value<std::int64_t>(), "size of a generated input (with --seed)")
         ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the generated input")
-        ("r", po::value<std::int64_t>()->default_value(0), "columns per block (0: the cost model's choice)")
+        ("r", po::value<std::int64_t>(), "columns per block (default: the cost model's choice)")
         ("repeat", po::value<int>()->default_value(5), "timed executions; the median is reported")
         ("profile", po::value<std::string>(), "machine profile (llc-probe): predicted time and the model's r")
         ("json", po::bool_switch(), "rank 0 prints one JSON object");
@@ -101,9 +101,11 @@ std::optional<Common> parse(
     if (c.repeat < 1) {
         throw UsageError("--repeat: " + std::to_string(c.repeat) + " must be at least 1");
     }
-    c.r = c.vm["r"].as<std::int64_t>();
-    if (c.r < 0) {
-        throw UsageError("--r: " + std::to_string(c.r) + " must be at least 1 (0: the cost model's choice)");
+    if (c.vm.count("r") != 0U) {
+        c.r = c.vm["r"].as<std::int64_t>();
+        if (*c.r < 1) {
+            throw UsageError("--r: " + std::to_string(*c.r) + " must be at least 1");
+        }
     }
     if (c.vm.count("profile") != 0U) {
         const std::string path = c.vm["profile"].as<std::string>();

@@ -101,8 +101,8 @@ long long fingerprint(const void* data, std::size_t bytes) {
 }
 
 std::int64_t default_r(int P, std::int64_t n, const IntervalDpOptions& options) {
-    if (options.r > 0) {
-        return options.r;
+    if (options.r) {
+        return *options.r;
     }
     if (options.profile != nullptr) {
         return cost::matrix_chain_best_r(P, n, *options.profile);
@@ -187,8 +187,8 @@ std::string parenthesize(std::int64_t n, const std::function<std::int64_t(std::i
 }
 
 void check_options(Group& g, const char* function, const IntervalDpOptions& options, std::string& error) {
-    if (error.empty() && options.r < 0) {
-        error = argument_message(function, "options.r", std::to_string(options.r), "must be at least 1 (0: chosen)");
+    if (error.empty() && options.r && *options.r < 1) {
+        error = argument_message(function, "options.r", std::to_string(*options.r), "must be at least 1");
     }
     (void)g;
 }
@@ -219,7 +219,7 @@ MatrixChainResult matrix_chain(Group& g, std::span<const std::int64_t> dims, con
     g.check_same(name,
                  {{"dims.size()", static_cast<long long>(dims.size())},
                   {"dims (fingerprint)", fingerprint(dims.data(), dims.size_bytes())},
-                  {"options.r", options.r}},
+                  {"options.r", options.r.value_or(0)}},
                  error);
     const auto n = static_cast<std::int64_t>(dims.size()) - 1;
     MatrixChainResult result;
@@ -273,7 +273,7 @@ OptimalBstResult optimal_bst(Group& g, std::span<const double> freq, const Inter
     g.check_same(name,
                  {{"freq.size()", static_cast<long long>(freq.size())},
                   {"freq (fingerprint)", fingerprint(freq.data(), freq.size_bytes())},
-                  {"options.r", options.r}},
+                  {"options.r", options.r.value_or(0)}},
                  error);
     const auto keys = static_cast<std::int64_t>(freq.size());
     const std::int64_t n = keys + 1;

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -65,16 +66,16 @@ using ReceivedEntries = std::vector<std::array<std::int64_t, 2>>;
 
 /// Options of matrix_chain and optimal_bst; the same on every rank.
 struct IntervalDpOptions {
-    /// Columns per block (≥ 1). 0: the r that cost::matrix_chain prices lowest on `profile`; without a profile the
-    /// article's r_opt ≈ √(2ρn/(3P)) with ρ = 8 (τ_c/τ_a of a shared-memory MPI and a vectorised update); n at P = 1.
-    std::int64_t r = 0;
+    /// Columns per block (≥ 1; r < 1 is an llc::Error). Unset: the r that cost::matrix_chain prices lowest on
+    /// `profile`, or without a profile default_block_size(P, n).
+    std::optional<std::int64_t> r{};
     const cost::Profile* profile = nullptr;
     /// When set, receives what this processor received at each macro-step (index d − 1 for macro-step d).
     std::vector<ReceivedEntries>* received = nullptr;
 };
 
-/// The block size matrix_chain and optimal_bst use for n indices on P processors when options.r = 0 and there is no
-/// profile: n at P = 1, else the article's r_opt ≈ √(2ρn/(3P)) with ρ = 8, within 1 … ⌈n/P⌉.
+/// The block size matrix_chain and optimal_bst use for n indices on P processors when options.r is unset and there is
+/// no profile: 64 (or n) at P = 1, else the article's r_opt ≈ √(2ρn/(3P)) with ρ = 8, within 1 … ⌈n/P⌉.
 [[nodiscard]] std::int64_t default_block_size(int P, std::int64_t n);
 
 /// The result of matrix_chain.
@@ -102,7 +103,7 @@ struct OptimalBstResult {
 /// @return the exact cost (int64; an order whose cost does not fit is never wrapped: llc::Error), the split table and
 ///         the parenthesisation, ties broken by the smallest k — identical at every P and r.
 /// @throws llc::Error on every rank for fewer than 2 dims, a dimension ≤ 0, dims or options that differ across ranks,
-///         r < 0, or an optimal cost above 2^63 − 1.
+///         r < 1, or an optimal cost above 2^63 − 1.
 ///
 /// Collective over g: one Group::shift per macro-step ("mc.rotate"), the columns ⌊j/r⌋ mod P on each rank, then one
 /// allreduce per level of the optimal tree to rebuild the parenthesisation. Cost: cost::matrix_chain (article [1] §3).
@@ -115,7 +116,7 @@ struct OptimalBstResult {
 ///
 /// @param freq n ≥ 1 finite non-negative frequencies, the same on every rank.
 /// @throws llc::Error on every rank for an empty, negative or non-finite freq, freq or options that differ across
-///         ranks, or r < 0.
+///         ranks, or r < 1.
 ///
 /// Collective over g. At P = 1 Knuth's O(n²) algorithm (monotone roots, valid for this cost); otherwise the ring
 /// engine as matrix_chain, with one allreduce per tree level for the parent array. Cost: cost::matrix_chain(P, n+1, r).
