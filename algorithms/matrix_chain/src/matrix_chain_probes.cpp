@@ -1,7 +1,7 @@
 // The interval DP's kernel constant: seconds per update c(i,j) := min(c(i,j), c(i,k) + c(k+1,j) + f) of the
 // matrix-chain min-plus kernel, by segment length 2^e (the length j − i of the row and column it runs over): short
-// segments pay the per-entry overheads, long ones leave the cache. Measured as the engine runs it, on a 16 × 16 block
-// of entries whose rows and columns are all contiguous.
+// segments pay the per-entry overheads, long ones leave the cache. Measured as the engine runs it, on a 64 × 64 block
+// of entries whose rows and columns are all contiguous (the working set of one block of the engine).
 #include <cstdint>
 #include <vector>
 
@@ -16,7 +16,7 @@ namespace llc::detail::matrix_chain {
 namespace {
 
 double update_probe(bool quick, int e) {
-    constexpr int block = 16;
+    constexpr int block = 64;  // the engine's r at P = 1, near the model's r at P = 2
     const std::int64_t len = std::int64_t{1} << e;
     const auto stride = static_cast<std::size_t>(len + block);
     cost::ProbeValues values(18);
