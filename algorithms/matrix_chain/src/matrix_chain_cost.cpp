@@ -24,6 +24,7 @@ constexpr double word_bytes = 8.0;
 /// it sends and receives at the shift that precedes it.
 struct StepCounts {
     std::vector<double> updates;
+    std::vector<double> edges;  ///< of the updates, those of the edge k ranges (d ≥ 1; compute_block's comment)
     std::vector<double> words;  ///< sent + received before this step (0 at d = 0)
     std::vector<double> received;
 };
@@ -42,6 +43,13 @@ double block_updates(std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int
     return s;
 }
 
+/// Updates of block (a, b), a < b, in its two edge k ranges: Σ_{i, j} (a_end − 1 − i) + (j − b_begin).
+double edge_updates(std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1) {
+    const auto na = static_cast<double>(a1 - a0);
+    const auto nb = static_cast<double>(b1 - b0);
+    return nb * na * (na - 1.0) / 2.0 + na * nb * (nb - 1.0) / 2.0;
+}
+
 /// Σ_{i in a} (last − i).
 double trapezoid(std::int64_t a0, std::int64_t a1, std::int64_t last) {
     const auto rows = static_cast<double>(a1 - a0);
@@ -54,12 +62,14 @@ StepCounts step_counts(int P, std::int64_t n, std::int64_t r, std::int64_t d) {
     const auto end = [n, r](std::int64_t b) { return std::min(n, (b + 1) * r); };
     StepCounts s{std::vector<double>(static_cast<std::size_t>(P), 0.0),
                  std::vector<double>(static_cast<std::size_t>(P), 0.0),
+                 std::vector<double>(static_cast<std::size_t>(P), 0.0),
                  std::vector<double>(static_cast<std::size_t>(P), 0.0)};
     for (std::int64_t b = d; b < B; ++b) {
         const auto q = static_cast<std::size_t>(b % P);
         const std::int64_t a = b - d;
         s.updates[q] += block_updates(begin(a), end(a), begin(b), end(b));
         if (d > 0) {
+            s.edges[q] += edge_updates(begin(a), end(a), begin(b), end(b));
             const double w = trapezoid(begin(a), end(a), begin(b));
             s.received[q] += w;
             s.words[q] += w;
@@ -96,27 +106,35 @@ Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile)
                     ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
     }
     const std::int64_t B = (n + r - 1) / r;
-    // τ_a at macro-step d: the updates of block diagonal d run over segments of about d·r entries, cut into chunks
-    // of detail::interval_dp::chunk_length(r) (the engine's cache blocking); the diagonal blocks' are about r/3 long.
-    const auto chunk = static_cast<double>(llc::detail::interval_dp::chunk_length(r));
-    const auto seconds = [&](std::int64_t d, double updates) {
-        const double length = d == 0 ? static_cast<double>(r) / 3.0 : static_cast<double>(d * r);
-        const double segment = std::clamp(length, 1.0, chunk);
-        return updates * kernel_per_unit(table, segment, 0.0);
+    // τ_a by the length of the segments the kernel runs over: at macro-step d the middle k range of a block is about
+    // d·r long, cut into chunks of detail::interval_dp::chunk_length(r) (the engine's cache blocking); the two edge
+    // ranges average r/2, the diagonal blocks' segments r/3. The busiest processor of the step sets its W.
+    const double chunk = static_cast<double>(llc::detail::interval_dp::chunk_length(r));
+    const auto tau = [&](double length) { return kernel_per_unit(table, std::clamp(length, 1.0, chunk), 0.0); };
+    const auto rd = static_cast<double>(r);
+    const auto seconds = [&](std::int64_t d, const StepCounts& s) {
+        double busiest = 0.0;
+        for (std::size_t q = 0; q < s.updates.size(); ++q) {
+            const double t =
+                d == 0 ? s.updates[q] * tau(rd / 3.0)
+                       : s.edges[q] * tau(rd / 2.0) + (s.updates[q] - s.edges[q]) * tau(static_cast<double>(d) * rd);
+            busiest = std::max(busiest, t);
+        }
+        return busiest;
     };
     if (P == 1) {
         double total = 0.0;
         for (std::int64_t d = 0; d < B; ++d) {
-            total += seconds(d, step_counts(1, n, r, d).updates[0]);
+            total += seconds(d, step_counts(1, n, r, d));
         }
         return Expr::sequence("mc", {Expr::compute("mc.compute", total)});
     }
     std::vector<Expr> items;
-    double previous = seconds(0, max_of(step_counts(P, n, r, 0).updates));
+    double previous = seconds(0, step_counts(P, n, r, 0));
     for (std::int64_t d = 1; d < B; ++d) {
         const StepCounts s = step_counts(P, n, r, d);
         items.push_back(Expr::normal("mc.rotate", previous, "shift", P, max_of(s.words) * word_bytes));
-        previous = seconds(d, max_of(s.updates));
+        previous = seconds(d, s);
     }
     items.push_back(Expr::normal("mc.result", previous, "bcast", P, word_bytes));
     return Expr::sequence("mc", std::move(items));
