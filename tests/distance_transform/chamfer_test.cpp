@@ -171,8 +171,13 @@ TEST(ChamferTest, EveryMaskBlockAndSegmentOnRandomImages) {
         }
         for (const ChamferMask& mask : masks()) {
             const Distances expected = oracle(image, width, height, mask);
-            for (const int r : {1, 2, 3, height, height + 2}) {
-                for (const int k : {1, 2, 5, width, width + 3 * height}) {
+            // Blocks of one row (the wrap layout; a 5 × 5 mask then passes on rows it received), of three, of more
+            // than the image; segments of one column, of five, of more than a row with its lag.
+            for (const int r : {1, 3, height + 2}) {
+                for (const int k : {1, 5, width + 3 * height}) {
+                    if (k == 1 && world().size() > 4) {
+                        continue;  // one-column segments step the whole ring per pixel: slow when oversubscribed
+                    }
                     check(image, expected, width, height, r, k, mask);
                 }
             }

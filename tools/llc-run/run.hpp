@@ -39,6 +39,7 @@ struct RunCommand {
 // The algorithms, one file each.
 [[nodiscard]] RunCommand fft_command();
 [[nodiscard]] RunCommand distance_transform_command();
+[[nodiscard]] RunCommand path_planning_command();
 [[nodiscard]] RunCommand matrix_chain_command();
 [[nodiscard]] RunCommand optimal_bst_command();
 

@@ -11,6 +11,7 @@
 #include <llc/error.hpp>
 #include <llc/trace.hpp>
 
+#include "pipeline.hpp"
 #include "sweep.hpp"
 
 namespace llc {
@@ -110,182 +111,53 @@ SweepLayout sweep_layout(int P, std::int64_t width, std::int64_t height, const C
 
 namespace {
 
-/// The rows this processor holds: for each of its blocks, where its rows start in the local arrays.
-class LocalRows {
-  public:
-    LocalRows(const Geometry& g, int rank, std::span<std::int32_t> out, std::span<const std::uint8_t> image)
-        : g_(g), out_(out), image_(image) {
-        std::int64_t offset = 0;
-        for (std::int64_t b = rank; b < g.blocks(); b += g.P) {
-            start_[b] = offset;
-            offset += (std::min(g.height, (b + 1) * g.r) - b * g.r) * g.width;
-        }
-    }
-    /// Physical row y (of block b, held here).
-    [[nodiscard]] std::int32_t* out_row(std::int64_t b, std::int64_t y) const {
-        return out_.data() + start_.at(b) + (y - b * g_.r) * g_.width;
-    }
-    [[nodiscard]] const std::uint8_t* image_row(std::int64_t b, std::int64_t y) const {
-        return image_.data() + start_.at(b) + (y - b * g_.r) * g_.width;
-    }
-
-  private:
-    const Geometry& g_;
-    std::span<std::int32_t> out_;
-    std::span<const std::uint8_t> image_;
-    std::map<std::int64_t, std::int64_t> start_;
-};
-
-/// One pass (forward: initialises from the image; backward: continues from the forward pass's distances).
-class Pass {
-  public:
-    Pass(Group& group, const Geometry& g, const ChamferMask& mask, const LocalRows& rows)
-        : group_(group), g_(g), mask_(mask), rows_(rows) {}
-
-    void run() {
-        const detail::sweep::Schedule schedule = detail::sweep::make_schedule(g_);
-        const int me = group_.rank();
-        const int direction = g_.backward ? -1 : 1;  // the next block of the pass is on the next processor that way
-        const int source = (me - direction + g_.P) % g_.P;
-        const Label label(g_.backward ? "dt.backward" : "dt.forward");
-        if (g_.P == 1) {  // nothing to pass on: the units one after the other
-            for (const std::vector<Unit>& step : schedule.steps) {
-                compute(step[0]);
-            }
-            return;
-        }
-        std::vector<std::int32_t> send;
-        std::vector<std::int32_t> recv;
-        for (const std::vector<Unit>& step : schedule.steps) {
-            const Unit mine = step[static_cast<std::size_t>(me)];
-            send.clear();
-            if (mine.block >= 0) {
-                compute(mine);
-                pack(mine, send);  // may read b's halo: a block with fewer rows than the mask reaches passes it on
-                if (mine.segment == g_.last_segment(mine.block)) {
-                    halos_.erase(mine.block);  // the block is done
-                }
-            }
-            const Unit theirs = step[static_cast<std::size_t>(source)];
-            recv.resize(static_cast<std::size_t>(detail::sweep::halo_pixels(g_, theirs)));
-            group_.shift(std::span<const std::int32_t>(send), std::span<std::int32_t>(recv), direction);
-            if (!recv.empty()) {
-                unpack(theirs, recv);
-            }
-        }
-    }
-
-  private:
-    [[nodiscard]] std::int64_t physical_row(std::int64_t pass_row) const {
-        return g_.backward ? g_.height - 1 - pass_row : pass_row;
-    }
-    [[nodiscard]] std::int64_t physical_column(std::int64_t pass_column) const {
-        return g_.backward ? g_.width - 1 - pass_column : pass_column;
-    }
-    [[nodiscard]] bool last_of_pass(std::int64_t b) const { return g_.block_of_pass(g_.blocks() - 1) == b; }
-    [[nodiscard]] std::int64_t next_of_pass(std::int64_t b) const { return g_.backward ? b - 1 : b + 1; }
-
-    /// Pass row y of block b's neighbourhood: held here (in b), in b's halo (rows before b in the pass), or outside.
-    [[nodiscard]] const std::int32_t* row_for(std::int64_t b, std::int64_t y) {
-        if (y < 0) {
-            return nullptr;
-        }
-        if (y >= g_.first_pass_row(b)) {
-            return rows_.out_row(b, physical_row(y));
-        }
-        std::vector<std::int32_t>& halo = halo_of(b);
-        return halo.data() + (g_.first_pass_row(b) - y - 1) * g_.width;
-    }
-
-    std::vector<std::int32_t>& halo_of(std::int64_t b) {
-        auto [it, fresh] = halos_.try_emplace(b);
-        if (fresh) {
-            it->second.assign(static_cast<std::size_t>(mask_.reach() * g_.width), unreached);
-        }
-        return it->second;
-    }
-
-    void compute(const Unit& u) {
-        std::vector<const std::int32_t*> above(static_cast<std::size_t>(mask_.reach()));
-        // One processor's backward pass writes the final distances as it goes: a row no later row reads any more is
-        // marked where nothing reached it (−1) while it is still in cache, instead of in a pass of its own.
-        const bool finish_behind = g_.P == 1 && g_.backward;
-        for (std::int64_t y = g_.first_pass_row(u.block); y <= g_.last_pass_row(u.block); ++y) {
-            const std::int64_t x0 = g_.segment_lo(u.segment, y);
-            const std::int64_t x1 = g_.segment_hi(u.segment, y);
-            if (x0 >= x1) {
-                continue;  // (never at P = 1, where each row is one segment: finish_behind misses no row)
-            }
-            for (int i = 0; i < mask_.reach(); ++i) {
-                above[static_cast<std::size_t>(i)] = row_for(u.block, y - 1 - i);
-            }
-            const std::int64_t py = physical_row(y);
-            detail::sweep::chamfer_segment(std::span(rows_.out_row(u.block, py), static_cast<std::size_t>(g_.width)),
-                                           above,
-                                           g_.backward ? nullptr : rows_.image_row(u.block, py),
-                                           x0,
-                                           x1,
-                                           mask_,
-                                           g_.backward);
-            // Row y − reach was the last row that read it.
-            if (finish_behind && y - mask_.reach() >= g_.first_pass_row(u.block)) {
-                finish_row(rows_.out_row(u.block, physical_row(y - mask_.reach())));
-            }
-        }
-        if (finish_behind) {
-            const std::int64_t last = g_.last_pass_row(u.block);
-            for (std::int64_t y = std::max(g_.first_pass_row(u.block), last - mask_.reach() + 1); y <= last; ++y) {
-                finish_row(rows_.out_row(u.block, physical_row(y)));
-            }
-        }
-    }
-
-    void finish_row(std::int32_t* row) const {
-        for (std::int64_t x = 0; x < g_.width; ++x) {
+/// One chamfer pass (forward: starts every pixel from the image; backward: continues from the forward distances) on
+/// the ring pipeline. One processor's backward pass writes the final distances as it goes: a row no later row reads is
+/// marked where nothing reached it (−1) while it is still in cache, instead of in a pass of its own.
+void chamfer_pass(Group& group,
+                  const Geometry& g,
+                  const ChamferMask& mask,
+                  std::span<std::int32_t> out,
+                  std::span<const std::uint8_t> image) {
+    const std::map<std::int64_t, std::int64_t> start = detail::sweep::block_offsets(g, group.rank());
+    const auto offset = [&](std::int64_t b, std::int64_t y) { return start.at(b) + (y - b * g.r) * g.width; };
+    detail::sweep::Pipeline<std::int32_t> pipeline(
+        group, g, [&](std::int64_t b, std::int64_t y) { return out.data() + offset(b, y); }, unreached);
+    const auto finish_row = [&](std::int64_t b, std::int64_t pass_row) {
+        std::int32_t* row = out.data() + offset(b, pipeline.physical_row(pass_row));
+        for (std::int64_t x = 0; x < g.width; ++x) {
             row[x] = row[x] >= unreached ? -1 : row[x];
         }
-    }
-
-    /// Segment u.segment of the `reach` pass rows that end at block u.block, for the next block of the pass.
-    void pack(const Unit& u, std::vector<std::int32_t>& out) {
-        if (last_of_pass(u.block)) {
-            return;
-        }
-        const std::int64_t last = g_.last_pass_row(u.block);
-        for (std::int64_t y = std::max<std::int64_t>(0, last - mask_.reach() + 1); y <= last; ++y) {
-            const std::int32_t* row =
-                y >= g_.first_pass_row(u.block) ? rows_.out_row(u.block, physical_row(y)) : kept_halo_row(u.block, y);
-            for (std::int64_t x = g_.segment_lo(u.segment, y); x < g_.segment_hi(u.segment, y); ++x) {
-                out.push_back(row[physical_column(x)]);
+    };
+    const bool finish_behind = g.P == 1 && g.backward;  // at P = 1 each row is one segment
+    pipeline.run(
+        [&](std::int64_t b,
+            std::int64_t y,
+            std::int64_t x0,
+            std::int64_t x1,
+            std::span<const std::int32_t* const> above) {
+            const std::int64_t py = pipeline.physical_row(y);
+            detail::sweep::chamfer_segment(std::span(out.data() + offset(b, py), static_cast<std::size_t>(g.width)),
+                                           above,
+                                           g.backward ? nullptr : image.data() + offset(b, py),
+                                           x0,
+                                           x1,
+                                           mask,
+                                           g.backward);
+            if (finish_behind && y - mask.reach() >= g.first_pass_row(b)) {
+                finish_row(b, y - mask.reach());  // row y − reach was the last row that read it
             }
-        }
-    }
-
-    /// A halo row of block b that it passes on (b has fewer rows than the mask reaches); kept until b is done.
-    const std::int32_t* kept_halo_row(std::int64_t b, std::int64_t y) {
-        return halo_of(b).data() + (g_.first_pass_row(b) - y - 1) * g_.width;
-    }
-
-    void unpack(const Unit& theirs, const std::vector<std::int32_t>& in) {
-        const std::int64_t b = next_of_pass(theirs.block);
-        std::vector<std::int32_t>& halo = halo_of(b);
-        const std::int64_t first = g_.first_pass_row(b);
-        const std::int64_t last = g_.last_pass_row(theirs.block);
-        std::size_t at = 0;
-        for (std::int64_t y = std::max<std::int64_t>(0, last - mask_.reach() + 1); y <= last; ++y) {
-            std::int32_t* row = halo.data() + (first - y - 1) * g_.width;
-            for (std::int64_t x = g_.segment_lo(theirs.segment, y); x < g_.segment_hi(theirs.segment, y); ++x) {
-                row[physical_column(x)] = in[at++];
+        },
+        g.backward ? "dt.backward" : "dt.forward",
+        [&](const Unit& u) {
+            if (finish_behind) {
+                const std::int64_t last = g.last_pass_row(u.block);
+                for (std::int64_t y = std::max(g.first_pass_row(u.block), last - mask.reach() + 1); y <= last; ++y) {
+                    finish_row(u.block, y);
+                }
             }
-        }
-    }
-
-    Group& group_;
-    const Geometry& g_;
-    const ChamferMask& mask_;
-    const LocalRows& rows_;
-    std::map<std::int64_t, std::vector<std::int32_t>> halos_;
-};
+        });
+}
 
 /// This processor's verdict on its arguments ("" when they are good).
 std::string argument_problem(const Group& g,
@@ -365,10 +237,9 @@ void chamfer_distance_transform(Group& g,
         geometry.k = profile != nullptr ? cost::best_segment(g.size(), width, height, r, mask, *profile)
                                         : std::max<std::int64_t>(1, (width + 15) / 16);
     }
-    const LocalRows rows(geometry, g.rank(), out, image);
     for (const bool backward : {false, true}) {
         geometry.backward = backward;
-        Pass(g, geometry, mask, rows).run();
+        chamfer_pass(g, geometry, mask, out, image);
     }
     // What no path reached (one processor's backward pass did it already, row by row).
     if (g.size() > 1) {

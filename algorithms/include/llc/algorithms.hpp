@@ -6,5 +6,6 @@
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/algorithms/fft.hpp>
 #include <llc/algorithms/fft_cost.hpp>
+#include <llc/algorithms/path_planning.hpp>
 #include <llc/algorithms/kernel_probes.hpp>
 #include <llc/algorithms/matrix_chain.hpp>

@@ -1,0 +1,72 @@
+#pragma once
+/// @file
+/// Path planning on a cost map distributed by rows (Bitz & Kung; Miguet & Robert, article [2] §2; thesis §2.2.2), and
+/// its CCM cost.
+///
+/// Every pixel p has a traversal cost tc(p) ≥ 0 (+∞: an obstacle). Moving between 8-neighbours p and q costs
+/// (tc(p) + tc(q))/2, times √2 on a diagonal. path_planning gives every pixel the least cost of a path from the nearest
+/// source (+∞ where none reaches), by the thesis' red and blue sweeps — red: top to bottom, left to right, from W,
+/// NW, N, NE; blue: the mirror — alternated until a sweep changes nothing. Each sweep is the ring pipeline of the
+/// chamfer passes (chamfer.hpp): blocks of r rows, block b on processor b mod P, segments of k columns, one
+/// Group::shift a step; after each sweep one allreduce says whether anything changed.
+
+#include <cstdint>
+#include <span>
+#include <utility>
+
+#include <llc/algorithms/chamfer.hpp>
+#include <llc/cost/expr.hpp>
+#include <llc/cost/profile.hpp>
+#include <llc/group.hpp>
+
+namespace llc {
+
+/// A pixel of the map: (row, column).
+struct Pixel {
+    std::int64_t row;
+    std::int64_t column;
+};
+
+/// What path_planning did.
+struct PathPlanningReport {
+    int sweeps = 0;  ///< red and blue sweeps run, the last of which changed nothing
+};
+
+/// Least path costs from `sources` over the cost map.
+///
+/// @param g        the processors holding the map.
+/// @param width, height, r  the map and its layout (r rows a block), the same on every rank (each ≥ 1).
+/// @param costs    this processor's rows (block_rows_held(P, rank, height, r) × width values), row-major in increasing
+///                 row order; each ≥ 0 or +∞.
+/// @param sources  the pixels where paths start (cost 0 there), the same list on every rank, at least one.
+/// @param out      out, same shape as `costs`: the least cost of a path from a source, +∞ where none reaches.
+/// @param k        segment length of the pipeline (≥ 1), or 0 for llc::sweep_layout's.
+/// @throws llc::Error on every rank for a negative or NaN cost (naming the pixel), a source outside the map, no
+///         source, sources or sizes that differ across ranks, or spans of the wrong size.
+///
+/// Collective over g: per sweep the pipeline's shifts ("pp.red", "pp.blue") and one allreduce ("pp.changed").
+/// Cost: cost::path_planning.
+PathPlanningReport path_planning(Group& g,
+                                 std::int64_t width,
+                                 std::int64_t height,
+                                 std::int64_t r,
+                                 std::span<const double> costs,
+                                 std::span<const Pixel> sources,
+                                 std::span<double> out,
+                                 std::int64_t k = 0);
+
+namespace cost {
+
+/// The CCM cost of one red or blue sweep (article [2] §4: the pipeline's steps, as for the chamfer passes, at the
+/// kernel constant "dt.path_sweep.2^j", seconds per pixel in segments of 2^j columns) followed by the allreduce that
+/// ends it. @throws llc::Error for P, width, height, r or k < 1, or a profile without the constants.
+[[nodiscard]] Expr path_planning_sweep(
+    int P, std::int64_t width, std::int64_t height, std::int64_t r, std::int64_t k, bool blue, const Profile& profile);
+
+/// `sweeps` sweeps, red and blue alternately from red: the cost of a run that reported that many.
+[[nodiscard]] Expr path_planning(
+    int P, std::int64_t width, std::int64_t height, std::int64_t r, std::int64_t k, int sweeps, const Profile& profile);
+
+}  // namespace cost
+
+}  // namespace llc

@@ -1,0 +1,174 @@
+// Path planning by red and blue sweeps on the ring pipeline (pipeline.hpp): each pixel carries its path cost f and its
+// traversal cost tc, so that a halo row brings both.
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <llc/algorithms/euclidean_distance.hpp>
+#include <llc/algorithms/path_planning.hpp>
+#include <llc/error.hpp>
+#include <llc/trace.hpp>
+
+#include "path_kernels.hpp"
+#include "pipeline.hpp"
+#include "sweep.hpp"
+
+namespace llc {
+
+namespace {
+
+constexpr const char* function = "llc::path_planning";
+using detail::sweep::Cell;
+
+std::string pixel_text(std::int64_t row, std::int64_t column) {
+    std::ostringstream out;
+    out << "(" << row << ", " << column << ")";
+    return out.str();
+}
+
+/// This processor's verdict on its arguments ("" when they are good).
+std::string argument_problem(const Group& g,
+                             std::int64_t width,
+                             std::int64_t height,
+                             std::int64_t r,
+                             std::int64_t k,
+                             std::span<const double> costs,
+                             std::span<const Pixel> sources,
+                             std::size_t out) {
+    for (const auto& [name, value] : {std::pair{"width", width}, std::pair{"height", height}, std::pair{"r", r}}) {
+        if (value < 1) {
+            return argument_message(function, name, std::to_string(value), "must be at least 1");
+        }
+    }
+    if (k < 0) {
+        return argument_message(function, "k", std::to_string(k), "must be at least 1, or 0 for sweep_layout's");
+    }
+    if (sources.empty()) {
+        return argument_message(function, "sources", "{}", "must hold at least one pixel");
+    }
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        const Pixel s = sources[i];
+        if (s.row < 0 || s.row >= height || s.column < 0 || s.column >= width) {
+            return argument_message(
+                function,
+                "sources[" + std::to_string(i) + "]",
+                pixel_text(s.row, s.column),
+                "is outside the " + std::to_string(height) + " × " + std::to_string(width) + " map");
+        }
+    }
+    const auto pixels = static_cast<std::size_t>(block_rows_held(g.size(), g.rank(), height, r) * width);
+    if (costs.size() != pixels) {
+        return argument_message(function,
+                                "costs.size()",
+                                std::to_string(costs.size()),
+                                "must be this rank's rows × width = " + std::to_string(pixels));
+    }
+    if (out != pixels) {
+        return argument_message(
+            function, "out.size()", std::to_string(out), "must equal costs.size() = " + std::to_string(pixels));
+    }
+    // A bad cost: name the pixel by its place in the map.
+    std::size_t at = 0;
+    for (std::int64_t b = g.rank(); b * r < height; b += g.size()) {
+        for (std::int64_t y = b * r; y < std::min(height, (b + 1) * r); ++y) {
+            for (std::int64_t x = 0; x < width; ++x, ++at) {
+                const double c = costs[at];
+                if (std::isnan(c) || c < 0.0) {
+                    std::ostringstream value;
+                    value << c;
+                    return argument_message(function,
+                                            "costs at pixel " + pixel_text(y, x),
+                                            value.str(),
+                                            "must be ≥ 0 (or +inf for an obstacle)");
+                }
+            }
+        }
+    }
+    return {};
+}
+
+long long sources_fingerprint(std::span<const Pixel> sources) {
+    long long h = 1469598103934665603LL;
+    for (const Pixel& s : sources) {
+        h = (h ^ static_cast<long long>(s.row)) * 1099511628211LL;
+        h = (h ^ static_cast<long long>(s.column)) * 1099511628211LL;
+    }
+    return h;
+}
+
+}  // namespace
+
+PathPlanningReport path_planning(Group& g,
+                                 std::int64_t width,
+                                 std::int64_t height,
+                                 std::int64_t r,
+                                 std::span<const double> costs,
+                                 std::span<const Pixel> sources,
+                                 std::span<double> out,
+                                 std::int64_t k) {
+    const std::string problem = argument_problem(g, width, height, r, k, costs, sources, out.size());
+    g.check_same(function,
+                 {{"width", width},
+                  {"height", height},
+                  {"r", r},
+                  {"k", k},
+                  {"sources.size()", static_cast<long long>(sources.size())},
+                  {"sources", sources_fingerprint(sources)}},
+                 problem);
+    detail::sweep::Geometry geometry{.width = width,
+                                     .height = height,
+                                     .r = r,
+                                     .k = k > 0 ? k : sweep_layout(g.size(), width, height, ChamferMask::d8()).k,
+                                     .lead = 1,
+                                     .reach = 1,
+                                     .P = g.size()};
+    if (g.size() == 1) {
+        geometry.r = height;
+        geometry.k = width + height;
+    }
+    // The cells of this processor's rows: f = 0 on a source, +∞ elsewhere.
+    const std::map<std::int64_t, std::int64_t> start = detail::sweep::block_offsets(geometry, g.rank());
+    const auto offset = [&](std::int64_t b, std::int64_t y) { return start.at(b) + (y - b * geometry.r) * width; };
+    std::vector<Cell> cells(costs.size());
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        cells[i] = {std::numeric_limits<double>::infinity(), costs[i]};
+    }
+    for (const Pixel& s : sources) {
+        const std::int64_t b = s.row / geometry.r;
+        if (b % g.size() == g.rank()) {
+            cells[static_cast<std::size_t>(offset(b, s.row) + s.column)].f = 0.0;
+        }
+    }
+    PathPlanningReport report;
+    for (bool blue = false;; blue = !blue) {
+        geometry.backward = blue;
+        detail::sweep::Pipeline<Cell> pipeline(
+            g,
+            geometry,
+            [&](std::int64_t b, std::int64_t y) { return cells.data() + offset(b, y); },
+            Cell{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()});
+        bool changed = false;
+        pipeline.run(
+            [&](std::int64_t b, std::int64_t y, std::int64_t x0, std::int64_t x1, std::span<const Cell* const> above) {
+                Cell* row = cells.data() + offset(b, pipeline.physical_row(y));
+                changed = detail::sweep::path_segment(
+                              std::span(row, static_cast<std::size_t>(width)), above[0], x0, x1, blue) ||
+                          changed;
+            },
+            blue ? "pp.blue" : "pp.red");
+        ++report.sweeps;
+        const Label label("pp.changed");
+        if (g.allreduce(changed ? 1 : 0, Op::max) == 0) {
+            break;
+        }
+    }
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        out[i] = cells[i].f;
+    }
+    return report;
+}
+
+}  // namespace llc

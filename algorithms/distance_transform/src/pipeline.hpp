@@ -1,0 +1,164 @@
+#pragma once
+// The ring machinery of a pipelined sweep (article [2] §3), for any pixel value: run the schedule of sweep.hpp, each
+// step one Group::shift that carries the segment of the last `reach` pass rows of the block just computed to the
+// processor of the next block, which keeps them as that block's halo until it is done. What a segment computes is
+// the caller's (the chamfer passes, the path-planning sweeps).
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <span>
+#include <vector>
+
+#include <llc/group.hpp>
+#include <llc/trace.hpp>
+
+#include "sweep.hpp"
+
+namespace llc::detail::sweep {
+
+template <class Value>
+class Pipeline {
+  public:
+    /// The local physical row y of block b (held here).
+    using RowOf = std::function<Value*(std::int64_t block, std::int64_t y)>;
+    /// Computes segment [x0, x1) (pass columns) of pass row y of block b, from `above`: pass rows y − 1 … y − reach
+    /// (null outside the image). The rows of a block come in pass order, each segment after the one to its left.
+    using Segment = std::function<void(std::int64_t block,
+                                       std::int64_t pass_row,
+                                       std::int64_t x0,
+                                       std::int64_t x1,
+                                       std::span<const Value* const> above)>;
+
+    /// `fill`: what a halo pixel holds before its value arrives (never read by a correct schedule).
+    Pipeline(Group& group, const Geometry& geometry, RowOf row_of, Value fill)
+        : group_(group), g_(geometry), row_of_(std::move(row_of)), fill_(fill) {}
+
+    /// Runs one pass; `unit_done` (optional) is called after each unit this processor computes.
+    void run(const Segment& segment, const char* label, const std::function<void(const Unit&)>& unit_done = {}) {
+        const Schedule schedule = make_schedule(g_);
+        const int me = group_.rank();
+        const int direction = g_.backward ? -1 : 1;  // the next block of the pass is on the next processor that way
+        const int source = (me - direction + g_.P) % g_.P;
+        const Label name(label);
+        std::vector<Value> send;
+        std::vector<Value> recv;
+        for (const std::vector<Unit>& step : schedule.steps) {
+            const Unit mine = step[static_cast<std::size_t>(me)];
+            send.clear();
+            if (mine.block >= 0) {
+                compute(mine, segment);
+                if (unit_done) {
+                    unit_done(mine);
+                }
+                pack(mine, send);  // may read the block's halo: a block with fewer rows than `reach` passes it on
+                if (mine.segment == g_.last_segment(mine.block)) {
+                    halos_.erase(mine.block);  // the block is done
+                }
+            }
+            if (g_.P == 1) {
+                continue;  // nothing to pass on
+            }
+            const Unit theirs = step[static_cast<std::size_t>(source)];
+            recv.resize(static_cast<std::size_t>(halo_pixels(g_, theirs)));
+            group_.shift(std::span<const Value>(send), std::span<Value>(recv), direction);
+            if (!recv.empty()) {
+                unpack(theirs, recv);
+            }
+        }
+    }
+
+    [[nodiscard]] std::int64_t physical_row(std::int64_t pass_row) const {
+        return g_.backward ? g_.height - 1 - pass_row : pass_row;
+    }
+    [[nodiscard]] std::int64_t physical_column(std::int64_t pass_column) const {
+        return g_.backward ? g_.width - 1 - pass_column : pass_column;
+    }
+
+  private:
+    [[nodiscard]] bool last_of_pass(std::int64_t b) const { return g_.block_of_pass(g_.blocks() - 1) == b; }
+    [[nodiscard]] std::int64_t next_of_pass(std::int64_t b) const { return g_.backward ? b - 1 : b + 1; }
+
+    /// Pass row y of block b's neighbourhood: held here (in b), in b's halo (rows before b in the pass), or outside.
+    const Value* row_for(std::int64_t b, std::int64_t y) {
+        if (y < 0) {
+            return nullptr;
+        }
+        if (y >= g_.first_pass_row(b)) {
+            return row_of_(b, physical_row(y));
+        }
+        return halo_of(b).data() + (g_.first_pass_row(b) - y - 1) * g_.width;
+    }
+
+    std::vector<Value>& halo_of(std::int64_t b) {
+        auto [it, fresh] = halos_.try_emplace(b);
+        if (fresh) {
+            it->second.assign(static_cast<std::size_t>(g_.reach * g_.width), fill_);
+        }
+        return it->second;
+    }
+
+    void compute(const Unit& u, const Segment& segment) {
+        std::vector<const Value*> above(static_cast<std::size_t>(g_.reach));
+        for (std::int64_t y = g_.first_pass_row(u.block); y <= g_.last_pass_row(u.block); ++y) {
+            const std::int64_t x0 = g_.segment_lo(u.segment, y);
+            const std::int64_t x1 = g_.segment_hi(u.segment, y);
+            if (x0 >= x1) {
+                continue;
+            }
+            for (int i = 0; i < g_.reach; ++i) {
+                above[static_cast<std::size_t>(i)] = row_for(u.block, y - 1 - i);
+            }
+            segment(u.block, y, x0, x1, above);
+        }
+    }
+
+    /// Segment u.segment of the `reach` pass rows that end at block u.block, for the next block of the pass.
+    void pack(const Unit& u, std::vector<Value>& out) {
+        if (g_.P == 1 || last_of_pass(u.block)) {
+            return;
+        }
+        const std::int64_t last = g_.last_pass_row(u.block);
+        for (std::int64_t y = std::max<std::int64_t>(0, last - g_.reach + 1); y <= last; ++y) {
+            const Value* row = y >= g_.first_pass_row(u.block)
+                                   ? row_of_(u.block, physical_row(y))
+                                   : halo_of(u.block).data() + (g_.first_pass_row(u.block) - y - 1) * g_.width;
+            for (std::int64_t x = g_.segment_lo(u.segment, y); x < g_.segment_hi(u.segment, y); ++x) {
+                out.push_back(row[physical_column(x)]);
+            }
+        }
+    }
+
+    void unpack(const Unit& theirs, const std::vector<Value>& in) {
+        const std::int64_t b = next_of_pass(theirs.block);
+        std::vector<Value>& halo = halo_of(b);
+        const std::int64_t first = g_.first_pass_row(b);
+        const std::int64_t last = g_.last_pass_row(theirs.block);
+        std::size_t at = 0;
+        for (std::int64_t y = std::max<std::int64_t>(0, last - g_.reach + 1); y <= last; ++y) {
+            Value* row = halo.data() + (first - y - 1) * g_.width;
+            for (std::int64_t x = g_.segment_lo(theirs.segment, y); x < g_.segment_hi(theirs.segment, y); ++x) {
+                row[physical_column(x)] = in[at++];
+            }
+        }
+    }
+
+    Group& group_;
+    const Geometry& g_;
+    RowOf row_of_;
+    Value fill_;
+    std::map<std::int64_t, std::vector<Value>> halos_;
+};
+
+/// Where each of this processor's blocks starts in its local arrays (its rows in increasing order).
+inline std::map<std::int64_t, std::int64_t> block_offsets(const Geometry& g, int rank) {
+    std::map<std::int64_t, std::int64_t> start;
+    std::int64_t offset = 0;
+    for (std::int64_t b = rank; b < g.blocks(); b += g.P) {
+        start[b] = offset;
+        offset += (std::min(g.height, (b + 1) * g.r) - b * g.r) * g.width;
+    }
+    return start;
+}
+
+}  // namespace llc::detail::sweep
