@@ -25,8 +25,9 @@ IntervalTable<T>::IntervalTable(std::int64_t n, std::int64_t r, int P, int rank)
             size += j + 1;
         }
     }
-    values_.assign(static_cast<std::size_t>(size), T{});
-    splits_.assign(static_cast<std::size_t>(size), 0);
+    entries_ = static_cast<std::size_t>(size);
+    values_ = std::make_unique_for_overwrite<T[]>(entries_);
+    splits_ = std::make_unique_for_overwrite<std::int32_t[]>(entries_);
 }
 
 template class IntervalTable<std::int64_t>;

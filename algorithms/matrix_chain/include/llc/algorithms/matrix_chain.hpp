@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -40,12 +41,12 @@ class IntervalTable {
     /// The smallest optimal k of c(i, j), i < j, for a column this processor owns.
     [[nodiscard]] std::int32_t split(std::int64_t i, std::int64_t j) const { return splits_[at(i, j)]; }
     /// How many table entries this processor allocated (costs; as many split indices again).
-    [[nodiscard]] std::size_t entries() const noexcept { return values_.size(); }
+    [[nodiscard]] std::size_t entries() const noexcept { return entries_; }
 
     /// Column j's costs c(0..j, j) (contiguous), for the engine.
-    [[nodiscard]] T* column(std::int64_t j) noexcept { return values_.data() + offset_[static_cast<std::size_t>(j)]; }
+    [[nodiscard]] T* column(std::int64_t j) noexcept { return values_.get() + offset_[static_cast<std::size_t>(j)]; }
     [[nodiscard]] std::int32_t* split_column(std::int64_t j) noexcept {
-        return splits_.data() + offset_[static_cast<std::size_t>(j)];
+        return splits_.get() + offset_[static_cast<std::size_t>(j)];
     }
 
   private:
@@ -57,8 +58,11 @@ class IntervalTable {
     int P_ = 1;
     int rank_ = 0;
     std::vector<std::int64_t> offset_;  ///< start of column j in values_ (−1: not owned)
-    std::vector<T> values_;
-    std::vector<std::int32_t> splits_;
+    std::size_t entries_ = 0;
+    // Not initialised: the engine writes every entry before any is read, and a zeroing pass over n²/(2P) entries
+    // would cost as much as a sizeable share of a small problem. Move-only therefore.
+    std::unique_ptr<T[]> values_;
+    std::unique_ptr<std::int32_t[]> splits_;
 };
 
 /// The entries c(i, k) a processor received at one macro-step, in the order they arrived ({i, k} pairs).
