@@ -11,6 +11,9 @@ namespace llc::detail::sweep {
 std::vector<cost::KernelProbe> kernel_probes();
 std::vector<cost::KernelProbe> path_kernel_probes();
 }  // namespace llc::detail::sweep
+namespace llc::detail::matrix_chain {
+std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace llc::detail::matrix_chain
 
 namespace llc {
 
@@ -19,7 +22,8 @@ std::vector<cost::KernelProbe> algorithm_kernel_probes() {
     for (auto&& family : {detail::fft::kernel_probes(),
                           detail::edt::kernel_probes(),
                           detail::sweep::kernel_probes(),
-                          detail::sweep::path_kernel_probes()}) {
+                          detail::sweep::path_kernel_probes(),
+                          detail::matrix_chain::kernel_probes()}) {
         for (const auto& probe : family) {
             probes.push_back(probe);
         }

@@ -51,6 +51,7 @@ struct Comparison {
 // The comparisons, one file each.
 [[nodiscard]] Comparison par_comparison();
 [[nodiscard]] Comparison fft_comparison();
+[[nodiscard]] Comparison matrix_chain_comparison();
 [[nodiscard]] Comparison distance_transform_comparison();  ///< only with OpenCV (LLC_HAVE_OPENCV)
 
 }  // namespace llc::compare

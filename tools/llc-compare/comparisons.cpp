@@ -35,6 +35,7 @@ const std::vector<Comparison>& comparisons() {
     static const std::vector<Comparison> all{
         par_comparison(),
         fft_comparison(),
+        matrix_chain_comparison(),
 #ifdef LLC_HAVE_OPENCV
         distance_transform_comparison(),
 #endif

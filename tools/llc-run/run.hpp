@@ -40,6 +40,8 @@ struct RunCommand {
 [[nodiscard]] RunCommand fft_command();
 [[nodiscard]] RunCommand distance_transform_command();
 [[nodiscard]] RunCommand path_planning_command();
+[[nodiscard]] RunCommand matrix_chain_command();
+[[nodiscard]] RunCommand optimal_bst_command();
 
 // ---- Helpers shared by the algorithms -----------------------------------------------------------------------------
 

@@ -8,3 +8,4 @@
 #include <llc/algorithms/fft_cost.hpp>
 #include <llc/algorithms/path_planning.hpp>
 #include <llc/algorithms/kernel_probes.hpp>
+#include <llc/algorithms/matrix_chain.hpp>

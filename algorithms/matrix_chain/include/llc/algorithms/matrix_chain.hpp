@@ -1,0 +1,180 @@
+#pragma once
+/// @file
+/// Interval dynamic programming on a ring of processors (Miguet & Robert, "Dynamic programming on a ring of
+/// processors", article [1] of Miguet's thesis): the matrix-chain order and the optimal binary search tree.
+///
+/// Both solve c(i,i) = 0, c(i,j) = min_{i≤k<j} {c(i,k) + c(k+1,j) + f(i,j,k)}. Column j of the table lives on
+/// processor Alloc(j) = ⌊j/r⌋ mod P; the table is computed block diagonal by block diagonal (macro-steps), and at
+/// macro-step d every processor passes to its right neighbour the trapezoids of r partial rows c(i, i..b·r−1) its
+/// next neighbour needs — exactly the messages of the article's Tables 1 and 2 — with one Group::shift a macro-step.
+/// Each processor stores only its own columns (about n²/(2P) costs and as many split indices).
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <llc/cost/expr.hpp>
+#include <llc/cost/profile.hpp>
+#include <llc/group.hpp>
+
+namespace llc {
+
+/// One processor's share of an interval-DP table of n indices: the columns j with ⌊j/r⌋ mod P = rank, each holding
+/// c(i, j) and the smallest optimal split k(i, j) for i = 0 … j.
+template <class T>
+class IntervalTable {
+  public:
+    IntervalTable() = default;
+    IntervalTable(std::int64_t n, std::int64_t r, int P, int rank);
+
+    [[nodiscard]] std::int64_t n() const noexcept { return n_; }
+    [[nodiscard]] std::int64_t r() const noexcept { return r_; }
+    /// Alloc(j) = ⌊j/r⌋ mod P.
+    [[nodiscard]] int owner(std::int64_t j) const noexcept { return static_cast<int>((j / r_) % P_); }
+    [[nodiscard]] bool owns(std::int64_t j) const noexcept { return owner(j) == rank_; }
+    /// c(i, j) for a column this processor owns, 0 ≤ i ≤ j.
+    [[nodiscard]] T value(std::int64_t i, std::int64_t j) const { return values_[at(i, j)]; }
+    /// The smallest optimal k of c(i, j), i < j, for a column this processor owns.
+    [[nodiscard]] std::int32_t split(std::int64_t i, std::int64_t j) const { return splits_[at(i, j)]; }
+    /// How many table entries this processor allocated (costs; as many split indices again).
+    [[nodiscard]] std::size_t entries() const noexcept { return entries_; }
+
+    /// Column j's costs c(0..j, j) (contiguous), for the engine.
+    [[nodiscard]] T* column(std::int64_t j) noexcept { return values_.get() + offset_[static_cast<std::size_t>(j)]; }
+    [[nodiscard]] std::int32_t* split_column(std::int64_t j) noexcept {
+        return splits_.get() + offset_[static_cast<std::size_t>(j)];
+    }
+
+  private:
+    [[nodiscard]] std::size_t at(std::int64_t i, std::int64_t j) const {
+        return static_cast<std::size_t>(offset_[static_cast<std::size_t>(j)] + i);
+    }
+    std::int64_t n_ = 0;
+    std::int64_t r_ = 1;
+    int P_ = 1;
+    int rank_ = 0;
+    std::vector<std::int64_t> offset_;  ///< start of column j in values_ (−1: not owned)
+    std::size_t entries_ = 0;
+    // Not initialised: the engine writes every entry before any is read, and a zeroing pass over n²/(2P) entries
+    // would cost as much as a sizeable share of a small problem. Move-only therefore.
+    std::unique_ptr<T[]> values_;
+    std::unique_ptr<std::int32_t[]> splits_;
+};
+
+/// The entries c(i, k) a processor received at one macro-step, in the order they arrived ({i, k} pairs).
+using ReceivedEntries = std::vector<std::array<std::int64_t, 2>>;
+
+/// Options of matrix_chain and optimal_bst; the same on every rank.
+struct IntervalDpOptions {
+    /// Columns per block (≥ 1; r < 1 is an llc::Error). Unset: the r that cost::matrix_chain prices lowest on
+    /// `profile`, or without a profile default_block_size(P, n).
+    std::optional<std::int64_t> r{};
+    const cost::Profile* profile = nullptr;
+    /// When set, receives what this processor received at each macro-step (index d − 1 for macro-step d).
+    std::vector<ReceivedEntries>* received = nullptr;
+};
+
+/// The block size matrix_chain and optimal_bst use for n indices on P processors when options.r is unset and there is
+/// no profile: 64 (or n) at P = 1, else the article's r_opt ≈ √(2ρn/(3P)) with ρ = 8, within 1 … ⌈n/P⌉.
+[[nodiscard]] std::int64_t default_block_size(int P, std::int64_t n);
+
+/// The result of matrix_chain.
+struct MatrixChainResult {
+    std::int64_t cost = 0;              ///< scalar multiplications of the optimal order, on every rank
+    std::string parenthesization;       ///< e.g. "((A1(A2A3))((A4A5)A6))", on every rank
+    std::int64_t r = 1;                 ///< the block size used
+    IntervalTable<std::int64_t> table;  ///< this rank's columns: c(i, j) and the splits (matrices i … j, 0-based)
+};
+
+/// The result of optimal_bst.
+struct OptimalBstResult {
+    double cost = 0.0;        ///< Σ f_k·(depth_k + 1), the root at depth 0; on every rank
+    int root = -1;            ///< the root key (0-based); −1 for no keys
+    std::vector<int> parent;  ///< parent[k] of key k in the optimal tree, −1 for the root; on every rank
+    std::int64_t r = 1;       ///< the block size used (0 at P = 1: Knuth's algorithm, no table distribution)
+    /// This rank's columns of the thesis' table on n + 1 indices: c(i, j) for keys i … j−1 and its root k(i, j). At
+    /// P = 1 (Knuth), every column.
+    IntervalTable<double> table;
+};
+
+/// The optimal matrix-chain order of A1 … An, Ai being dims[i−1] × dims[i].
+///
+/// @param dims n + 1 ≥ 2 positive dimensions, the same on every rank.
+/// @return the exact cost (int64; an order whose cost does not fit is never wrapped: llc::Error), the split table and
+///         the parenthesisation, ties broken by the smallest k — identical at every P and r.
+/// @throws llc::Error on every rank for fewer than 2 dims, a dimension ≤ 0, dims or options that differ across ranks,
+///         r < 1, or an optimal cost above 2^63 − 1.
+///
+/// Collective over g: one Group::shift per macro-step ("mc.rotate"), the columns ⌊j/r⌋ mod P on each rank, then one
+/// allreduce per level of the optimal tree to rebuild the parenthesisation. Cost: cost::matrix_chain (article [1] §3).
+[[nodiscard]] MatrixChainResult matrix_chain(Group& g,
+                                             std::span<const std::int64_t> dims,
+                                             const IntervalDpOptions& options = {});
+
+/// The optimal binary search tree of keys with access frequencies freq (thesis §2.1: c(i,j) = min_k {c(i,k) +
+/// c(k+1,j)} + Σ_{m=i}^{j−1} f_m on n + 1 indices), ties broken by the smallest root.
+///
+/// @param freq n ≥ 1 finite non-negative frequencies, the same on every rank.
+/// @throws llc::Error on every rank for an empty, negative or non-finite freq, freq or options that differ across
+///         ranks, or r < 1.
+///
+/// Collective over g. At P = 1 Knuth's O(n²) algorithm (monotone roots, valid for this cost); otherwise the ring
+/// engine as matrix_chain, with one allreduce per tree level for the parent array. Cost: cost::matrix_chain(P, n+1, r).
+[[nodiscard]] OptimalBstResult optimal_bst(Group& g,
+                                           std::span<const double> freq,
+                                           const IntervalDpOptions& options = {});
+
+/// Sequential oracles and peers (one processor, whole n × n tables).
+namespace sequential {
+
+/// The textbook O(n³) loop (CLRS §15.2: m[i][j] over chain lengths, strided column access), ties to the smallest k.
+/// `split`, when given, receives the n × n row-major split table. @throws llc::Error as matrix_chain.
+[[nodiscard]] std::int64_t matrix_chain_textbook(std::span<const std::int64_t> dims,
+                                                 std::vector<std::int32_t>* split = nullptr);
+
+/// Knuth's O(n²) optimal BST (roots monotone: k(i,j−1) ≤ k(i,j) ≤ k(i+1,j)), the same recurrence and tie rule as
+/// optimal_bst. `root`, when given, receives the (n+1) × (n+1) row-major root table. Not valid for the matrix chain.
+[[nodiscard]] double optimal_bst_knuth(std::span<const double> freq, std::vector<std::int32_t>* root = nullptr);
+
+/// The O(n³) optimal BST, the same recurrence without Knuth's restriction.
+[[nodiscard]] double optimal_bst_cubic(std::span<const double> freq, std::vector<std::int32_t>* root = nullptr);
+
+/// "((A1(A2A3))A4)" from an n × n row-major split table of a chain of n matrices.
+[[nodiscard]] std::string parenthesization(std::int64_t n, std::span<const std::int32_t> split);
+
+}  // namespace sequential
+
+namespace cost {
+
+/// The CCM cost of matrix_chain / optimal_bst on P processors, n indices (matrices; keys + 1), block size r (article
+/// [1] §3): macro-step 0 computes the diagonal blocks, each macro-step d = 1 … ⌈n/r⌉−1 is a normal superstep "shift"
+/// whose h is the largest trapezoid message of that step (sent + received bytes) and whose W is the busiest
+/// processor's updates of that step times τ_a("mc.update.2^e", seconds per update at segment length 2^e, read at the
+/// step's mean segment). Summed, the W are the article's T_A and the messages its T_C = Σ Rotat(d)·τ_c. P = 1: one
+/// compute node. @throws llc::Error for P < 1, n < 1, r < 1, or a profile without the mc.update table.
+[[nodiscard]] Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile);
+
+/// The r in 1 … ⌈n/P⌉ that matrix_chain(P, n, r, profile) prices lowest (the smallest such r on a tie).
+[[nodiscard]] std::int64_t matrix_chain_best_r(int P, std::int64_t n, const Profile& profile);
+
+/// Exact counts of the schedule (no machine constants): the updates of processor q, and the words rotated summed over
+/// macro-steps of the per-step maximum (article [1]'s T_A / τ_a of the last processor and T_C / τ_c).
+[[nodiscard]] double matrix_chain_updates(int P, std::int64_t n, std::int64_t r, int q);
+[[nodiscard]] double matrix_chain_rotated_words(int P, std::int64_t n, std::int64_t r);
+
+/// Article [1]'s closed form (Proposition, §3.4): T = [2/α + 3r + αr²]·(τ_a + τ_c/r)·n²/12 with α = P/n; and its
+/// parts T_A (the τ_a term) and T_C (the τ_c term).
+[[nodiscard]] double miguet_dp_time(double n, double p, double r, double tau_a, double tau_c);
+[[nodiscard]] double miguet_dp_arith(double n, double p, double r, double tau_a);
+/// r_opt ≈ √(2ρ/(3α)) (the article's corollary) and the root of α²r³ + (α/2)(3 + αρ)r² − ρ = 0 (the exact optimum of
+/// the efficiency e_{α,r}).
+[[nodiscard]] double miguet_r_opt_approx(double n, double p, double rho);
+[[nodiscard]] double miguet_r_opt_exact(double n, double p, double rho);
+
+}  // namespace cost
+
+}  // namespace llc

@@ -1,0 +1,213 @@
+// The CCM cost of the ring interval DP (article [1] §3), step by step as detail::interval_dp::run executes it.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <llc/algorithms/matrix_chain.hpp>
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/model.hpp>
+#include <llc/error.hpp>
+
+#include "interval_dp.hpp"
+
+namespace llc::cost {
+
+namespace {
+
+constexpr const char* update_kernel = "mc.update";
+constexpr double word_bytes = 8.0;
+
+/// One macro-step of the schedule: per processor, its updates (with the sum of their segment lengths) and the words
+/// it sends and receives at the shift that precedes it.
+struct StepCounts {
+    std::vector<double> updates;
+    std::vector<double> edges;  ///< of the updates, those of the edge k ranges (d ≥ 1; compute_block's comment)
+    std::vector<double> words;  ///< sent + received before this step (0 at d = 0)
+    std::vector<double> received;
+};
+
+/// Updates of block (a, b): Σ_{i in a} Σ_{j in b, j > i} (j − i).
+double block_updates(std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1) {
+    double s = 0.0;
+    for (std::int64_t i = a0; i < a1; ++i) {
+        const std::int64_t lo = std::max(b0, i + 1);
+        if (lo < b1) {
+            const auto x = static_cast<double>(lo - i);
+            const auto y = static_cast<double>(b1 - 1 - i);
+            s += (x + y) * (y - x + 1.0) / 2.0;
+        }
+    }
+    return s;
+}
+
+/// Updates of block (a, b), a < b, in its two edge k ranges: Σ_{i, j} (a_end − 1 − i) + (j − b_begin).
+double edge_updates(std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1) {
+    const auto na = static_cast<double>(a1 - a0);
+    const auto nb = static_cast<double>(b1 - b0);
+    return nb * na * (na - 1.0) / 2.0 + na * nb * (nb - 1.0) / 2.0;
+}
+
+/// Σ_{i in a} (last − i).
+double trapezoid(std::int64_t a0, std::int64_t a1, std::int64_t last) {
+    const auto rows = static_cast<double>(a1 - a0);
+    return rows * static_cast<double>(last) - (static_cast<double>(a0 + a1 - 1) * rows / 2.0);
+}
+
+StepCounts step_counts(int P, std::int64_t n, std::int64_t r, std::int64_t d) {
+    const std::int64_t B = (n + r - 1) / r;
+    const auto begin = [r](std::int64_t b) { return b * r; };
+    const auto end = [n, r](std::int64_t b) { return std::min(n, (b + 1) * r); };
+    StepCounts s{std::vector<double>(static_cast<std::size_t>(P), 0.0),
+                 std::vector<double>(static_cast<std::size_t>(P), 0.0),
+                 std::vector<double>(static_cast<std::size_t>(P), 0.0),
+                 std::vector<double>(static_cast<std::size_t>(P), 0.0)};
+    for (std::int64_t b = d; b < B; ++b) {
+        const auto q = static_cast<std::size_t>(b % P);
+        const std::int64_t a = b - d;
+        s.updates[q] += block_updates(begin(a), end(a), begin(b), end(b));
+        if (d > 0) {
+            s.edges[q] += edge_updates(begin(a), end(a), begin(b), end(b));
+            const double w = trapezoid(begin(a), end(a), begin(b));
+            s.received[q] += w;
+            s.words[q] += w;
+            s.words[static_cast<std::size_t>((b - 1) % P)] += w;
+        }
+    }
+    return s;
+}
+
+void check(const char* name, int P, std::int64_t n, std::int64_t r) {
+    if (P < 1) {
+        throw_argument_error(name, "P", std::to_string(P), "must be at least 1");
+    }
+    if (n < 1) {
+        throw_argument_error(name, "n", std::to_string(n), "must be at least 1");
+    }
+    if (r < 1) {
+        throw_argument_error(name, "r", std::to_string(r), "must be at least 1");
+    }
+}
+
+double max_of(const std::vector<double>& v) {
+    return *std::max_element(v.begin(), v.end());
+}
+
+}  // namespace
+
+Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile) {
+    constexpr const char* name = "llc::cost::matrix_chain";
+    check(name, P, n, r);
+    const KernelSizeTable table = kernel_size_table(profile, update_kernel);
+    if (table.empty()) {
+        throw Error(std::string(name) + ": the profile has no \"" + update_kernel +
+                    ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
+    }
+    const std::int64_t B = (n + r - 1) / r;
+    // τ_a by the length of the segments the kernel runs over: at macro-step d the middle k range of a block is about
+    // d·r long, cut into chunks of detail::interval_dp::chunk_length(r) (the engine's cache blocking); the two edge
+    // ranges average r/2, the diagonal blocks' segments r/3. The busiest processor of the step sets its W.
+    const double chunk = static_cast<double>(llc::detail::interval_dp::chunk_length(r));
+    const auto tau = [&](double length) { return kernel_per_unit(table, std::clamp(length, 1.0, chunk), 0.0); };
+    const auto rd = static_cast<double>(r);
+    const auto seconds = [&](std::int64_t d, const StepCounts& s) {
+        double busiest = 0.0;
+        for (std::size_t q = 0; q < s.updates.size(); ++q) {
+            const double t =
+                d == 0 ? s.updates[q] * tau(rd / 3.0)
+                       : s.edges[q] * tau(rd / 2.0) + (s.updates[q] - s.edges[q]) * tau(static_cast<double>(d) * rd);
+            busiest = std::max(busiest, t);
+        }
+        return busiest;
+    };
+    if (P == 1) {
+        double total = 0.0;
+        for (std::int64_t d = 0; d < B; ++d) {
+            total += seconds(d, step_counts(1, n, r, d));
+        }
+        return Expr::sequence("mc", {Expr::compute("mc.compute", total)});
+    }
+    std::vector<Expr> items;
+    double previous = seconds(0, step_counts(P, n, r, 0));
+    for (std::int64_t d = 1; d < B; ++d) {
+        const StepCounts s = step_counts(P, n, r, d);
+        items.push_back(Expr::normal("mc.rotate", previous, "shift", P, max_of(s.words) * word_bytes));
+        previous = seconds(d, s);
+    }
+    items.push_back(Expr::normal("mc.result", previous, "bcast", P, word_bytes));
+    return Expr::sequence("mc", std::move(items));
+}
+
+std::int64_t matrix_chain_best_r(int P, std::int64_t n, const Profile& profile) {
+    check("llc::cost::matrix_chain_best_r", P, n, 1);
+    if (P == 1) {
+        return llc::default_block_size(1, n);
+    }
+    const std::int64_t top = std::max<std::int64_t>(1, (n + P - 1) / P);
+    const auto model = make_model("ccm", profile);
+    std::int64_t best_r = 1;
+    double best = std::numeric_limits<double>::max();
+    // Every r up to 64, then steps of about 6 %: the time is flat near its minimum.
+    for (std::int64_t r = 1; r <= top; r = r < 64 ? r + 1 : r + std::max<std::int64_t>(1, r / 16)) {
+        const double t = predict(matrix_chain(P, n, r, profile), *model);
+        if (t < best) {
+            best = t;
+            best_r = r;
+        }
+    }
+    return best_r;
+}
+
+double matrix_chain_updates(int P, std::int64_t n, std::int64_t r, int q) {
+    check("llc::cost::matrix_chain_updates", P, n, r);
+    double s = 0.0;
+    for (std::int64_t d = 0; d < (n + r - 1) / r; ++d) {
+        s += step_counts(P, n, r, d).updates[static_cast<std::size_t>(q)];
+    }
+    return s;
+}
+
+double matrix_chain_rotated_words(int P, std::int64_t n, std::int64_t r) {
+    check("llc::cost::matrix_chain_rotated_words", P, n, r);
+    double s = 0.0;
+    for (std::int64_t d = 1; d < (n + r - 1) / r; ++d) {
+        s += max_of(step_counts(P, n, r, d).received);
+    }
+    return s;
+}
+
+double miguet_dp_arith(double n, double p, double r, double tau_a) {
+    const double alpha = p / n;
+    return (2.0 / alpha + 3.0 * r + alpha * r * r) * n * n * tau_a / 12.0;
+}
+
+double miguet_dp_time(double n, double p, double r, double tau_a, double tau_c) {
+    const double alpha = p / n;
+    return (2.0 / alpha + 3.0 * r + alpha * r * r) * (tau_a + tau_c / r) * n * n / 12.0;
+}
+
+double miguet_r_opt_approx(double n, double p, double rho) {
+    return std::sqrt(2.0 * rho * n / (3.0 * p));
+}
+
+double miguet_r_opt_exact(double n, double p, double rho) {
+    // α²r³ + (α/2)(3 + αρ)r² − ρ is increasing for r > 0: bisection.
+    const double alpha = p / n;
+    const auto f = [&](double r) {
+        return alpha * alpha * r * r * r + alpha / 2.0 * (3.0 + alpha * rho) * r * r - rho;
+    };
+    double lo = 0.0;
+    double hi = 1.0;
+    while (f(hi) < 0.0) {
+        hi *= 2.0;
+    }
+    for (int it = 0; it < 200; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        (f(mid) < 0.0 ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+}  // namespace llc::cost

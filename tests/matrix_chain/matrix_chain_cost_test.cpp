@@ -1,0 +1,72 @@
+// llc::cost::matrix_chain and the article's closed forms against the thesis' reference values (digest §2.4, §10 D).
+#include <cstdint>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <llc/algorithms/matrix_chain.hpp>
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/model.hpp>
+#include <llc/cost/piecewise.hpp>
+
+namespace {
+
+namespace cost = llc::cost;
+
+TEST(MatrixChainCost, ArticleTParAndROpt) {
+    // τ_a = 15 µs, τ_c = 12 µs, n = 576, p = 16: the digest's table (asymptotic T_par).
+    EXPECT_NEAR(cost::miguet_dp_time(576, 16, 1, 15e-6, 12e-6), 56.01, 0.01);
+    EXPECT_NEAR(cost::miguet_dp_time(576, 16, 4, 15e-6, 12e-6), 42.02, 0.01);
+    EXPECT_NEAR(cost::miguet_dp_time(576, 16, 36, 15e-6, 12e-6), 91.57, 0.01);
+    EXPECT_NEAR(cost::miguet_dp_arith(576, 16, 4, 15e-6), 35.02, 0.01);
+    EXPECT_NEAR(cost::miguet_r_opt_approx(576, 16, 0.8), 4.38, 0.005);
+    EXPECT_NEAR(cost::miguet_r_opt_exact(576, 16, 0.8), 4.21, 0.005);
+    EXPECT_NEAR(cost::miguet_r_opt_approx(360, 8, 0.8), 4.90, 0.005);
+    EXPECT_NEAR(cost::miguet_r_opt_approx(360, 16, 0.8), 3.46, 0.005);
+    EXPECT_NEAR(cost::miguet_r_opt_approx(360, 8, 0.48), 3.79, 0.005);
+}
+
+TEST(MatrixChainCost, ExactCountsOfTheSchedule) {
+    EXPECT_EQ(cost::matrix_chain_updates(16, 576, 4, 15), 2311770.0);
+    EXPECT_EQ(cost::matrix_chain_rotated_words(16, 576, 4), 573654.0);
+    EXPECT_EQ(cost::matrix_chain_updates(4, 8, 1, 3), 34.0);
+    EXPECT_EQ(cost::matrix_chain_rotated_words(4, 8, 1), 34.0);
+    EXPECT_EQ(cost::matrix_chain_updates(4, 8, 2, 3), 49.0);
+    EXPECT_EQ(cost::matrix_chain_rotated_words(4, 8, 2), 21.0);
+    // All processors together do every update once: (n³ − n)/6.
+    double total = 0.0;
+    for (int q = 0; q < 5; ++q) {
+        total += cost::matrix_chain_updates(5, 101, 3, q);
+    }
+    EXPECT_EQ(total, (101.0 * 101 * 101 - 101) / 6);
+}
+
+cost::Profile profile(double tau_a, double shift_seconds) {
+    cost::Profile p;
+    p.set_kernel(cost::kernel_size_key("mc.update", 2), {tau_a, "update"});
+    p.set_kernel(cost::kernel_size_key("mc.update", 12), {tau_a, "update"});
+    for (const int P : {2, 4, 16}) {
+        p.set_collective("shift", P, cost::Piecewise::constant(shift_seconds));
+        p.set_collective("bcast", P, cost::Piecewise::constant(0.0));
+    }
+    return p;
+}
+
+TEST(MatrixChainCost, ExprPricesTheSchedule) {
+    const cost::Profile p = profile(1e-9, 1e-5);
+    const auto model = cost::make_model("ccm", p);
+    // P = 1: every update, no communication.
+    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 300, 300, p), *model), (300.0 * 300 * 300 - 300) / 6 * 1e-9, 1e-12);
+    // P = 4, r = 2, n = 8: 3 shifts of 10 µs, and W summed over steps ≥ the last processor's work / 1 (per-step max).
+    const double t = cost::predict(cost::matrix_chain(4, 8, 2, p), *model);
+    EXPECT_GE(t, 3 * 1e-5 + 49e-9 - 1e-15);
+    EXPECT_LE(t, 3 * 1e-5 + 84e-9);
+    // The model's r: no communication cost pushes r down to the wrap's balance, a dear one up.
+    EXPECT_LE(cost::matrix_chain_best_r(4, 400, profile(1e-9, 0.0)), 2);
+    EXPECT_GE(cost::matrix_chain_best_r(4, 400, profile(1e-9, 1e-3)), 50);
+    EXPECT_EQ(cost::matrix_chain_best_r(1, 400, p), llc::default_block_size(1, 400));
+    EXPECT_THROW((void)cost::matrix_chain(2, 10, 0, p), llc::Error);
+    EXPECT_THROW((void)cost::matrix_chain(2, 10, 2, cost::Profile{}), llc::Error);
+}
+
+}  // namespace
