@@ -3,6 +3,7 @@
 /// Every algorithm of llc (target llc::algorithms): its API, its CCM cost function, and the kernel probes.
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/chamfer.hpp>
+#include <llc/algorithms/contour_ranking.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/algorithms/fft.hpp>
 #include <llc/algorithms/fft_cost.hpp>

@@ -1,0 +1,225 @@
+// Contour ranking against a brute-force oracle that follows every pixel's successors one by one (no segments, no
+// blocks): the digest's cases T1–T8, random maps of open lists and cycles crossing block borders and corners, sizes
+// that are not multiples of √P, P > height; and the invalid maps, rejected on every rank with the pixel named.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <llc/algorithms/contour_ranking.hpp>
+#include <llc/llc.hpp>
+
+#include "expect_error.hpp"
+
+namespace {
+
+using Codes = std::vector<std::int8_t>;
+
+llc::Group& world() {
+    return llc::Group::world();
+}
+
+constexpr int kDr[8] = {0, -1, -1, -1, 0, 1, 1, 1};
+constexpr int kDc[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+
+/// The map from the digest's notation: '.' non-edge, 'H' head, '0'–'7' Freeman directions; rows of equal length.
+Codes parse(const std::vector<std::string>& rows) {
+    Codes out;
+    for (const auto& row : rows) {
+        for (const char ch : row) {
+            out.push_back(ch == '.'   ? std::int8_t{-1}
+                          : ch == 'H' ? std::int8_t{8}
+                                      : static_cast<std::int8_t>(ch - '0'));
+        }
+    }
+    return out;
+}
+
+/// Head and rank by definition: walk the successors from each pixel until a head, or back to the start (a cycle,
+/// whose head is its smallest index; the rank is then the number of steps from the pixel to that index).
+std::vector<llc::ContourRank> oracle(const Codes& codes, int width) {
+    std::vector<llc::ContourRank> out(codes.size());
+    for (std::size_t start = 0; start < codes.size(); ++start) {
+        if (codes[start] < 0) {
+            continue;
+        }
+        std::vector<std::int64_t> walk{static_cast<std::int64_t>(start)};
+        while (codes[static_cast<std::size_t>(walk.back())] != 8) {
+            const std::int64_t p = walk.back();
+            const int d = codes[static_cast<std::size_t>(p)];
+            const std::int64_t q = (p / width + kDr[d]) * width + p % width + kDc[d];
+            if (q == walk.front()) {
+                break;
+            }
+            walk.push_back(q);
+        }
+        if (codes[static_cast<std::size_t>(walk.back())] == 8) {
+            out[start] = {walk.back(), static_cast<std::int64_t>(walk.size() - 1)};
+        } else {
+            std::size_t low = 0;
+            for (std::size_t k = 0; k < walk.size(); ++k) {
+                low = walk[k] < walk[low] ? k : low;
+            }
+            out[start] = {walk[low], static_cast<std::int64_t>(low)};
+        }
+    }
+    return out;
+}
+
+/// Ranks the whole map at this P and gathers every block back into one image (computing each rank's block again).
+std::vector<llc::ContourRank> rank_all(const Codes& codes, int width, int height) {
+    const auto map = llc::SuccessorMap::from_whole(world(), width, height, codes);
+    const auto local = llc::contour_rank(world(), map);
+    const auto all = world().allgatherv(std::span<const llc::ContourRank>(local));
+    std::vector<llc::ContourRank> out(codes.size());
+    std::size_t next = 0;
+    for (int q = 0; q < world().size(); ++q) {
+        const auto b = llc::block_of(q, world().size(), width, height);
+        for (std::int64_t r = b.row0; r < b.row0 + b.rows; ++r) {
+            for (std::int64_t c = b.col0; c < b.col0 + b.cols; ++c) {
+                out[static_cast<std::size_t>(r * width + c)] = all[next++];
+            }
+        }
+    }
+    EXPECT_EQ(next, all.size());
+    return out;
+}
+
+void expect_ranked(const Codes& codes, int width, int height) {
+    const auto got = rank_all(codes, width, height);
+    const auto want = oracle(codes, width);
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+        ASSERT_EQ(got[i], want[i]) << "pixel (" << i / width << ", " << i % width << ") of " << width << "×" << height
+                                   << ": got (" << got[i].head << ", " << got[i].rank << ")";
+    }
+}
+
+/// Random simple walks over unvisited pixels, each ending at a head or, when it can, closed into a cycle.
+Codes random_map(int width, int height, std::uint64_t seed, double fill) {
+    std::mt19937_64 rng(seed);
+    Codes codes(static_cast<std::size_t>(width * height), -1);
+    const auto free = [&](int r, int c) {
+        return r >= 0 && c >= 0 && r < height && c < width && codes[static_cast<std::size_t>(r * width + c)] == -1;
+    };
+    std::vector<char> used(codes.size(), 0);
+    for (int attempt = 0; attempt < width * height * fill; ++attempt) {
+        int r = static_cast<int>(rng() % static_cast<std::uint64_t>(height));
+        int c = static_cast<int>(rng() % static_cast<std::uint64_t>(width));
+        if (!free(r, c)) {
+            continue;
+        }
+        const int r0 = r;
+        const int c0 = c;
+        std::size_t length = 1;
+        codes[static_cast<std::size_t>(r * width + c)] = 8;
+        while (rng() % 20 != 0) {
+            std::vector<int> options;
+            for (int d = 0; d < 8; ++d) {
+                if (free(r + kDr[d], c + kDc[d])) {
+                    options.push_back(d);
+                }
+            }
+            if (options.empty()) {
+                break;
+            }
+            const int d = options[rng() % options.size()];
+            codes[static_cast<std::size_t>(r * width + c)] = static_cast<std::int8_t>(d);
+            r += kDr[d];
+            c += kDc[d];
+            codes[static_cast<std::size_t>(r * width + c)] = 8;
+            ++length;
+        }
+        // Close the walk into a cycle when its end touches its start.
+        for (int d = 0; d < 8 && length >= 2 && rng() % 2 == 0; ++d) {
+            if (r + kDr[d] == r0 && c + kDc[d] == c0) {
+                codes[static_cast<std::size_t>(r * width + c)] = static_cast<std::int8_t>(d);
+                break;
+            }
+        }
+    }
+    return codes;
+}
+
+TEST(ContourRank, DigestCases) {
+    expect_ranked(parse({"0000H"}), 5, 1);                                                     // T1
+    expect_ranked(parse({"...", ".H.", "..."}), 3, 3);                                         // T2
+    expect_ranked(parse({"0006", "6444", "0006", "H444"}), 4, 4);                              // T3
+    expect_ranked(parse({"777H", "777H", "777H", "HHHH"}), 4, 4);                              // T4
+    expect_ranked(parse({"7..H", ".71.", ".17.", "1..H"}), 4, 4);                              // T5
+    expect_ranked(parse({"6.6.", "6.6.", "6.6.", "H.H."}), 4, 4);                              // T6
+    expect_ranked(parse({"000006", "000066", "200666", "22H466", "224446", "244444"}), 6, 6);  // T7
+    expect_ranked(parse({"H..6", ".0H6", "1..5", "2H4."}), 4, 4);                              // T8
+}
+
+TEST(ContourRank, DigestExpectedValues) {
+    // T7 by the digest's own numbers, not only by the oracle.
+    const auto got = rank_all(parse({"000006", "000066", "200666", "22H466", "224446", "244444"}), 6, 6);
+    const std::vector<int> ranks = {35, 34, 33, 32, 31, 30, 16, 15, 14, 13, 12, 29, 17, 4,  3,  2,  11, 28,
+                                    18, 5,  0,  1,  10, 27, 19, 6,  7,  8,  9,  26, 20, 21, 22, 23, 24, 25};
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        EXPECT_EQ(got[i], (llc::ContourRank{20, ranks[i]})) << i;
+    }
+}
+
+TEST(ContourRank, ClosedContours) {
+    // A 2 × 2 cycle and a ring around the whole image: canonical head = smallest index, at every P.
+    expect_ranked(parse({"06", "24"}), 2, 2);
+    expect_ranked(parse({"00006", "2...6", "2...6", "24444"}), 5, 4);
+    const auto got = rank_all(parse({"06", "24"}), 2, 2);
+    EXPECT_EQ(got[0], (llc::ContourRank{0, 0}));
+    EXPECT_EQ(got[2], (llc::ContourRank{0, 1}));  // (1,0) → N → (0,0)
+}
+
+TEST(ContourRank, EdgeShapes) {
+    expect_ranked(parse({"H"}), 1, 1);
+    expect_ranked(parse({"."}), 1, 1);
+    expect_ranked({}, 0, 0);
+    expect_ranked({}, 7, 0);
+    expect_ranked(parse({"6", "6", "6", "6", "6", "6", "H"}), 1, 7);  // one column, P > width
+    expect_ranked(parse({"H44444444444"}), 12, 1);                    // one row, P > height
+}
+
+TEST(ContourRank, RandomMaps) {
+    // Sizes prime, not multiples of √P, taller and wider; sparse and dense.
+    const int sizes[][2] = {{13, 11}, {17, 5}, {5, 23}, {32, 32}, {3, 3}, {41, 37}};
+    std::uint64_t seed = 1;
+    for (const auto& size : sizes) {
+        for (const double fill : {0.1, 0.5, 2.0}) {
+            const Codes codes = random_map(size[0], size[1], seed++, fill);
+            expect_ranked(codes, size[0], size[1]);
+        }
+    }
+}
+
+TEST(ContourRank, InvalidMaps) {
+    const auto reject = [](const std::vector<std::string>& rows, std::initializer_list<std::string> fragments) {
+        const Codes codes = parse(rows);
+        const int width = static_cast<int>(rows.front().size());
+        const int height = static_cast<int>(rows.size());
+        llc::test::expect_error_everywhere(
+            [&] {
+                const auto map = llc::SuccessorMap::from_whole(world(), width, height, codes);
+                (void)llc::contour_rank(world(), map);
+            },
+            fragments);
+    };
+    reject({"0"}, {"pixel (0, 0)", "off the image"});
+    reject({"2", "H"}, {"pixel (0, 0)", "off the image"});
+    reject({"0H4"}, {"pixel (0, 1)", "two predecessors"});
+    reject({"0."}, {"pixel (0, 0)", "(0, 1) is a non-edge pixel"});
+    reject({"H...", "....", "....", "...7"}, {"pixel (3, 3)", "off the image"});
+    reject({"....", "..6.", "..H.", "..2."}, {"pixel (2, 2)", "two predecessors"});
+    Codes bad(4, -1);
+    bad[3] = 9;
+    llc::test::expect_error_everywhere(
+        [&] { (void)llc::contour_rank(world(), llc::SuccessorMap::from_whole(world(), 2, 2, bad)); },
+        {"pixel (1, 1)", "outside [-1, 8]"});
+    llc::test::expect_error_everywhere([&] { (void)llc::SuccessorMap::from_whole(world(), 3, 2, Codes(5, -1)); },
+                                       {"all.size()", "5"});
+    llc::test::expect_error_everywhere([&] { (void)llc::SuccessorMap::from_whole(world(), -1, 2, Codes{}); },
+                                       {"width", "-1"});
+}
+
+}  // namespace
