@@ -10,6 +10,7 @@
 
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/error.hpp>
+#include <llc/fingerprint.hpp>
 
 #include "interval_dp.hpp"
 
@@ -89,16 +90,6 @@ struct BstPolicy {
 bool chain_fits(std::span<const std::int64_t> dims) {
     const auto top = static_cast<long double>(*std::max_element(dims.begin(), dims.end()));
     return static_cast<long double>(dims.size()) * top * top * top < 0x1p62L;
-}
-
-/// FNV-1a over the bytes, folded to a long long, so that ranks can agree on contents with one allreduce.
-long long fingerprint(const void* data, std::size_t bytes) {
-    std::uint64_t h = 1469598103934665603ULL;
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < bytes; ++i) {
-        h = (h ^ p[i]) * 1099511628211ULL;
-    }
-    return static_cast<long long>(h >> 1);
 }
 
 std::int64_t default_r(int P, std::int64_t n, const IntervalDpOptions& options) {
@@ -219,7 +210,7 @@ MatrixChainResult matrix_chain(Group& g, std::span<const std::int64_t> dims, con
     check_options(g, name, options, error);
     g.check_same(name,
                  {{"dims.size()", static_cast<long long>(dims.size())},
-                  {"dims (fingerprint)", fingerprint(dims.data(), dims.size_bytes())},
+                  {"dims (fingerprint)", Fingerprint{}.add(dims).value()},
                   {"options.r", options.r.value_or(0)}},
                  error);
     const auto n = static_cast<std::int64_t>(dims.size()) - 1;
@@ -273,7 +264,7 @@ OptimalBstResult optimal_bst(Group& g, std::span<const double> freq, const Inter
     check_options(g, name, options, error);
     g.check_same(name,
                  {{"freq.size()", static_cast<long long>(freq.size())},
-                  {"freq (fingerprint)", fingerprint(freq.data(), freq.size_bytes())},
+                  {"freq (fingerprint)", Fingerprint{}.add(freq).value()},
                   {"options.r", options.r.value_or(0)}},
                  error);
     const auto keys = static_cast<std::int64_t>(freq.size());
