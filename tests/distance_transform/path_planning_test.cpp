@@ -118,6 +118,17 @@ TEST(PathPlanningTest, ThesisExamples) {
     check(tc, 5, 5, {{2, 2}}, from_centre, 2, 3);
 }
 
+TEST(PathPlanningTest, SourcesThatTheFirstRedSweepCannotSpread) {
+    // A source at the end of one row, or in the bottom-right corner: the first red sweep changes nothing, and only the
+    // blue sweep after it reaches the rest. (Stopping after that red sweep left everything else at +∞.)
+    const double s = std::sqrt(2.0);
+    for (const int r : {1, 2}) {
+        check(std::vector<double>(6, 1.0), 6, 1, {{0, 5}}, {5, 4, 3, 2, 1, 0}, r, 1, 1e-12);
+        check(std::vector<double>(6, 1.0), 1, 6, {{5, 0}}, {5, 4, 3, 2, 1, 0}, r, 1, 1e-12);
+        check(std::vector<double>(9, 1.0), 3, 3, {{2, 2}}, {2 * s, 1 + s, 2, 1 + s, s, 1, 2, 1, 0}, r, 2, 1e-12);
+    }
+}
+
 TEST(PathPlanningTest, RandomMapsEqualDijkstraAtEveryLayout) {
     std::mt19937 rng(99);  // the same maps on every rank
     for (const auto& [width, height] : {std::pair{13, 11}, std::pair{1, 9}, std::pair{9, 1}, std::pair{20, 7}}) {

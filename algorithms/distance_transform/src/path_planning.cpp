@@ -160,8 +160,12 @@ PathPlanningReport path_planning(Group& g,
             },
             blue ? "pp.blue" : "pp.red");
         ++report.sweeps;
+        // A sweep that changes nothing leaves a state every one of its relaxations keeps; the sweep before it (of the
+        // other colour) left one all of its own keep, so both hold and the costs are final. The first red sweep has
+        // no sweep before it: unchanged, it proves nothing (a source in the last row's last pixel reaches nothing in
+        // it), so the blue sweep always runs.
         const Label label("pp.changed");
-        if (g.allreduce(changed ? 1 : 0, Op::max) == 0) {
+        if (g.allreduce(changed ? 1 : 0, Op::max) == 0 && report.sweeps >= 2) {
             break;
         }
     }

@@ -6,9 +6,11 @@
 /// Every pixel p has a traversal cost tc(p) ≥ 0 (+∞: an obstacle). Moving between 8-neighbours p and q costs
 /// (tc(p) + tc(q))/2, times √2 on a diagonal. path_planning gives every pixel the least cost of a path from the nearest
 /// source (+∞ where none reaches), by the thesis' red and blue sweeps — red: top to bottom, left to right, from W,
-/// NW, N, NE; blue: the mirror — alternated until a sweep changes nothing. Each sweep is the ring pipeline of the
-/// chamfer passes (chamfer.hpp): blocks of r rows, block b on processor b mod P, segments of k columns, one
-/// Group::shift a step; after each sweep one allreduce says whether anything changed.
+/// NW, N, NE; blue: the mirror — alternated until a sweep other than the first changes nothing (so at least one red and
+/// one blue sweep: a first red sweep that changes nothing proves nothing when the sources lie below or right of the
+/// rest). Each sweep is the ring pipeline of the chamfer passes (chamfer.hpp): blocks of r rows, block b on processor
+/// b mod P, segments of k columns, one Group::shift a step; after each sweep one allreduce says whether anything
+/// changed.
 
 #include <cstdint>
 #include <span>
