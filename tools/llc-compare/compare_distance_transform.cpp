@@ -24,6 +24,7 @@
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/chamfer.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
+#include <llc/algorithms/row_image.hpp>
 #include <llc/group.hpp>
 
 #include "comparison.hpp"
@@ -39,25 +40,12 @@ struct Transform {
     int cv_mask = 3;
 };
 
-/// This processor's rows of `whole` in blocks of r rows (block b on processor b mod P).
-std::vector<std::uint8_t> rows_of(const Group& g,
-                                  const std::vector<std::uint8_t>& whole,
-                                  std::int64_t n,
-                                  std::int64_t r) {
-    std::vector<std::uint8_t> mine;
-    for (std::int64_t b = g.rank(); b * r < n; b += g.size()) {
-        const std::int64_t last = std::min(n, (b + 1) * r);
-        mine.insert(mine.end(), whole.begin() + b * r * n, whole.begin() + last * n);
-    }
-    return mine;
-}
-
 /// Ours on `g`: the chamfer transforms in llc::sweep_layout's blocks and segments, the EDT in one block a processor.
 struct Ours {
     Ours(const Transform& t, Group& g, const std::vector<std::uint8_t>& whole, std::int64_t side)
         : transform(t), group(g), n(side) {
         layout = t.mask ? sweep_layout(g.size(), n, n, *t.mask) : SweepLayout{(n + g.size() - 1) / g.size(), 1};
-        image = rows_of(g, whole, n, layout.r);
+        image = distribute_rows(g, ImageView<const std::uint8_t>{n, n, whole}, layout.r).rows;
         out.resize(image.size());
     }
     void operator()() {

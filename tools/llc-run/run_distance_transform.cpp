@@ -9,6 +9,7 @@
 // and broadcasts it; every processor keeps its rows (blocks of r rows, block b on processor b mod P). Output: the
 // distances gathered to rank 0 and written whole or not at all, as a 16-bit PGM (values clamped to [0, 65535],
 // unreachable pixels 0) or raw little-endian int32, row-major (unreachable = −1). `euclidean` gives squared distances.
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstdio>
@@ -25,6 +26,7 @@
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/chamfer.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
+#include <llc/algorithms/row_image.hpp>
 #include <llc/cost/expr.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/profile.hpp>
@@ -182,18 +184,15 @@ int run_distance_transform(Group& world, const std::vector<std::string>& args) {
             throw UsageError(std::string("--profile: ") + e.what());
         }
     }
-    // This processor's rows.
-    std::vector<std::uint8_t> image;
-    for (std::int64_t b = world.rank(); b * r < height; b += P) {
-        const std::int64_t last = std::min(height, (b + 1) * r);
-        image.insert(image.end(), whole.begin() + b * r * width, whole.begin() + last * width);
-    }
-    std::vector<std::int32_t> out(image.size());
+    // This processor's rows of the image every rank read.
+    const DistributedImage<std::uint8_t> image =
+        distribute_rows(world, ImageView<const std::uint8_t>{width, height, whole}, r);
+    DistributedImage<std::int32_t> out{image.layout, image.rank, std::vector<std::int32_t>(image.rows.size())};
     const std::function<void()> execute = [&] {
         if (mask) {
-            chamfer_distance_transform(world, width, height, r, image, *mask, out, k);
+            chamfer_distance_transform(world, width, height, r, image.rows, *mask, out.rows, k);
         } else {
-            euclidean_distance_transform(world, width, height, r, image, out);
+            euclidean_distance_transform(world, width, height, r, image.rows, out.rows);
         }
     };
     try {
@@ -217,22 +216,10 @@ int run_distance_transform(Group& world, const std::vector<std::string>& args) {
         }
     }
 
-    // The distances in image order on rank 0: each processor's rows are its blocks in order.
-    const std::vector<std::int32_t> gathered = world.gatherv(std::span<const std::int32_t>(out), 0);
+    // The distances in image order on rank 0.
+    const std::vector<std::int32_t> distances = gather_rows(world, out, 0).pixels;
     std::int64_t unreachable = 0;
-    std::vector<std::int32_t> distances;
     if (world.rank() == 0) {
-        distances.resize(static_cast<std::size_t>(width * height));
-        std::size_t at = 0;
-        for (int q = 0; q < P; ++q) {
-            for (std::int64_t b = q; b * r < height; b += P) {
-                const std::int64_t last = std::min(height, (b + 1) * r);
-                std::copy_n(gathered.begin() + static_cast<std::ptrdiff_t>(at),
-                            (last - b * r) * width,
-                            distances.begin() + b * r * width);
-                at += static_cast<std::size_t>((last - b * r) * width);
-            }
-        }
         unreachable = std::count(distances.begin(), distances.end(), -1);
     }
     if (output) {

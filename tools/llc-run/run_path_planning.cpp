@@ -7,6 +7,7 @@
 // processor reads only its rows (blocks of r rows, block b on processor b mod P). --n makes an N × N map of cost 1
 // with obstacles on a random blob image's discs (seeded). Output: the path costs gathered to rank 0, float64
 // row-major, +inf where no path reaches, written whole or not at all.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -25,6 +27,7 @@
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/chamfer.hpp>
 #include <llc/algorithms/path_planning.hpp>
+#include <llc/algorithms/row_image.hpp>
 #include <llc/cost/expr.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/profile.hpp>
@@ -149,12 +152,11 @@ int run_path_planning(Group& world, const std::vector<std::string>& args) {
     std::vector<double> costs;
     if (generated) {
         const std::vector<std::uint8_t> blobs = random_blob_image(width, height, vm["seed"].as<std::uint64_t>(), 0.3);
-        for (std::int64_t b = world.rank(); b * r < height; b += P) {
-            for (std::int64_t i = b * r * width; i < std::min(height, (b + 1) * r) * width; ++i) {
-                costs.push_back(blobs[static_cast<std::size_t>(i)] == 0 ? 1.0
-                                                                        : std::numeric_limits<double>::infinity());
-            }
-        }
+        std::vector<double> map(blobs.size());
+        std::transform(blobs.begin(), blobs.end(), map.begin(), [](std::uint8_t pixel) {
+            return pixel == 0 ? 1.0 : std::numeric_limits<double>::infinity();
+        });
+        costs = distribute_rows(world, ImageView<const double>{width, height, map}, r).rows;
     } else {
         const std::string path = vm["input"].as<std::string>();
         std::string error;
@@ -208,19 +210,11 @@ int run_path_planning(Group& world, const std::vector<std::string>& args) {
     }
 
     // The path costs in map order on rank 0.
-    const std::vector<double> gathered = world.gatherv(std::span<const double>(out), 0);
-    std::vector<double> whole;
+    const std::vector<double> whole =
+        gather_rows(world, DistributedImage<double>{RowBlocks{width, height, r, P}, world.rank(), std::move(out)}, 0)
+            .pixels;
     std::int64_t unreachable = 0;
     if (world.rank() == 0) {
-        whole.resize(static_cast<std::size_t>(width * height));
-        std::size_t at = 0;
-        for (int q = 0; q < P; ++q) {
-            for (std::int64_t b = q; b * r < height; b += P) {
-                const std::int64_t n = (std::min(height, (b + 1) * r) - b * r) * width;
-                std::copy_n(gathered.begin() + static_cast<std::ptrdiff_t>(at), n, whole.begin() + b * r * width);
-                at += static_cast<std::size_t>(n);
-            }
-        }
         unreachable = std::count_if(whole.begin(), whole.end(), [](double v) { return std::isinf(v); });
     }
     if (output) {

@@ -7,6 +7,7 @@
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/chamfer.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
+#include <llc/algorithms/row_image.hpp>
 
 #include "case.hpp"
 
@@ -21,10 +22,7 @@ class EuclideanInstance final : public Instance {
   public:
     EuclideanInstance(Group& g, std::int64_t n) : g_(g), n_(n), r_(block_of(g.size(), n)) {
         const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
-        // This processor's rows: its one block (block q on processor q).
-        const std::int64_t first = std::min(n, g.rank() * r_);
-        const std::int64_t last = std::min(n, first + r_);
-        image_.assign(whole.begin() + first * n, whole.begin() + last * n);
+        image_ = distribute_rows(g, ImageView<const std::uint8_t>{n, n, whole}, r_).rows;  // its one block
         squared_.resize(image_.size());
     }
     void run() override { euclidean_distance_transform(g_, n_, n_, r_, image_, squared_); }
@@ -54,11 +52,7 @@ class ChamferInstance final : public Instance {
     ChamferInstance(Group& g, std::int64_t n, ChamferMask mask)
         : g_(g), n_(n), layout_(sweep_layout(g.size(), n, n, mask)), mask_(std::move(mask)) {
         const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
-        // This processor's blocks of r rows: b = rank, rank + P, …
-        for (std::int64_t b = g.rank(); b * layout_.r < n; b += g.size()) {
-            const std::int64_t last = std::min(n, (b + 1) * layout_.r);
-            image_.insert(image_.end(), whole.begin() + b * layout_.r * n, whole.begin() + last * n);
-        }
+        image_ = distribute_rows(g, ImageView<const std::uint8_t>{n, n, whole}, layout_.r).rows;
         out_.resize(image_.size());
     }
     void run() override { chamfer_distance_transform(g_, n_, n_, layout_.r, image_, mask_, out_, layout_.k); }

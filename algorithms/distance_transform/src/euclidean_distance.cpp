@@ -72,27 +72,6 @@ std::string argument_problem(const Group& g,
 
 }  // namespace
 
-std::int64_t block_rows_held(int P, int rank, std::int64_t height, std::int64_t r) {
-    constexpr const char* name = "llc::block_rows_held";
-    if (P < 1) {
-        throw_argument_error(name, "P", std::to_string(P), "must be at least 1");
-    }
-    if (rank < 0 || rank >= P) {
-        throw_argument_error(name, "rank", std::to_string(rank), "must be in [0, P = " + std::to_string(P) + ")");
-    }
-    if (height < 0) {
-        throw_argument_error(name, "height", std::to_string(height), "must be at least 0");
-    }
-    if (r < 1) {
-        throw_argument_error(name, "r", std::to_string(r), "must be at least 1");
-    }
-    std::int64_t rows = 0;
-    for (const std::int64_t b : blocks_of(P, rank, height, r)) {
-        rows += std::min(r, height - b * r);
-    }
-    return rows;
-}
-
 void euclidean_distance_transform(Group& g,
                                   std::int64_t width,
                                   std::int64_t height,

@@ -69,7 +69,7 @@ class ChamferMask {
 /// @param g       the processors holding the image.
 /// @param width   pixels per row (≥ 1); @param height rows (≥ 1); @param r rows per block (≥ 1): all the same on
 ///                every rank. The distances must fit in int32 (checked: the mask's largest weight × (width + height)).
-/// @param image   this processor's rows (block_rows_held(P, rank, height, r) × width pixels, euclidean_distance.hpp),
+/// @param image   this processor's rows (block_rows_held(P, rank, height, r) × width pixels, row_image.hpp),
 ///                row-major in increasing row order; 0 marks a feature.
 /// @param mask    the chamfer mask, the same on every rank.
 /// @param out     out, same shape: the distances, −1 where no path of mask steps reaches a feature.

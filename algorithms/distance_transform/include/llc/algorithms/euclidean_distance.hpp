@@ -16,16 +16,12 @@
 #include <cstdint>
 #include <span>
 
+#include <llc/algorithms/row_image.hpp>
 #include <llc/cost/expr.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
 
 namespace llc {
-
-/// Rows of an image of `height` rows that processor `rank` of P holds in blocks of r rows (block b on processor
-/// b mod P), in increasing order: its spans hold rows × width pixels. @throws llc::Error for P < 1, a rank outside
-/// [0, P), height < 0 or r < 1.
-[[nodiscard]] std::int64_t block_rows_held(int P, int rank, std::int64_t height, std::int64_t r);
 
 /// The exact squared Euclidean distance transform.
 ///
