@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <llc/algorithms/chamfer.hpp>
+#include <llc/algorithms/distance_transform.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
@@ -99,3 +100,44 @@ TEST(ChamferCostTest, BadArgumentsAndMissingConstants) {
 }
 
 }  // namespace
+
+TEST(ChamferCostTest, BestSweepLayoutPricesNoHigherThanOtherLayouts) {
+    const auto model = llc::cost::make_model("ccm", profile());
+    const auto time = [&](int P, std::int64_t r, std::int64_t k) {
+        return llc::cost::predict(
+            llc::cost::chamfer_distance_transform(P, 512, 384, r, k, ChamferMask::d8(), profile()), *model);
+    };
+    for (const int P : {2, 3}) {
+        const llc::SweepLayout best = llc::cost::best_sweep_layout(P, 512, 384, ChamferMask::d8(), profile());
+        EXPECT_GE(best.r, 1);
+        EXPECT_LE(best.r, (384 + P - 1) / P);
+        const double t = time(P, best.r, best.k);
+        const llc::SweepLayout rule = llc::sweep_layout(P, 512, 384, ChamferMask::d8());
+        EXPECT_LE(t, time(P, rule.r, rule.k) + 1e-15) << "P = " << P;
+        // Blocks the search tries (16, 32, 64, ⌈384/P⌉) with segment lengths it may or may not pick.
+        for (const std::int64_t r :
+             {std::int64_t{16}, std::int64_t{32}, std::int64_t{64}, std::int64_t{(384 + P - 1) / P}}) {
+            for (const std::int64_t k : {64, 128, 256, 512}) {
+                EXPECT_LE(t, time(P, r, k) + 1e-15) << "P = " << P << ", r = " << r << ", k = " << k;
+            }
+        }
+    }
+    // One processor: one block, whole rows (what the transform runs there).
+    const llc::SweepLayout one = llc::cost::best_sweep_layout(1, 512, 384, ChamferMask::d8(), profile());
+    EXPECT_EQ(one.r, 384);
+    EXPECT_EQ(one.k, 512 + 384 * ChamferMask::d8().lead());
+    EXPECT_THROW((void)llc::cost::best_sweep_layout(0, 512, 384, ChamferMask::d8(), profile()), llc::Error);
+}
+
+TEST(ChamferCostTest, DistanceTransformCostByMetricIsTheMasksCost) {
+    const auto model = llc::cost::make_model("ccm", profile());
+    for (const llc::Metric metric : {llc::Metric::d4, llc::Metric::d8, llc::Metric::chamfer34}) {
+        EXPECT_DOUBLE_EQ(
+            llc::cost::predict(llc::cost::distance_transform(2, 64, 48, 8, 16, metric, profile()), *model),
+            llc::cost::predict(
+                llc::cost::chamfer_distance_transform(2, 64, 48, 8, 16, llc::chamfer_mask(metric), profile()), *model))
+            << llc::metric_name(metric);
+    }
+    // The Euclidean transform's constants are not in this profile: its cost says so.
+    EXPECT_THROW((void)llc::cost::distance_transform(2, 64, 48, 8, 16, llc::Metric::euclidean, profile()), llc::Error);
+}

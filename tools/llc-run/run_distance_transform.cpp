@@ -116,9 +116,10 @@ int run_distance_transform(Group& world, const std::vector<std::string>& args) {
         ("n", po::value<std::int64_t>(), "side of a generated random blob image (with --seed)")
         ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the generated image")
         ("metric", po::value<std::string>()->default_value("chamfer34"), "d4 | d8 | chamfer34 | chamfer5711 | euclidean")
-        ("r", po::value<std::int64_t>(), "rows per block (default: one block a processor, ⌈height/P⌉)")
-        ("k", po::value<std::int64_t>(), "chamfer pipeline segment length (default: the model's best with --profile, "
-                                         "else ⌈width/32⌉)")
+        ("r", po::value<std::int64_t>(), "rows per block (default: chamfer metrics the model's fastest with --profile, "
+                                         "else llc::sweep_layout's; euclidean ⌈height/P⌉)")
+        ("k", po::value<std::int64_t>(), "chamfer pipeline segment length (default: the model's fastest with --profile, "
+                                         "else llc::sweep_layout's)")
         ("output", po::value<std::string>(), "FILE.pgm (16-bit) or FILE.raw (int32), written whole or not at all")
         ("repeat", po::value<int>()->default_value(5), "timed executions; the median is reported")
         ("profile", po::value<std::string>(), "machine profile (llc-probe) for the predicted time")
@@ -168,18 +169,30 @@ int run_distance_transform(Group& world, const std::vector<std::string>& args) {
     std::int64_t height = 0;
     const std::vector<std::uint8_t> whole = whole_image(world, vm, width, height);
     const int P = world.size();
-    const std::int64_t r = vm.count("r") != 0U ? vm["r"].as<std::int64_t>() : (height + P - 1) / P;
+    // The layout: what --r and --k say, else for a chamfer metric the model's fastest with --profile
+    // (cost::best_sweep_layout) or llc::sweep_layout's rule without; the EDT wants one block a processor.
+    const bool r_given = vm.count("r") != 0U;
+    const bool k_given = vm.count("k") != 0U;
+    SweepLayout layout{(height + P - 1) / P, 1};
+    if (mask) {
+        try {
+            layout = profile ? cost::best_sweep_layout(P, width, height, *mask, *profile)
+                             : sweep_layout(P, width, height, *mask);
+        } catch (const llc::Error& e) {
+            throw UsageError(std::string("--profile: ") + e.what());
+        }
+    }
+    const std::int64_t r = r_given ? vm["r"].as<std::int64_t>() : layout.r;
     if (r < 1) {
         throw UsageError("--r: " + std::to_string(r) + " must be at least 1");
     }
-    std::int64_t k = vm.count("k") != 0U ? vm["k"].as<std::int64_t>() : 0;
-    if (k < 0 || (vm.count("k") != 0U && k == 0)) {
+    std::int64_t k = k_given ? vm["k"].as<std::int64_t>() : layout.k;
+    if (k < 1) {
         throw UsageError("--k: " + std::to_string(k) + " must be at least 1");
     }
-    if (mask && k == 0) {
+    if (mask && r_given && !k_given && profile) {
         try {
-            k = profile ? cost::best_segment(P, width, height, r, *mask, *profile)
-                        : std::max<std::int64_t>(1, (width + 31) / 32);
+            k = cost::best_segment(P, width, height, r, *mask, *profile);  // the best k for the r asked for
         } catch (const llc::Error& e) {
             throw UsageError(std::string("--profile: ") + e.what());
         }

@@ -125,6 +125,32 @@ std::int64_t best_segment(
     return best;
 }
 
+SweepLayout best_sweep_layout(
+    int P, std::int64_t width, std::int64_t height, const ChamferMask& mask, const Profile& profile) {
+    const SweepLayout rule = sweep_layout(P, width, height, mask);  // checks P, width, height
+    if (P == 1) {
+        return {height, width + height * mask.lead()};
+    }
+    const auto model = make_model("ccm", profile);
+    const auto time = [&](const SweepLayout& l) {
+        return predict(chamfer_distance_transform(P, width, height, l.r, l.k, mask, profile), *model);
+    };
+    SweepLayout best = rule;
+    double best_time = time(rule);
+    const std::int64_t top = (height + P - 1) / P;
+    for (std::int64_t r = std::min<std::int64_t>(16, top);; r = std::min(2 * r, top)) {
+        const SweepLayout candidate{r, best_segment(P, width, height, r, mask, profile)};
+        if (const double t = time(candidate); t < best_time) {
+            best = candidate;
+            best_time = t;
+        }
+        if (r == top) {
+            break;
+        }
+    }
+    return best;
+}
+
 double miguet_sweep_time(double n, double p, double r, double k, double beta, double tau_c, double tau_a) {
     return (beta + k * tau_c + r * k * tau_a) * ((p - 1.0) * (1.0 + r / k) + n * n / (p * r * k));
 }

@@ -103,4 +103,21 @@ PlannedPaths path_planning(Group& g,
     return planned;
 }
 
+namespace cost {
+
+Expr distance_transform(int P,
+                        std::int64_t width,
+                        std::int64_t height,
+                        std::int64_t r,
+                        std::int64_t k,
+                        Metric metric,
+                        const Profile& profile) {
+    if (metric == Metric::euclidean) {
+        return euclidean_distance_transform(P, width, height, r, profile);
+    }
+    return chamfer_distance_transform(P, width, height, r, k, chamfer_mask(metric), profile);
+}
+
+}  // namespace cost
+
 }  // namespace llc

@@ -123,6 +123,13 @@ namespace cost {
 [[nodiscard]] std::int64_t best_segment(
     int P, std::int64_t width, std::int64_t height, std::int64_t r, const ChamferMask& mask, const Profile& profile);
 
+/// The layout (r, k) that chamfer_distance_transform prices lowest on P processors: r over powers of two from 16 to
+/// ⌈height/P⌉ (and ⌈height/P⌉ itself; smaller blocks make steps too short to hide a shift), each with its
+/// best_segment; llc::sweep_layout's rule when it prices lower still. At P = 1: one block, whole rows (what the
+/// transform does there). @throws as chamfer_distance_transform.
+[[nodiscard]] SweepLayout best_sweep_layout(
+    int P, std::int64_t width, std::int64_t height, const ChamferMask& mask, const Profile& profile);
+
 /// Article [2]'s closed form (§4, Proposition), for checking the model against the paper's numbers:
 /// T_par(r, k) = (β + k·τ_c + r·k·τ_a)·[(p − 1)(1 + r/k) + n²/(p·r·k)] for one sweep of an n × n image.
 [[nodiscard]] double miguet_sweep_time(double n, double p, double r, double k, double beta, double tau_c, double tau_a);

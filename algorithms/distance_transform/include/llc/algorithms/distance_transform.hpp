@@ -66,4 +66,19 @@ struct PlannedPaths {
                                          std::span<const Pixel> sources,
                                          std::int64_t k = 0);
 
+namespace cost {
+
+/// The CCM cost of distance_transform by metric: chamfer_distance_transform(P, width, height, r, k, chamfer_mask
+/// (metric), profile) for the chamfer metrics, euclidean_distance_transform(P, width, height, r, profile) (k unused)
+/// for Metric::euclidean. @throws as those functions.
+[[nodiscard]] Expr distance_transform(int P,
+                                      std::int64_t width,
+                                      std::int64_t height,
+                                      std::int64_t r,
+                                      std::int64_t k,
+                                      Metric metric,
+                                      const Profile& profile);
+
+}  // namespace cost
+
 }  // namespace llc
