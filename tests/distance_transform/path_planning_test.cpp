@@ -209,18 +209,32 @@ TEST(PathPlanningTest, CostIsSweepsOfPipelineSteps) {
     llc::cost::Profile profile;
     profile.set_kernel(llc::cost::kernel_size_key("dt.path_sweep", 3), {4e-9, "pixel"});
     profile.set_kernel(llc::cost::kernel_size_key("dt.path_sweep", 11), {2e-9, "pixel"});
+    profile.set_kernel("dt.path_setup", {1e-9, "pixel"});
     profile.set_collective("shift", 2, llc::cost::Piecewise::constant(5e-6));
     profile.set_collective("allreduce", 1, llc::cost::Piecewise::constant(0.0));
     profile.set_collective("allreduce", 2, llc::cost::Piecewise::constant(3e-6));
     const auto model = llc::cost::make_model("ccm", profile);
-    // One processor: each sweep is the whole map, 2^11 wide and more → 2 ns a pixel, plus its allreduce.
+    // One processor: the run's setup (1 ns a pixel), then each sweep the whole map, 2^11 wide and more → 2 ns a
+    // pixel, plus its allreduce.
     const double one = llc::cost::predict(llc::cost::path_planning(1, 4096, 10, 10, 1, 3, profile), *model);
-    EXPECT_NEAR(one, 3 * 2e-9 * 4096 * 10, 1e-12);
+    EXPECT_NEAR(one, 1e-9 * 4096 * 10 + 3 * 2e-9 * 4096 * 10, 1e-12);
     const llc::cost::Expr two = llc::cost::path_planning(2, 64, 64, 8, 16, 4, profile);
     ASSERT_EQ(two.children().size(), 4U);
     EXPECT_EQ(two.children()[0].label(), "pp.red");
     EXPECT_EQ(two.children()[1].label(), "pp.blue");
     EXPECT_EQ(two.children()[0].children().back().op(), "allreduce");
+    // The setup joins the first step of the first sweep: blocks of 8 rows on 2 processors hold 32 rows each, 32 × 64
+    // pixels at 1 ns; the other red sweep's first step is without it.
+    EXPECT_NEAR(two.children()[0].children().front().work() - two.children()[2].children().front().work(),
+                1e-9 * 32 * 64,
+                1e-15);
+    llc::cost::Profile without;
+    for (const auto& [key, constant] : profile.kernels()) {
+        if (key != "dt.path_setup") {
+            without.set_kernel(key, constant);
+        }
+    }
+    EXPECT_THROW((void)llc::cost::path_planning(1, 64, 64, 8, 16, 2, without), llc::Error);
     EXPECT_THROW((void)llc::cost::path_planning(2, 64, 64, 8, 16, 0, profile), llc::Error);
     EXPECT_THROW((void)llc::cost::path_planning_sweep(2, 64, 64, 8, 16, false, llc::cost::Profile{}), llc::Error);
 }

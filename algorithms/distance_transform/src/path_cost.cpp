@@ -1,11 +1,14 @@
 // The CCM cost of path planning's sweeps (article [2] §4): each sweep the pipeline's steps (sweep.hpp), then the
 // allreduce that says whether it changed anything; and the sweep kernel's probe.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/path_planning.hpp>
+#include <llc/algorithms/row_image.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -22,10 +25,29 @@ namespace {
 
 constexpr const char* name = "llc::cost::path_planning";
 
-}  // namespace
+/// The busiest processor's check, cell setup and copy-out of one run.
+double setup_seconds(int P, std::int64_t width, std::int64_t height, std::int64_t r, const Profile& profile) {
+    if (!profile.has_kernel("dt.path_setup")) {
+        throw Error(std::string(name) +
+                    ": the profile has no kernel constant dt.path_setup; calibrate with llc-probe (this build measures "
+                    "it)");
+    }
+    std::int64_t rows = 0;
+    for (int q = 0; q < P; ++q) {
+        rows = std::max(rows, llc::block_rows_held(P, q, height, P == 1 ? height : r));
+    }
+    return profile.kernel("dt.path_setup").seconds_per_unit * static_cast<double>(rows * width);
+}
 
-Expr path_planning_sweep(
-    int P, std::int64_t width, std::int64_t height, std::int64_t r, std::int64_t k, bool blue, const Profile& profile) {
+/// One sweep; `before` seconds of local work join its first step (the run's setup, for the first sweep).
+Expr sweep(int P,
+           std::int64_t width,
+           std::int64_t height,
+           std::int64_t r,
+           std::int64_t k,
+           bool blue,
+           const Profile& profile,
+           double before) {
     if (P < 1) {
         throw_argument_error(name, "P", std::to_string(P), "must be at least 1");
     }
@@ -51,7 +73,7 @@ Expr path_planning_sweep(
     const char* label = blue ? "pp.blue" : "pp.red";
     std::vector<Expr> items;
     if (P == 1) {
-        items.push_back(Expr::compute(label, per_pixel * static_cast<double>(width * height)));
+        items.push_back(Expr::compute(label, before + per_pixel * static_cast<double>(width * height)));
     } else {
         const detail::sweep::Schedule schedule = detail::sweep::make_schedule(g);
         for (const auto& step : schedule.steps) {
@@ -65,14 +87,21 @@ Expr path_planning_sweep(
                                  static_cast<std::int64_t>(sizeof(detail::sweep::Cell)) *
                                      (detail::sweep::halo_pixels(g, mine) + detail::sweep::halo_pixels(g, theirs)));
             }
-            Expr node =
-                Expr::normal(label, per_pixel * static_cast<double>(work), "shift", P, static_cast<double>(bytes));
+            const double W = per_pixel * static_cast<double>(work) + (items.empty() ? before : 0.0);
+            Expr node = Expr::normal(label, W, "shift", P, static_cast<double>(bytes));
             items.push_back(!items.empty() && items.back().to_json() == node.to_json() ? items.back()
                                                                                        : std::move(node));
         }
     }
     items.push_back(Expr::normal("pp.changed", 0.0, "allreduce", P, sizeof(int)));
     return Expr::sequence(label, std::move(items));
+}
+
+}  // namespace
+
+Expr path_planning_sweep(
+    int P, std::int64_t width, std::int64_t height, std::int64_t r, std::int64_t k, bool blue, const Profile& profile) {
+    return sweep(P, width, height, r, k, blue, profile, 0.0);
 }
 
 Expr path_planning(int P,
@@ -87,8 +116,13 @@ Expr path_planning(int P,
     }
     const Expr red = path_planning_sweep(P, width, height, r, k, false, profile);
     const Expr blue = path_planning_sweep(P, width, height, r, k, true, profile);
-    std::vector<Expr> items;
-    for (int s = 0; s < sweeps; ++s) {
+    // Each run also checks every cost, builds the cells (a fresh array: its pages are touched for the first time) and
+    // copies the path costs out: "dt.path_setup" a pixel of the busiest processor, priced in the first sweep's first
+    // step (the setup is what the processors do before their first shift; the copy-out, after the last allreduce,
+    // joins it there so that the steps still match the trace's).
+    const double setup = setup_seconds(P, width, height, r, profile);
+    std::vector<Expr> items{sweep(P, width, height, r, k, false, profile, setup)};
+    for (int s = 1; s < sweeps; ++s) {
         items.push_back(s % 2 == 0 ? red : blue);
     }
     return Expr::sequence("pp", std::move(items));
@@ -125,10 +159,41 @@ double path_probe(bool quick, int j) {
     return t / static_cast<double>(cells.size());
 }
 
+/// Seconds per pixel of what a run does besides its sweeps, as path_planning does it on a 2048 × 2048 map (beyond the
+/// caches, as the maps worth distributing are): check every cost (NaN or negative), build the cells in a fresh array
+/// (its pages touched for the first time), copy the path costs out.
+double path_setup_probe(bool quick) {
+    constexpr std::size_t pixels = std::size_t{2048} * 2048;
+    std::vector<double> costs(pixels);
+    const std::vector<std::uint8_t> blobs = random_blob_image(2048, 2048, 15);
+    for (std::size_t i = 0; i < pixels; ++i) {
+        costs[i] = blobs[i] == 0 ? 1.0 : std::numeric_limits<double>::infinity();
+    }
+    std::vector<double> out(pixels);
+    std::size_t bad = 0;
+    const double t = cost::median_seconds_per_call(quick, [&] {
+        for (const double c : costs) {
+            bad += std::isnan(c) || c < 0.0 ? 1 : 0;
+        }
+        std::vector<Cell> cells(pixels);
+        for (std::size_t i = 0; i < pixels; ++i) {
+            cells[i] = {std::numeric_limits<double>::infinity(), costs[i]};
+        }
+        for (std::size_t i = 0; i < pixels; ++i) {
+            out[i] = cells[i].f;
+        }
+    });
+    volatile std::size_t keep = bad;  // the check's verdict is used
+    (void)keep;
+    return t / static_cast<double>(pixels);
+}
+
 }  // namespace
 
 std::vector<cost::KernelProbe> path_kernel_probes() {
-    std::vector<cost::KernelProbe> probes;
+    std::vector<cost::KernelProbe> probes{{"dt.path_setup",
+                                           "pixel of a path-planning run's cost check, cell setup and copy-out",
+                                           [](bool quick) { return path_setup_probe(quick); }}};
     for (int j = 3; j <= 11; ++j) {
         probes.push_back({cost::kernel_size_key("dt.path_sweep", j),
                           "pixel of a path-planning sweep in segments of 2^" + std::to_string(j) + " columns",
