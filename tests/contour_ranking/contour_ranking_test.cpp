@@ -68,10 +68,20 @@ std::vector<llc::ContourRank> oracle(const Codes& codes, int width) {
     return out;
 }
 
+/// Every merge pattern; automatic without a profile is logp-lev-quad, run again through the choice.
+constexpr llc::ContourPattern kPatterns[] = {llc::ContourPattern::one_level_direct,
+                                             llc::ContourPattern::two_level_row_column,
+                                             llc::ContourPattern::log_level_quad,
+                                             llc::ContourPattern::log_level_balanced,
+                                             llc::ContourPattern::automatic};
+
 /// Ranks the whole map at this P and gathers every block back into one image (computing each rank's block again).
-std::vector<llc::ContourRank> rank_all(const Codes& codes, int width, int height) {
+std::vector<llc::ContourRank> rank_all(const Codes& codes,
+                                       int width,
+                                       int height,
+                                       llc::ContourPattern pattern = llc::ContourPattern::one_level_direct) {
     const auto map = llc::SuccessorMap::from_whole(world(), width, height, codes);
-    const auto local = llc::contour_rank(world(), map);
+    const auto local = llc::contour_rank(world(), map, pattern);
     const auto all = world().allgatherv(std::span<const llc::ContourRank>(local));
     std::vector<llc::ContourRank> out(codes.size());
     std::size_t next = 0;
@@ -87,12 +97,16 @@ std::vector<llc::ContourRank> rank_all(const Codes& codes, int width, int height
     return out;
 }
 
+/// Every pattern against the oracle (and so bit-identical to each other).
 void expect_ranked(const Codes& codes, int width, int height) {
-    const auto got = rank_all(codes, width, height);
     const auto want = oracle(codes, width);
-    for (std::size_t i = 0; i < codes.size(); ++i) {
-        ASSERT_EQ(got[i], want[i]) << "pixel (" << i / width << ", " << i % width << ") of " << width << "×" << height
-                                   << ": got (" << got[i].head << ", " << got[i].rank << ")";
+    for (const auto pattern : kPatterns) {
+        const auto got = rank_all(codes, width, height, pattern);
+        for (std::size_t i = 0; i < codes.size(); ++i) {
+            ASSERT_EQ(got[i], want[i]) << llc::to_string(pattern) << ", pixel (" << i / width << ", " << i % width
+                                       << ") of " << width << "×" << height << ": got (" << got[i].head << ", "
+                                       << got[i].rank << ")";
+        }
     }
 }
 
@@ -191,6 +205,35 @@ TEST(ContourRank, RandomMaps) {
             expect_ranked(codes, size[0], size[1]);
         }
     }
+}
+
+TEST(ContourRank, SyntheticImages) {
+    // The paper's test images (§5.3): the digest's T4 (diagonal, 100 %) and T6 (vertical, 50 %), then larger ones
+    // whose lines cross every block border and corner, ranked by every pattern.
+    EXPECT_EQ(llc::synthetic_successor_map(4, 4, 1.0, llc::ContourLines::diagonal),
+              parse({"777H", "777H", "777H", "HHHH"}));
+    EXPECT_EQ(llc::synthetic_successor_map(4, 4, 0.5, llc::ContourLines::vertical),
+              parse({"6.6.", "6.6.", "6.6.", "H.H."}));
+    EXPECT_EQ(llc::synthetic_successor_map(3, 2, 0.0, llc::ContourLines::diagonal), Codes(6, -1));
+    for (const double density : {1.0, 0.34, 0.1}) {
+        expect_ranked(llc::synthetic_successor_map(29, 23, density, llc::ContourLines::diagonal), 29, 23);
+        expect_ranked(llc::synthetic_successor_map(29, 23, density, llc::ContourLines::vertical), 29, 23);
+    }
+    EXPECT_THROW((void)llc::synthetic_successor_map(3, 3, 1.5, llc::ContourLines::diagonal), llc::Error);
+    EXPECT_THROW((void)llc::synthetic_successor_map(-3, 3, 0.5, llc::ContourLines::diagonal), llc::Error);
+}
+
+TEST(ContourRank, PatternNames) {
+    for (const auto pattern : kPatterns) {
+        EXPECT_EQ(llc::contour_pattern_from_string(llc::to_string(pattern)), pattern);
+    }
+    EXPECT_EQ(llc::to_string(llc::ContourPattern::log_level_balanced), "logp-lev-bal");
+    llc::test::expect_error_everywhere([] { (void)llc::contour_pattern_from_string("quad"); },
+                                       {"pattern", "quad", "logp-lev-quad"});
+    // A value outside the enum is rejected on every rank before any communication of the merge.
+    const auto map = llc::SuccessorMap::from_whole(world(), 2, 2, Codes(4, -1));
+    llc::test::expect_error_everywhere(
+        [&] { (void)llc::contour_rank(world(), map, static_cast<llc::ContourPattern>(17)); }, {"pattern", "17"});
 }
 
 TEST(ContourRank, InvalidMaps) {
