@@ -44,19 +44,31 @@ void for_each_border_pixel(const PixelBlock& b, F&& f) {
     }
 }
 
-/// The codes of this block and of every other block's border: enough to see every neighbour of this block's pixels.
+/// The codes of this block and of the ring of pixels around it (from the other blocks' borders): every neighbour of
+/// this block's pixels, in one padded array so that validation reads each in constant time.
 class Neighbourhood {
   public:
-    Neighbourhood(Group& group, const SuccessorMap& succ) : succ_(succ) {
+    Neighbourhood(Group& group, const SuccessorMap& succ)
+        : block_(succ.block()),
+          stride_(block_.cols + 2),
+          halo_(static_cast<std::size_t>((block_.rows + 2) * stride_), succ_code::non_edge) {
         std::vector<std::int8_t> mine;
-        for_each_border_pixel(succ.block(), [&](std::int64_t r, std::int64_t c) { mine.push_back(local(r, c)); });
+        for_each_border_pixel(block_, [&](std::int64_t r, std::int64_t c) {
+            mine.push_back(succ.codes()[static_cast<std::size_t>((r - block_.row0) * block_.cols + c - block_.col0)]);
+        });
+        for (std::int64_t r = 0; r < block_.rows; ++r) {
+            const auto row =
+                succ.codes().subspan(static_cast<std::size_t>(r * block_.cols), static_cast<std::size_t>(block_.cols));
+            std::copy(row.begin(), row.end(), halo_.begin() + slot(block_.row0 + r, block_.col0));
+        }
         const std::vector<std::int8_t> all = group.allgatherv(std::span<const std::int8_t>(mine));
+        const PixelBlock ring{block_.row0 - 1, block_.col0 - 1, block_.rows + 2, block_.cols + 2};
         std::size_t next = 0;
         for (int q = 0; q < group.size(); ++q) {
             const PixelBlock b = block_of(q, group.size(), succ.width(), succ.height());
             for_each_border_pixel(b, [&](std::int64_t r, std::int64_t c) {
-                if (q != group.rank()) {
-                    border_[r * succ.width() + c] = all[next];
+                if (q != group.rank() && ring.contains(r, c)) {
+                    halo_[slot(r, c)] = all[next];
                 }
                 ++next;
             });
@@ -64,25 +76,16 @@ class Neighbourhood {
     }
 
     /// The code of pixel (r, c) of this block or next to it; non-edge off the image.
-    [[nodiscard]] std::int8_t at(std::int64_t r, std::int64_t c) const {
-        if (r < 0 || c < 0 || r >= succ_.height() || c >= succ_.width()) {
-            return succ_code::non_edge;
-        }
-        if (succ_.block().contains(r, c)) {
-            return local(r, c);
-        }
-        const auto it = border_.find(r * succ_.width() + c);
-        return it == border_.end() ? succ_code::non_edge : it->second;
-    }
+    [[nodiscard]] std::int8_t at(std::int64_t r, std::int64_t c) const { return halo_[slot(r, c)]; }
 
   private:
-    [[nodiscard]] std::int8_t local(std::int64_t r, std::int64_t c) const {
-        const PixelBlock& b = succ_.block();
-        return succ_.codes()[static_cast<std::size_t>((r - b.row0) * b.cols + (c - b.col0))];
+    [[nodiscard]] std::size_t slot(std::int64_t r, std::int64_t c) const {
+        return static_cast<std::size_t>((r - block_.row0 + 1) * stride_ + (c - block_.col0 + 1));
     }
 
-    const SuccessorMap& succ_;
-    std::unordered_map<std::int64_t, std::int8_t> border_;
+    PixelBlock block_;
+    std::int64_t stride_;
+    std::vector<std::int8_t> halo_;
 };
 
 enum class Fault : std::int64_t { bad_code = 0, off_image = 1, to_non_edge = 2, two_predecessors = 3 };
@@ -438,14 +441,17 @@ std::vector<ContourRank> contour_rank(Group& group,
     const ImageLayout layout{group.size(), grid_of(group.size()), succ.width(), succ.height()};
     const auto resolved = merge_pattern(group, pattern, layout, boundary);
     // Step 3: every pixel from its segment's last.
+    std::vector<Resolution> last_of(local.segments.size());
+    for (std::size_t k = 0; k < last_of.size(); ++k) {
+        const auto it = resolved.find(local.segments[k].first);
+        last_of[k] = it == resolved.end() ? Resolution{local.segments[k].last, 0, 0} : it->second;
+    }
     for (std::size_t i = 0; i < result.size(); ++i) {
         const std::int64_t s = local.segment_of[i];
         if (s == kNone) {
             continue;  // non-edge, or on a cycle inside the block (done in step 1)
         }
-        const Segment& seg = local.segments[static_cast<std::size_t>(s)];
-        const auto it = resolved.find(seg.first);
-        const Resolution r = it == resolved.end() ? Resolution{seg.last, 0, 0} : it->second;
+        const Resolution& r = last_of[static_cast<std::size_t>(s)];
         const std::int64_t rank = local.to_last[i] + r.rank_last;
         result[i] = {r.head, r.period == 0 ? rank : rank % r.period};
     }
