@@ -1,5 +1,6 @@
 // llc::cost::contour_rank (the CCM expression of each pattern) and the C³ analysis against the paper's Figure 14.
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -27,6 +28,14 @@ TEST(ContourRankCost, C3UnitsOrderThePatternsAsFigure14) {
     cost::ContourC3Units u[4];
     for (int k = 0; k < 4; ++k) {
         u[k] = cost::contour_rank_c3_units(256, 2048, 2048, 1.0, kPatterns[k], delta);
+    }
+    for (int k = 0; k < 4; ++k) {
+        // For the README's table beside Figure 14 (B = 255 segments of 48 bytes: 24 packets).
+        std::printf("%s: %g set-ups, %.0f communication units, %.0f computation units\n",
+                    std::string(llc::to_string(kPatterns[k])).c_str(),
+                    u[k].setups,
+                    u[k].communication,
+                    u[k].computation);
     }
     const auto& [dir, rc, quad, bal] = u;
     EXPECT_LT(bal.communication, quad.communication);
