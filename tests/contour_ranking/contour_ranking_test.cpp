@@ -9,6 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <llc/algorithms/contour_ranking.hpp>
+#include <llc/cost/compare.hpp>
+#include <llc/cost/model.hpp>
+#include <llc/cost/piecewise.hpp>
 #include <llc/llc.hpp>
 
 #include "expect_error.hpp"
@@ -234,6 +237,38 @@ TEST(ContourRank, PatternNames) {
     const auto map = llc::SuccessorMap::from_whole(world(), 2, 2, Codes(4, -1));
     llc::test::expect_error_everywhere(
         [&] { (void)llc::contour_rank(world(), map, static_cast<llc::ContourPattern>(17)); }, {"pattern", "17"});
+}
+
+TEST(ContourRank, CostExpressionMirrorsTheTrace) {
+    // cost::contour_rank has the supersteps contour_rank records, node for node, for every pattern (the prices here
+    // are placeholders: only the structure is compared).
+    llc::cost::Profile profile;
+    profile.set_kernel("cr.local", {1e-8, "pixel"});
+    profile.set_kernel("cr.merge", {1e-7, "segment"});
+    for (int P = 1; P <= world().size(); ++P) {
+        for (const char* f : {"allgatherv", "allreduce", "alltoallv"}) {
+            profile.set_collective(f, P, llc::cost::Piecewise::constant(1e-6));
+        }
+        profile.set_division(P, {1e-6, llc::cost::Piecewise::constant(1e-6), 1e-6});
+    }
+    const auto model = llc::cost::make_model("ccm", profile);
+    const auto map = llc::SuccessorMap::from_whole(
+        world(), 32, 24, llc::synthetic_successor_map(32, 24, 0.5, llc::ContourLines::diagonal));
+    for (const auto pattern : kPatterns) {
+        if (pattern == llc::ContourPattern::automatic) {
+            continue;
+        }
+        llc::Trace::enable(true);
+        world().restart_superstep_clock();
+        (void)llc::contour_rank(world(), map, pattern);
+        const llc::Trace trace = llc::Trace::gather(world());
+        llc::Trace::enable(false);
+        if (world().rank() == 0) {
+            const auto expr = llc::cost::contour_rank(world().size(), 32, 24, 0.5, pattern, profile);
+            const auto c = llc::cost::compare(trace.merged(), expr, *model);
+            EXPECT_TRUE(c.structure_matches) << llc::to_string(pattern) << "\n" << c.to_text();
+        }
+    }
 }
 
 TEST(ContourRank, InvalidMaps) {
