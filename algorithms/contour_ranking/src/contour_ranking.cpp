@@ -265,7 +265,7 @@ std::vector<Segment> forward(Group& g,
     return boundary_list(levels.back().composites, layout.pixels(node.range), layout.width);
 }
 
-/// Steps 2 of `pattern` for this processor's block list `boundary`: the resolution of each of its segments, by first.
+/// Step 2 by `pattern` for this processor's block list `boundary`: the resolution of each of its segments, by first.
 std::unordered_map<std::int64_t, Resolution> merge_pattern(Group& group,
                                                            ContourPattern pattern,
                                                            const ImageLayout& layout,
