@@ -405,6 +405,42 @@ Group& Group::subgroup(const std::vector<int>& sizes) {
     return result;
 }
 
+Group& Group::reordered(const std::vector<int>& order) {
+    std::vector<char> seen(static_cast<std::size_t>(size_), 0);
+    bool identity = order.size() == seen.size();
+    for (std::size_t k = 0; k < order.size() && identity; ++k) {
+        identity = order[k] == static_cast<int>(k);
+    }
+    if (identity) {
+        return *this;
+    }
+    const auto it = reorders_.find(order);
+    if (it != reorders_.end()) {
+        return *it->second;
+    }
+    int key = -1;
+    for (std::size_t k = 0; k < seen.size(); ++k) {
+        const int r = k < order.size() ? order[k] : -1;
+        if (order.size() != seen.size() || r < 0 || r >= size_ || seen[static_cast<std::size_t>(r)] != 0) {
+            throw_argument_error("llc::Group::reordered",
+                                 "order",
+                                 "of size " + std::to_string(order.size()),
+                                 "must be a permutation of the ranks 0 … " + std::to_string(size_ - 1));
+        }
+        seen[static_cast<std::size_t>(r)] = 1;
+        key = r == rank_ ? static_cast<int>(k) : key;
+    }
+    MPI_Comm split = MPI_COMM_NULL;
+    detail::check_mpi(MPI_Comm_split(native(), 0, key, &split), "llc::Group::reordered");
+    ++splits_;
+    // The parent's child, like this group: the same processors at the same depth, only numbered otherwise.
+    auto group = std::make_unique<Group>(
+        boost::mpi::communicator(split, boost::mpi::comm_take_ownership), parent_, path_, Key{});
+    Group& result = *group;
+    reorders_.emplace(order, std::move(group));
+    return result;
+}
+
 Group& Group::self() {
     if (!self_) {
         MPI_Comm dup = MPI_COMM_NULL;

@@ -9,6 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <llc/algorithms/contour_ranking.hpp>
+#include <llc/cost/compare.hpp>
+#include <llc/cost/model.hpp>
+#include <llc/cost/piecewise.hpp>
 #include <llc/llc.hpp>
 
 #include "expect_error.hpp"
@@ -68,10 +71,20 @@ std::vector<llc::ContourRank> oracle(const Codes& codes, int width) {
     return out;
 }
 
+/// Every merge pattern; automatic without a profile is logp-lev-quad, run again through the choice.
+constexpr llc::ContourPattern kPatterns[] = {llc::ContourPattern::one_level_direct,
+                                             llc::ContourPattern::two_level_row_column,
+                                             llc::ContourPattern::log_level_quad,
+                                             llc::ContourPattern::log_level_balanced,
+                                             llc::ContourPattern::automatic};
+
 /// Ranks the whole map at this P and gathers every block back into one image (computing each rank's block again).
-std::vector<llc::ContourRank> rank_all(const Codes& codes, int width, int height) {
+std::vector<llc::ContourRank> rank_all(const Codes& codes,
+                                       int width,
+                                       int height,
+                                       llc::ContourPattern pattern = llc::ContourPattern::one_level_direct) {
     const auto map = llc::SuccessorMap::from_whole(world(), width, height, codes);
-    const auto local = llc::contour_rank(world(), map);
+    const auto local = llc::contour_rank(world(), map, pattern);
     const auto all = world().allgatherv(std::span<const llc::ContourRank>(local));
     std::vector<llc::ContourRank> out(codes.size());
     std::size_t next = 0;
@@ -87,12 +100,16 @@ std::vector<llc::ContourRank> rank_all(const Codes& codes, int width, int height
     return out;
 }
 
+/// Every pattern against the oracle (and so bit-identical to each other).
 void expect_ranked(const Codes& codes, int width, int height) {
-    const auto got = rank_all(codes, width, height);
     const auto want = oracle(codes, width);
-    for (std::size_t i = 0; i < codes.size(); ++i) {
-        ASSERT_EQ(got[i], want[i]) << "pixel (" << i / width << ", " << i % width << ") of " << width << "×" << height
-                                   << ": got (" << got[i].head << ", " << got[i].rank << ")";
+    for (const auto pattern : kPatterns) {
+        const auto got = rank_all(codes, width, height, pattern);
+        for (std::size_t i = 0; i < codes.size(); ++i) {
+            ASSERT_EQ(got[i], want[i]) << llc::to_string(pattern) << ", pixel (" << i / width << ", " << i % width
+                                       << ") of " << width << "×" << height << ": got (" << got[i].head << ", "
+                                       << got[i].rank << ")";
+        }
     }
 }
 
@@ -189,6 +206,67 @@ TEST(ContourRank, RandomMaps) {
         for (const double fill : {0.1, 0.5, 2.0}) {
             const Codes codes = random_map(size[0], size[1], seed++, fill);
             expect_ranked(codes, size[0], size[1]);
+        }
+    }
+}
+
+TEST(ContourRank, SyntheticImages) {
+    // The paper's test images (§5.3): the digest's T4 (diagonal, 100 %) and T6 (vertical, 50 %), then larger ones
+    // whose lines cross every block border and corner, ranked by every pattern.
+    EXPECT_EQ(llc::synthetic_successor_map(4, 4, 1.0, llc::ContourLines::diagonal),
+              parse({"777H", "777H", "777H", "HHHH"}));
+    EXPECT_EQ(llc::synthetic_successor_map(4, 4, 0.5, llc::ContourLines::vertical),
+              parse({"6.6.", "6.6.", "6.6.", "H.H."}));
+    EXPECT_EQ(llc::synthetic_successor_map(3, 2, 0.0, llc::ContourLines::diagonal), Codes(6, -1));
+    for (const double density : {1.0, 0.34, 0.1}) {
+        expect_ranked(llc::synthetic_successor_map(29, 23, density, llc::ContourLines::diagonal), 29, 23);
+        expect_ranked(llc::synthetic_successor_map(29, 23, density, llc::ContourLines::vertical), 29, 23);
+    }
+    EXPECT_THROW((void)llc::synthetic_successor_map(3, 3, 1.5, llc::ContourLines::diagonal), llc::Error);
+    EXPECT_THROW((void)llc::synthetic_successor_map(-3, 3, 0.5, llc::ContourLines::diagonal), llc::Error);
+}
+
+TEST(ContourRank, PatternNames) {
+    for (const auto pattern : kPatterns) {
+        EXPECT_EQ(llc::contour_pattern_from_string(llc::to_string(pattern)), pattern);
+    }
+    EXPECT_EQ(llc::to_string(llc::ContourPattern::log_level_balanced), "logp-lev-bal");
+    llc::test::expect_error_everywhere([] { (void)llc::contour_pattern_from_string("quad"); },
+                                       {"pattern", "quad", "logp-lev-quad"});
+    // A value outside the enum is rejected on every rank before any communication of the merge.
+    const auto map = llc::SuccessorMap::from_whole(world(), 2, 2, Codes(4, -1));
+    llc::test::expect_error_everywhere(
+        [&] { (void)llc::contour_rank(world(), map, static_cast<llc::ContourPattern>(17)); }, {"pattern", "17"});
+}
+
+TEST(ContourRank, CostExpressionMirrorsTheTrace) {
+    // cost::contour_rank has the supersteps contour_rank records, node for node, for every pattern (the prices here
+    // are placeholders: only the structure is compared).
+    llc::cost::Profile profile;
+    profile.set_kernel("cr.local", {1e-8, "pixel"});
+    profile.set_kernel("cr.merge", {1e-7, "segment"});
+    for (int P = 1; P <= world().size(); ++P) {
+        for (const char* f : {"allgatherv", "allreduce", "alltoallv"}) {
+            profile.set_collective(f, P, llc::cost::Piecewise::constant(1e-6));
+        }
+        profile.set_division(P, {1e-6, llc::cost::Piecewise::constant(1e-6), 1e-6});
+    }
+    const auto model = llc::cost::make_model("ccm", profile);
+    const auto map = llc::SuccessorMap::from_whole(
+        world(), 32, 24, llc::synthetic_successor_map(32, 24, 0.5, llc::ContourLines::diagonal));
+    for (const auto pattern : kPatterns) {
+        if (pattern == llc::ContourPattern::automatic) {
+            continue;
+        }
+        llc::Trace::enable(true);
+        world().restart_superstep_clock();
+        (void)llc::contour_rank(world(), map, pattern);
+        const llc::Trace trace = llc::Trace::gather(world());
+        llc::Trace::enable(false);
+        if (world().rank() == 0) {
+            const auto expr = llc::cost::contour_rank(world().size(), 32, 24, 0.5, pattern, profile);
+            const auto c = llc::cost::compare(trace.merged(), expr, *model);
+            EXPECT_TRUE(c.structure_matches) << llc::to_string(pattern) << "\n" << c.to_text();
         }
     }
 }

@@ -311,4 +311,32 @@ TEST(CollectivesTest, ScatterAndGatherOfOneElementEach) {
     EXPECT_EQ(mine, std::vector<double>{0.5});
 }
 
+TEST(CollectivesTest, ReorderedGroupNumbersTheSameProcessorsOtherwise) {
+    auto& g = llc::Group::world();
+    const int P = g.size();
+    // Reversed order: rank k of the new group is rank P − 1 − k of the world.
+    std::vector<int> order(static_cast<std::size_t>(P));
+    for (int k = 0; k < P; ++k) {
+        order[static_cast<std::size_t>(k)] = P - 1 - k;
+    }
+    auto& r = g.reordered(order);
+    EXPECT_EQ(r.size(), P);
+    EXPECT_EQ(r.rank(), P - 1 - g.rank());
+    const int mine = g.rank();
+    const auto seen = r.allgather(std::span<const int>(&mine, 1));
+    EXPECT_EQ(seen, order);
+    // Cached: the same order gives the same group without another split; the identity is the group itself.
+    const int splits = g.splits();
+    EXPECT_EQ(&g.reordered(order), &r);
+    EXPECT_EQ(g.splits(), splits);
+    std::vector<int> identity(static_cast<std::size_t>(P));
+    std::iota(identity.begin(), identity.end(), 0);
+    EXPECT_EQ(&g.reordered(identity), &g);
+    EXPECT_EQ(r.depth(), g.depth());
+    // Rank 0 twice (at P = 1, a rank out of range).
+    const std::vector<int> twice = P > 1 ? std::vector<int>(static_cast<std::size_t>(P), 0) : std::vector<int>{1};
+    EXPECT_THROW((void)g.reordered(twice), llc::Error) << "not a permutation";
+    EXPECT_THROW((void)g.reordered({}), llc::Error) << "wrong size";
+}
+
 }  // namespace

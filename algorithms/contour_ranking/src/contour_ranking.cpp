@@ -1,5 +1,6 @@
 // Contour ranking by the C³ paper's three steps (§5): local ranking into block segments, the merge of the blocks'
-// boundary lists, and the resolution of every pixel. The segment design is the digest's §3.4, extended to cycles.
+// boundary lists by one of the four patterns of §5.2 (forward merges, then a backward pass without communication),
+// and the resolution of every pixel. The segment design is the digest's §3.4, extended to cycles.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -9,34 +10,25 @@
 
 #include <llc/algorithms/contour_ranking.hpp>
 #include <llc/error.hpp>
+#include <llc/par.hpp>
+
+#include "merge.hpp"
 
 namespace llc {
 namespace {
 
+using namespace detail::contour_ranking;
+
 constexpr std::array<int, 8> kRowStep = {0, -1, -1, -1, 0, 1, 1, 1};
 constexpr std::array<int, 8> kColStep = {1, 1, 0, -1, -1, -1, 0, 1};
-constexpr std::int64_t kNone = -1;
+constexpr std::array<ContourPattern, 5> kPatterns = {ContourPattern::one_level_direct,
+                                                     ContourPattern::two_level_row_column,
+                                                     ContourPattern::log_level_quad,
+                                                     ContourPattern::log_level_balanced,
+                                                     ContourPattern::automatic};
 
 bool is_direction(std::int8_t code) {
     return code >= 0 && code < 8;
-}
-
-/// The largest q with q² ≤ p.
-int integer_sqrt(int p) {
-    int q = static_cast<int>(std::sqrt(static_cast<double>(p)));
-    while (q * q > p) {
-        --q;
-    }
-    while ((q + 1) * (q + 1) <= p) {
-        ++q;
-    }
-    return q;
-}
-
-/// The part [i·n/k, (i+1)·n/k) of n items cut into k.
-std::pair<std::int64_t, std::int64_t> part(std::int64_t i, std::int64_t k, std::int64_t n) {
-    const std::int64_t begin = i * n / k;
-    return {begin, (i + 1) * n / k - begin};
 }
 
 /// Calls f(r, c) for every pixel on the perimeter of `b`, in one fixed order (row-major).
@@ -52,19 +44,31 @@ void for_each_border_pixel(const PixelBlock& b, F&& f) {
     }
 }
 
-/// The codes of this block and of every other block's border: enough to see every neighbour of this block's pixels.
+/// The codes of this block and of the ring of pixels around it (from the other blocks' borders): every neighbour of
+/// this block's pixels, in one padded array so that validation reads each in constant time.
 class Neighbourhood {
   public:
-    Neighbourhood(Group& group, const SuccessorMap& succ) : succ_(succ) {
+    Neighbourhood(Group& group, const SuccessorMap& succ)
+        : block_(succ.block()),
+          stride_(block_.cols + 2),
+          halo_(static_cast<std::size_t>((block_.rows + 2) * stride_), succ_code::non_edge) {
         std::vector<std::int8_t> mine;
-        for_each_border_pixel(succ.block(), [&](std::int64_t r, std::int64_t c) { mine.push_back(local(r, c)); });
+        for_each_border_pixel(block_, [&](std::int64_t r, std::int64_t c) {
+            mine.push_back(succ.codes()[static_cast<std::size_t>((r - block_.row0) * block_.cols + c - block_.col0)]);
+        });
+        for (std::int64_t r = 0; r < block_.rows; ++r) {
+            const auto row =
+                succ.codes().subspan(static_cast<std::size_t>(r * block_.cols), static_cast<std::size_t>(block_.cols));
+            std::copy(row.begin(), row.end(), halo_.begin() + slot(block_.row0 + r, block_.col0));
+        }
         const std::vector<std::int8_t> all = group.allgatherv(std::span<const std::int8_t>(mine));
+        const PixelBlock ring{block_.row0 - 1, block_.col0 - 1, block_.rows + 2, block_.cols + 2};
         std::size_t next = 0;
         for (int q = 0; q < group.size(); ++q) {
             const PixelBlock b = block_of(q, group.size(), succ.width(), succ.height());
             for_each_border_pixel(b, [&](std::int64_t r, std::int64_t c) {
-                if (q != group.rank()) {
-                    border_[r * succ.width() + c] = all[next];
+                if (q != group.rank() && ring.contains(r, c)) {
+                    halo_[slot(r, c)] = all[next];
                 }
                 ++next;
             });
@@ -72,25 +76,16 @@ class Neighbourhood {
     }
 
     /// The code of pixel (r, c) of this block or next to it; non-edge off the image.
-    [[nodiscard]] std::int8_t at(std::int64_t r, std::int64_t c) const {
-        if (r < 0 || c < 0 || r >= succ_.height() || c >= succ_.width()) {
-            return succ_code::non_edge;
-        }
-        if (succ_.block().contains(r, c)) {
-            return local(r, c);
-        }
-        const auto it = border_.find(r * succ_.width() + c);
-        return it == border_.end() ? succ_code::non_edge : it->second;
-    }
+    [[nodiscard]] std::int8_t at(std::int64_t r, std::int64_t c) const { return halo_[slot(r, c)]; }
 
   private:
-    [[nodiscard]] std::int8_t local(std::int64_t r, std::int64_t c) const {
-        const PixelBlock& b = succ_.block();
-        return succ_.codes()[static_cast<std::size_t>((r - b.row0) * b.cols + (c - b.col0))];
+    [[nodiscard]] std::size_t slot(std::int64_t r, std::int64_t c) const {
+        return static_cast<std::size_t>((r - block_.row0 + 1) * stride_ + (c - block_.col0 + 1));
     }
 
-    const SuccessorMap& succ_;
-    std::unordered_map<std::int64_t, std::int8_t> border_;
+    PixelBlock block_;
+    std::int64_t stride_;
+    std::vector<std::int8_t> halo_;
 };
 
 enum class Fault : std::int64_t { bad_code = 0, off_image = 1, to_non_edge = 2, two_predecessors = 3 };
@@ -160,26 +155,6 @@ std::int64_t first_fault(const SuccessorMap& succ, const Neighbourhood& around) 
     }
     return best;
 }
-
-/// A maximal run of one contour inside a block (digest §3.4): `first` has no predecessor in the block, `out` is
-/// succ(last) outside the block or kNone when `last` is a head. `low` is the smallest index on the run and
-/// `low_to_last` its distance to `last`, which pick a cycle's canonical head.
-struct Segment {
-    std::int64_t first;
-    std::int64_t last;
-    std::int64_t length;
-    std::int64_t out;
-    std::int64_t low;
-    std::int64_t low_to_last;
-};
-
-/// Where a segment's last pixel stands on its contour: rank(x) = (distance(x, last) + rank_last) mod period, the
-/// period being the cycle's length, or 0 for an open list (no modulus).
-struct Resolution {
-    std::int64_t head = kNone;
-    std::int64_t rank_last = 0;
-    std::int64_t period = 0;
-};
 
 /// Step 1: this block's segments, and for each pixel its segment (or kNone) and distance to the segment's last.
 /// Cycles inside the block are ranked at once into `result`.
@@ -258,69 +233,86 @@ LocalRanking rank_locally(const SuccessorMap& succ, std::vector<ContourRank>& re
     return out;
 }
 
-/// Step 2's merge: the resolution of every segment of `lists` (the union of blocks' boundary lists that covers
-/// every contour crossing a border), following out → first links; a cycle of segments gets its canonical head.
-std::unordered_map<std::int64_t, Resolution> merge(const std::vector<Segment>& lists) {
-    std::unordered_map<std::int64_t, std::size_t> by_first;
-    for (std::size_t s = 0; s < lists.size(); ++s) {
-        by_first[lists[s].first] = s;
+/// The forward phase on `node`, run by its processors `g` (consecutive leaves' holders): this processor holds the
+/// list `held` of its leaf. Returns the node's region's boundary list, the same on every processor of g, and appends
+/// each merge this processor takes part in to `levels` (narrowest first).
+std::vector<Segment> forward(Group& g,
+                             const PlanNode& node,
+                             const ImageLayout& layout,
+                             std::span<const Segment> held,
+                             std::vector<Level>& levels) {
+    if (node.children.empty()) {
+        return {held.begin(), held.end()};
     }
-    std::vector<Resolution> done(lists.size());
-    std::vector<char> state(lists.size(), 0);  // 0 open, 1 on the current path, 2 resolved
-    std::vector<std::size_t> path;
-    for (std::size_t start = 0; start < lists.size(); ++start) {
-        path.clear();
-        std::size_t s = start;
-        while (state[s] == 0) {
-            state[s] = 1;
-            path.push_back(s);
-            const auto it = lists[s].out == kNone ? by_first.end() : by_first.find(lists[s].out);
-            if (it == by_first.end()) {
-                // The list ends here: last is the head (validation guarantees every out is some segment's first).
-                done[s] = {lists[s].last, 0, 0};
-                state[s] = 2;
-                path.pop_back();
-                break;
-            }
-            s = it->second;
+    std::vector<Segment> kids;
+    if (node.gather) {
+        kids = g.allgatherv(held);
+    } else {
+        std::vector<double> weights;
+        for (const PlanNode& child : node.children) {
+            weights.push_back(child.range.count());
         }
-        if (state[s] == 1) {
-            // A cycle: the path from s on. Its head is the smallest index on it.
-            const auto from = static_cast<std::size_t>(std::find(path.begin(), path.end(), s) - path.begin());
-            std::int64_t period = 0;
-            std::size_t low = from;
-            for (std::size_t k = from; k < path.size(); ++k) {
-                period += lists[path[k]].length;
-                if (lists[path[k]].low < lists[path[low]].low) {
-                    low = k;
-                }
-            }
-            const Segment& h = lists[path[low]];
-            done[path[low]] = {h.low, (period - h.low_to_last) % period, period};
-            state[path[low]] = 2;
-            // Walk back around the cycle from the head's segment: each predecessor's last is one segment further.
-            for (std::size_t step = 1; step < path.size() - from; ++step) {
-                const std::size_t k = from + (low - from + path.size() - from - step) % (path.size() - from);
-                const std::size_t after = path[from + (k - from + 1) % (path.size() - from)];
-                done[path[k]] = {h.low, (done[after].rank_last + lists[after].length) % period, period};
-                state[path[k]] = 2;
-            }
-            path.resize(from);
-        }
-        // Unwind the open path onto the resolved segment it reached.
-        while (!path.empty()) {
-            const std::size_t t = path.back();
-            const std::size_t after = by_first.at(lists[t].out);
-            const Resolution& r = done[after];
-            const std::int64_t rank = r.rank_last + lists[after].length;
-            done[t] = {r.head, r.period == 0 ? rank : rank % r.period, r.period};
-            state[t] = 2;
-            path.pop_back();
+        // Weights equal to the children's block counts, which sum to g.size(): the subgroups are exactly the
+        // children's runs of holders (split_sizes returns exact quotas).
+        const auto parts = weighted_par(g, weights, [&](Group& sub, int t) {
+            return forward(sub, node.children[static_cast<std::size_t>(t)], layout, held, levels);
+        });
+        for (const auto& part_list : parts) {
+            kids.insert(kids.end(), part_list.begin(), part_list.end());
         }
     }
+    levels.push_back(merge(std::move(kids)));
+    return boundary_list(levels.back().composites, layout.pixels(node.range), layout.width);
+}
+
+/// Step 2 by `pattern` for this processor's block list `boundary`: the resolution of each of its segments, by first.
+std::unordered_map<std::int64_t, Resolution> merge_pattern(Group& group,
+                                                           ContourPattern pattern,
+                                                           const ImageLayout& layout,
+                                                           const std::vector<Segment>& boundary) {
+    const PlanNode plan = plan_of(pattern, layout.grid);
+    std::vector<int> leaves;
+    leaves_of(plan, layout.grid.cols, leaves);
+    const bool balanced = pattern == ContourPattern::log_level_balanced;
+    std::vector<int> holder(leaves.size());
+    for (std::size_t b = 0; b < holder.size(); ++b) {
+        holder[b] = static_cast<int>(b);
+    }
+    std::vector<Segment> held = boundary;
+    std::vector<int> counts(static_cast<std::size_t>(group.size()), 0);
+    if (balanced) {
+        // The paper's first permutation: block b's list to the processor that holds it during the merge.
+        holder = balanced_holders(layout.grid);
+        counts[static_cast<std::size_t>(holder[static_cast<std::size_t>(group.rank())])] =
+            static_cast<int>(boundary.size());
+        held = group.alltoallv(std::span<const Segment>(boundary), counts);
+    }
+    std::vector<int> order(leaves.size());
+    for (std::size_t k = 0; k < leaves.size(); ++k) {
+        order[k] = holder[static_cast<std::size_t>(leaves[k])];
+    }
+    Group& ordered = group.reordered(order);
+    ordered.set_superstep_clock(group.superstep_clock());
+    std::vector<Level> levels;
+    (void)forward(ordered, plan, layout, held, levels);
+    group.set_superstep_clock(ordered.superstep_clock());
+    auto resolved = resolve_backward(levels);
+    if (!balanced) {
+        return resolved;
+    }
+    // The return permutation (digest A9): the resolutions of the held list, in its order, back to its block's rank.
+    std::vector<Resolution> back(held.size());
+    for (std::size_t k = 0; k < held.size(); ++k) {
+        const auto it = resolved.find(held[k].first);
+        back[k] = it == resolved.end() ? Resolution{held[k].last, 0, 0} : it->second;
+    }
+    const auto it = std::find(holder.begin(), holder.end(), group.rank());
+    std::fill(counts.begin(), counts.end(), 0);
+    counts[static_cast<std::size_t>(it - holder.begin())] = static_cast<int>(back.size());
+    const std::vector<Resolution> mine = group.alltoallv(std::span<const Resolution>(back), counts);
     std::unordered_map<std::int64_t, Resolution> out;
-    for (std::size_t s = 0; s < lists.size(); ++s) {
-        out[lists[s].first] = done[s];
+    for (std::size_t k = 0; k < boundary.size(); ++k) {
+        out[boundary[k].first] = mine[k];
     }
     return out;
 }
@@ -391,40 +383,129 @@ void validate_successor_map(Group& group, const SuccessorMap& succ) {
     }
 }
 
-std::vector<ContourRank> contour_rank(Group& group, const SuccessorMap& succ, ContourPattern pattern) {
-    group.check_same("llc::contour_rank", {{"pattern", static_cast<long long>(pattern)}});
+std::string_view to_string(ContourPattern pattern) {
+    switch (pattern) {
+        case ContourPattern::one_level_direct:
+            return "1-lev-dir";
+        case ContourPattern::two_level_row_column:
+            return "2-lev-rc";
+        case ContourPattern::log_level_quad:
+            return "logp-lev-quad";
+        case ContourPattern::log_level_balanced:
+            return "logp-lev-bal";
+        case ContourPattern::automatic:
+            return "auto";
+    }
+    return "?";
+}
+
+ContourPattern contour_pattern_from_string(std::string_view name) {
+    for (const auto p : kPatterns) {
+        if (name == to_string(p)) {
+            return p;
+        }
+    }
+    throw_argument_error("llc::contour_pattern_from_string",
+                         "pattern",
+                         std::string(name),
+                         "must be one of 1-lev-dir, 2-lev-rc, logp-lev-quad, logp-lev-bal, auto");
+}
+
+std::vector<ContourRank> contour_rank(Group& group,
+                                      const SuccessorMap& succ,
+                                      ContourPattern pattern,
+                                      const cost::Profile* profile) {
+    const char* function = "llc::contour_rank";
+    const bool known = std::find(kPatterns.begin(), kPatterns.end(), pattern) != kPatterns.end();
+    group.check_same(
+        function,
+        {{"pattern", static_cast<long long>(pattern)}},
+        known ? std::string()
+              : argument_message(
+                    function, "pattern", std::to_string(static_cast<long long>(pattern)), "is not a ContourPattern"));
     validate_successor_map(group, succ);
     const PixelBlock& b = succ.block();
     std::vector<ContourRank> result(static_cast<std::size_t>(b.size()));
+    if (pattern == ContourPattern::automatic) {
+        const auto edges = static_cast<std::int64_t>(std::count_if(
+            succ.codes().begin(), succ.codes().end(), [](std::int8_t c) { return c != succ_code::non_edge; }));
+        const std::int64_t total = group.allreduce(edges, Op::sum);
+        const std::int64_t pixels = succ.width() * succ.height();
+        const double density = pixels == 0 ? 0.0 : static_cast<double>(total) / static_cast<double>(pixels);
+        pattern = choose_contour_pattern(group.size(), succ.width(), succ.height(), density, profile);
+    }
     // Step 1: local ranking. The boundary list keeps the segments that leave the block or may be entered from outside.
     const LocalRanking local = rank_locally(succ, result);
-    std::vector<Segment> boundary;
-    const auto on_border = [&](std::int64_t index) {
-        const std::int64_t r = index / succ.width();
-        const std::int64_t c = index % succ.width();
-        return r == b.row0 || r == b.row0 + b.rows - 1 || c == b.col0 || c == b.col0 + b.cols - 1;
-    };
-    for (const Segment& s : local.segments) {
-        if (s.out != kNone || on_border(s.first)) {
-            boundary.push_back(s);
-        }
-    }
-    // Step 2 (1-lev-dir): every boundary list to every processor, merged by each.
-    const std::vector<Segment> lists = group.allgatherv(std::span<const Segment>(boundary));
-    const auto resolved = merge(lists);
+    const std::vector<Segment> boundary = boundary_list(local.segments, b, succ.width());
+    // Step 2: the merge of the boundary lists by the pattern, forward and backward.
+    const ImageLayout layout{group.size(), grid_of(group.size()), succ.width(), succ.height()};
+    const auto resolved = merge_pattern(group, pattern, layout, boundary);
     // Step 3: every pixel from its segment's last.
+    std::vector<Resolution> last_of(local.segments.size());
+    for (std::size_t k = 0; k < last_of.size(); ++k) {
+        const auto it = resolved.find(local.segments[k].first);
+        last_of[k] = it == resolved.end() ? Resolution{local.segments[k].last, 0, 0} : it->second;
+    }
     for (std::size_t i = 0; i < result.size(); ++i) {
         const std::int64_t s = local.segment_of[i];
         if (s == kNone) {
             continue;  // non-edge, or on a cycle inside the block (done in step 1)
         }
-        const Segment& seg = local.segments[static_cast<std::size_t>(s)];
-        const auto it = resolved.find(seg.first);
-        const Resolution r = it == resolved.end() ? Resolution{seg.last, 0, 0} : it->second;
+        const Resolution& r = last_of[static_cast<std::size_t>(s)];
         const std::int64_t rank = local.to_last[i] + r.rank_last;
         result[i] = {r.head, r.period == 0 ? rank : rank % r.period};
     }
     return result;
+}
+
+std::vector<std::int8_t> synthetic_successor_map(
+    std::int64_t width, std::int64_t height, double density, ContourLines lines, std::int64_t offset) {
+    const char* function = "llc::synthetic_successor_map";
+    if (width < 0 || height < 0) {
+        throw_argument_error(
+            function, width < 0 ? "width" : "height", std::to_string(width < 0 ? width : height), "must be ≥ 0");
+    }
+    if (!(density >= 0.0 && density <= 1.0)) {
+        throw_argument_error(function, "density", std::to_string(density), "must be in [0, 1]");
+    }
+    std::vector<std::int8_t> codes(static_cast<std::size_t>(width * height), succ_code::non_edge);
+    if (density == 0.0) {
+        return codes;
+    }
+    const auto k = std::max<std::int64_t>(1, std::llround(1.0 / density));
+    for (std::int64_t r = 0; r < height; ++r) {
+        for (std::int64_t c = 0; c < width; ++c) {
+            const bool diagonal = lines == ContourLines::diagonal;
+            if ((diagonal ? (c - r - offset) % k : (c - offset) % k) != 0) {
+                continue;
+            }
+            const bool end = r == height - 1 || (diagonal && c == width - 1);
+            codes[static_cast<std::size_t>(r * width + c)] =
+                end ? succ_code::head : static_cast<std::int8_t>(diagonal ? 7 : 6);
+        }
+    }
+    return codes;
+}
+
+ContourPattern choose_contour_pattern(
+    int P, std::int64_t width, std::int64_t height, double edge_density, const cost::Profile* profile) {
+    if (profile == nullptr) {
+        return ContourPattern::log_level_quad;
+    }
+    const auto model = cost::make_model("ccm", *profile);
+    ContourPattern best = ContourPattern::one_level_direct;
+    double best_time = std::numeric_limits<double>::max();
+    for (const auto p : kPatterns) {
+        if (p == ContourPattern::automatic) {
+            continue;
+        }
+        const double t = cost::predict(cost::contour_rank(P, width, height, edge_density, p, *profile), *model);
+        if (t < best_time) {
+            best_time = t;
+            best = p;
+        }
+    }
+    return best;
 }
 
 }  // namespace llc

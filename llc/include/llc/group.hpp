@@ -181,6 +181,13 @@ class Group {
     Group& subgroup(const std::vector<int>& sizes);
     /// A group of this processor alone, for tasks run one after another when P < r. Local, cached.
     Group& self();
+    /// The same processors in another order: rank k of the result is rank order[k] of this group. For divisions over
+    /// a layout whose parts are not consecutive ranks (contour ranking's quadrants of a row-major block grid): a
+    /// division of the reordered group cuts it into consecutive blocks of the new order. `order` must be a
+    /// permutation of 0 … size()−1 and the same on every rank; the identity returns this group. Collective over this
+    /// group the first time an order is seen (one MPI_Comm_split); cached afterwards. Same parent, path and depth.
+    /// @throws llc::Error naming `order` when it is not a permutation of the ranks.
+    Group& reordered(const std::vector<int>& order);
     /// How many MPI_Comm_split calls this group made (for tests of the cache).
     [[nodiscard]] int splits() const noexcept { return splits_; }
 
@@ -238,6 +245,7 @@ class Group {
     double last_end_ = 0.0;  ///< MPI_Wtime() at the end of the group's previous superstep
     double check_start_ = -1.0;
     std::map<std::vector<int>, std::unique_ptr<Group>> subgroups_;
+    std::map<std::vector<int>, std::unique_ptr<Group>> reorders_;
     std::unique_ptr<Group> self_;
 };
 

@@ -15,8 +15,12 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
+#include <llc/cost/expr.hpp>
+#include <llc/cost/model.hpp>
+#include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
 
 namespace llc {
@@ -77,10 +81,33 @@ struct ContourRank {
     friend bool operator==(const ContourRank&, const ContourRank&) = default;
 };
 
-/// How step 2 (the merge of the boundary lists) communicates. Only 1-lev-dir exists so far.
+/// How step 2, the merge of the blocks' boundary lists, communicates (C³ paper §5.2, Figure 12). Every pattern gives
+/// the same result; they differ in which processors exchange which lists. On row strips (P not a square) each works on
+/// the strips as a P × 1 grid: see the README.
 enum class ContourPattern {
-    one_level_direct,  ///< 1-lev-dir: every processor's boundary list to every other (one allgather), merged by all
+    one_level_direct,      ///< 1-lev-dir: every block's list to every processor (one allgatherv), merged by all
+    two_level_row_column,  ///< 2-lev-rc: allgatherv in each row of blocks, merged into the row's strip, whose list the
+                           ///< division's exchange sends down each column (on strips: ⌈√P⌉ runs of strips)
+    log_level_quad,        ///< logp-lev-quad: quadrants merged recursively, a division into four per level
+    log_level_balanced,    ///< logp-lev-bal: the block lists moved to bit-reversed processors first, then merged as
+                           ///< quad (long distances while lists are short), the results moved back
+    automatic,             ///< the pattern cost::contour_rank prices lowest with the given profile; quad without one
 };
+
+/// "1-lev-dir", "2-lev-rc", "logp-lev-quad", "logp-lev-bal", "auto".
+[[nodiscard]] std::string_view to_string(ContourPattern pattern);
+/// Inverse of to_string. @throws llc::Error naming `pattern` and the accepted names.
+[[nodiscard]] ContourPattern contour_pattern_from_string(std::string_view name);
+
+/// The paper's synthetic images (C³ §5.3): lines through the whole image, spaced for an edge-pixel density.
+enum class ContourLines { diagonal, vertical };
+
+/// A width × height successor map of lines k = round(1 / density) pixels apart (density in [0, 1]; 0 gives no edge
+/// pixel): diagonal (pixels with (col − row − offset) mod k = 0, each pointing SE, heads on the last row and column;
+/// the paper's test image) or vertical (columns with (col − offset) mod k = 0, pointing S, heads on the last row).
+/// @throws llc::Error naming the argument for negative sizes or a density outside [0, 1].
+[[nodiscard]] std::vector<std::int8_t> synthetic_successor_map(
+    std::int64_t width, std::int64_t height, double density, ContourLines lines, std::int64_t offset = 0);
 
 /// Checks `succ`: every code in [−1, 8], no successor off the image or on a non-edge pixel, no pixel with two
 /// predecessors. Collective over succ's group (an allgather of the blocks' borders, an allreduce of the verdict).
@@ -88,12 +115,57 @@ enum class ContourPattern {
 void validate_successor_map(Group& group, const SuccessorMap& succ);
 
 /// Every pixel's head and rank, for this rank's block (row-major), by the paper's three steps: local ranking with
-/// the block's boundary list, the merge of the boundary lists by `pattern`, and the resolution of every pixel from
-/// the final head and rank of its segment's last pixel. Validates `succ` first.
-/// Collective over `group`. Cost: O(block) local work, one allgather of the boundary lists (O(border edge pixels)
-/// per block), O(total list size) merge on every processor.
+/// the block's boundary list, the merge of the boundary lists by `pattern` (forward, then backward without
+/// communication), and the resolution of every pixel from the final head and rank of its segment's last pixel.
+/// Validates `succ` first. `profile` is read by ContourPattern::automatic only (may be nullptr).
+/// Collective over `group`. Cost: O(block) local work, the pattern's supersteps over the boundary lists
+/// (O(border edge pixels) per block), cost::contour_rank.
 [[nodiscard]] std::vector<ContourRank> contour_rank(Group& group,
                                                     const SuccessorMap& succ,
-                                                    ContourPattern pattern = ContourPattern::one_level_direct);
+                                                    ContourPattern pattern = ContourPattern::one_level_direct,
+                                                    const cost::Profile* profile = nullptr);
+
+/// The pattern `automatic` resolves to for P processors, a width × height map with the given fraction of edge
+/// pixels: the lowest CCM price of cost::contour_rank under `profile`, or logp-lev-quad (the paper's best overall,
+/// §5.3) when profile is nullptr. Never returns automatic.
+[[nodiscard]] ContourPattern choose_contour_pattern(
+    int P, std::int64_t width, std::int64_t height, double edge_density, const cost::Profile* profile);
+
+namespace cost {
+
+/// The cost of contour_rank(P processors, a width × height map, `edge_density` of its pixels edge pixels, `pattern`)
+/// on the paper's synthetic image (C³ §5.3: diagonal lines, spaced for the density), superstep by superstep as
+/// contour_rank runs it: local ranking, the pattern's collectives and divisions over the boundary lists (sizes from
+/// the block grid and the density), the merges, the resolution. Local work is priced from the profile's
+/// "cr.local" (seconds per pixel) and "cr.merge" (seconds per segment) kernel constants.
+/// @throws llc::Error naming the argument (P < 1, negative sizes, density outside [0, 1], automatic) or the missing
+/// kernel constant.
+[[nodiscard]] Expr contour_rank(int P,
+                                std::int64_t width,
+                                std::int64_t height,
+                                double edge_density,
+                                ContourPattern pattern,
+                                const Profile& profile);
+
+/// C³ units of one run (paper §5.3, Figure 14): communication units (set-ups, link and processor congestion) and
+/// computation units (bytes touched / l), each summed over the supersteps.
+struct ContourC3Units {
+    double communication = 0.0;
+    double computation = 0.0;
+    double setups = 0.0;  ///< how many message set-ups the communication units include (the "k" of Figure 14's ks)
+};
+
+/// The paper's C³ analysis of the four patterns on a √P × √P mesh (P a perfect square; h, b, l, s of `machine`): every
+/// superstep's messages placed on the mesh, charged with the average distance the messages travel (so quad's long
+/// last steps and bal's long first ones show) and the congestion of Figure 3. Our derivation: the paper's is in its
+/// tech report [12], not available. @throws llc::Error for P not a perfect square or automatic.
+[[nodiscard]] ContourC3Units contour_rank_c3_units(int P,
+                                                   std::int64_t width,
+                                                   std::int64_t height,
+                                                   double edge_density,
+                                                   ContourPattern pattern,
+                                                   const C3Machine& machine);
+
+}  // namespace cost
 
 }  // namespace llc

@@ -1,0 +1,292 @@
+// The cost of contour ranking (C³ paper §5.3): the CCM expression, superstep by superstep as contour_rank runs its
+// pattern's merge tree, and the paper's C³ unit analysis on a mesh (Figure 14).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <llc/algorithms/contour_ranking.hpp>
+#include <llc/cost/model.hpp>
+#include <llc/error.hpp>
+
+#include "merge.hpp"
+
+namespace llc::cost {
+
+namespace {
+
+namespace cr = llc::detail::contour_ranking;
+
+constexpr const char* local_kernel = "cr.local";
+constexpr const char* merge_kernel = "cr.merge";
+constexpr double segment_bytes = sizeof(cr::Segment);
+constexpr double resolution_bytes = sizeof(cr::Resolution);
+
+void check(const char* name, int P, std::int64_t width, std::int64_t height, double density, ContourPattern pattern) {
+    if (P < 1) {
+        throw_argument_error(name, "P", std::to_string(P), "must be at least 1");
+    }
+    if (width < 0 || height < 0) {
+        throw_argument_error(
+            name, width < 0 ? "width" : "height", std::to_string(width < 0 ? width : height), "must be ≥ 0");
+    }
+    if (!(density >= 0.0 && density <= 1.0)) {
+        throw_argument_error(name, "edge_density", std::to_string(density), "must be in [0, 1]");
+    }
+    if (pattern == ContourPattern::automatic) {
+        throw_argument_error(name, "pattern", "auto", "must be a pattern (choose_contour_pattern resolves auto)");
+    }
+}
+
+/// Segments in the boundary list of a rows × cols region of the paper's diagonal-line image at `density`: every
+/// line crossing the region is one segment, entering on its top or left border, so all of them are kept.
+double list_segments(const PixelBlock& region, double density) {
+    if (region.rows == 0 || region.cols == 0) {
+        return 0.0;
+    }
+    return std::ceil(static_cast<double>(region.rows + region.cols - 1) * density);
+}
+
+/// The CCM expression of a merge-tree node: a gather node is one allgatherv of its blocks' lists and their merge;
+/// a division node is a weighted division into its children (the exchange spreads their lists) and their merge.
+Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double density, const Profile& profile) {
+    if (node.children.empty()) {
+        return Expr::compute("cr.leaf", 0.0);
+    }
+    std::vector<double> lists;
+    for (const cr::PlanNode& child : node.children) {
+        lists.push_back(list_segments(layout.pixels(child.range), density));
+    }
+    double all = 0.0;
+    for (const double b : lists) {
+        all += b;
+    }
+    const Expr merge = Expr::compute("cr.merge", profile.kernel_seconds(merge_kernel, all));
+    const int P = node.range.count();
+    if (node.gather) {
+        return Expr::sequence("cr.gather",
+                              {Expr::normal("cr.allgatherv", 0.0, "allgatherv", P, all * segment_bytes), merge});
+    }
+    std::vector<double> weights;
+    std::vector<Expr> tasks;
+    for (const cr::PlanNode& child : node.children) {
+        weights.push_back(child.range.count());
+        tasks.push_back(node_expr(child, layout, density, profile));
+    }
+    // One processor's exchange: its child's list to a partner in every other child, every other child's list in.
+    const double largest = *std::max_element(lists.begin(), lists.end());
+    const double smallest = *std::min_element(lists.begin(), lists.end());
+    const double sent = static_cast<double>(lists.size() - 1) * largest;
+    const double bytes = (sent + all - smallest) * segment_bytes;
+    return Expr::sequence("cr.level",
+                          {Expr::weighted_division("cr.division", P, weights, std::move(tasks), bytes), merge});
+}
+
+}  // namespace
+
+Expr contour_rank(int P,
+                  std::int64_t width,
+                  std::int64_t height,
+                  double edge_density,
+                  ContourPattern pattern,
+                  const Profile& profile) {
+    constexpr const char* name = "llc::cost::contour_rank";
+    check(name, P, width, height, edge_density, pattern);
+    const cr::ImageLayout layout{P, cr::grid_of(P), width, height};
+    const PixelBlock block = block_of(0, P, width, height);  // the largest block (part() puts the remainder last)
+    const PixelBlock last = block_of(P - 1, P, width, height);
+    const double pixels = static_cast<double>(std::max(block.size(), last.size()));
+    // Validation, local ranking and resolution: per pixel, measured together on one processor.
+    const Expr local = Expr::compute("cr.local", profile.kernel_seconds(local_kernel, pixels));
+    // Validation's exchange of the blocks' borders (one byte a pixel) and the verdict; at P = 1 too, as the code runs
+    // them (the CCM charges what the profile measured at P = 1).
+    const double borders = 2.0 * static_cast<double>(P) * static_cast<double>(block.rows + block.cols);
+    std::vector<Expr> items = {Expr::normal("cr.validate.borders", 0.0, "allgatherv", P, borders),
+                               Expr::normal("cr.validate", 0.0, "allreduce", P, 8.0),
+                               local};
+    const double own = list_segments(block, edge_density);
+    if (pattern == ContourPattern::log_level_balanced) {
+        items.push_back(Expr::normal("cr.bal.permute", 0.0, "alltoallv", P, own * segment_bytes));
+    }
+    items.push_back(node_expr(cr::plan_of(pattern, layout.grid), layout, edge_density, profile));
+    if (pattern == ContourPattern::log_level_balanced) {
+        items.push_back(Expr::normal("cr.bal.return", 0.0, "alltoallv", P, own * resolution_bytes));
+    }
+    return Expr::sequence("cr", std::move(items));
+}
+
+namespace {
+
+/// The C³ analysis of one run on a q × q mesh (q a power of two): the supersteps' messages, each charged by
+/// c3_superstep with h = the average distance its messages travel on the mesh (our reading of the paper's
+/// submachine rule for groups spread over the mesh: quad's level-k partners are 2^(k−1) apart, bal's q/2^k).
+class C3Run {
+  public:
+    C3Run(const C3Machine& machine, int q) : machine_(machine), q_(q) {}
+
+    void superstep(const std::vector<C3Message>& messages) {
+        double distance = 0.0;
+        double count = 0.0;
+        for (const C3Message& m : messages) {
+            if (m.bytes > 0.0 && m.from != m.to) {
+                distance += std::abs(m.from / q_ - m.to / q_) + std::abs(m.from % q_ - m.to % q_);
+                count += 1.0;
+            }
+        }
+        if (count == 0.0) {
+            return;
+        }
+        C3Machine m = machine_;
+        m.h = distance / count;
+        const C3Units u = c3_superstep(m, messages);
+        units_.communication += u.total();
+        units_.setups += u.setups;
+    }
+
+    /// An all-to-all broadcast in each group by recursive doubling (the binomial-heap structure the paper names,
+    /// log2 n set-ups): in round t, member k sends all it knows, the lists of its aligned run of 2^t, to member
+    /// k xor 2^t. Groups run side by side, one superstep a round.
+    void broadcast(const std::vector<std::vector<int>>& groups, const std::vector<std::vector<double>>& bytes) {
+        std::size_t n = 0;
+        for (const auto& g : groups) {
+            n = std::max(n, g.size());
+        }
+        for (std::size_t t = 1; t < n; t <<= 1) {
+            std::vector<C3Message> messages;
+            for (std::size_t g = 0; g < groups.size(); ++g) {
+                for (std::size_t k = 0; k < groups[g].size(); ++k) {
+                    const std::size_t partner = k ^ t;
+                    if (partner >= groups[g].size()) {
+                        continue;
+                    }
+                    double known = 0.0;
+                    const std::size_t run = k / t * t;
+                    for (std::size_t i = run; i < std::min(run + t, groups[g].size()); ++i) {
+                        known += bytes[g][i];
+                    }
+                    messages.push_back({groups[g][k], groups[g][partner], known});
+                }
+            }
+            superstep(messages);
+        }
+    }
+
+    /// A merge of `bytes` of lists by one processor (the busiest): ⌈bytes / l⌉ computation units (paper §2.1).
+    void touch(double bytes) { units_.computation += std::ceil(bytes / machine_.l); }
+
+    [[nodiscard]] const ContourC3Units& units() const noexcept { return units_; }
+
+  private:
+    C3Machine machine_;
+    int q_;
+    ContourC3Units units_;
+};
+
+}  // namespace
+
+ContourC3Units contour_rank_c3_units(int P,
+                                     std::int64_t width,
+                                     std::int64_t height,
+                                     double edge_density,
+                                     ContourPattern pattern,
+                                     const C3Machine& machine) {
+    constexpr const char* name = "llc::cost::contour_rank_c3_units";
+    check(name, P, width, height, edge_density, pattern);
+    const int q = cr::integer_sqrt(P);
+    if (q * q != P || (q & (q - 1)) != 0) {
+        throw_argument_error(name, "P", std::to_string(P), "must be 4^k (a q × q mesh, q a power of two)");
+    }
+    if (machine.p != P) {
+        throw_argument_error(name, "machine.p", std::to_string(machine.p), "must equal P = " + std::to_string(P));
+    }
+    const cr::ImageLayout layout{P, {q, q}, width, height};
+    const auto list_bytes = [&](int r0, int r1, int c0, int c1) {
+        return list_segments(layout.pixels({r0, r1, c0, c1}), edge_density) * segment_bytes;
+    };
+    C3Run run(machine, q);
+    const auto at = [q](int i, int j) { return i * q + j; };
+    if (pattern == ContourPattern::one_level_direct) {
+        std::vector<int> all;
+        std::vector<double> bytes;
+        for (int b = 0; b < P; ++b) {
+            all.push_back(b);
+            bytes.push_back(list_bytes(b / q, b / q + 1, b % q, b % q + 1));
+        }
+        run.broadcast({all}, {bytes});
+        run.touch(std::accumulate(bytes.begin(), bytes.end(), 0.0));
+    } else if (pattern == ContourPattern::two_level_row_column) {
+        std::vector<std::vector<int>> rows(static_cast<std::size_t>(q));
+        std::vector<std::vector<int>> cols(static_cast<std::size_t>(q));
+        std::vector<std::vector<double>> row_bytes(static_cast<std::size_t>(q));
+        std::vector<std::vector<double>> col_bytes(static_cast<std::size_t>(q));
+        for (int i = 0; i < q; ++i) {
+            for (int j = 0; j < q; ++j) {
+                rows[static_cast<std::size_t>(i)].push_back(at(i, j));
+                row_bytes[static_cast<std::size_t>(i)].push_back(list_bytes(i, i + 1, j, j + 1));
+                cols[static_cast<std::size_t>(j)].push_back(at(i, j));
+                col_bytes[static_cast<std::size_t>(j)].push_back(list_bytes(i, i + 1, 0, q));
+            }
+        }
+        run.broadcast(rows, row_bytes);
+        run.touch(std::accumulate(row_bytes[0].begin(), row_bytes[0].end(), 0.0));
+        run.broadcast(cols, col_bytes);
+        run.touch(std::accumulate(col_bytes[0].begin(), col_bytes[0].end(), 0.0));
+    } else {
+        // quad, and bal on the bit-reversed placement: block (i, j)'s list sits at holder[(i, j)].
+        std::vector<int> holder(static_cast<std::size_t>(P));
+        for (int b = 0; b < P; ++b) {
+            holder[static_cast<std::size_t>(b)] = b;
+        }
+        const bool balanced = pattern == ContourPattern::log_level_balanced;
+        if (balanced) {
+            holder = cr::balanced_holders({q, q});
+            std::vector<C3Message> permute;
+            for (int b = 0; b < P; ++b) {
+                permute.push_back(
+                    {b, holder[static_cast<std::size_t>(b)], list_bytes(b / q, b / q + 1, b % q, b % q + 1)});
+            }
+            run.superstep(permute);
+            run.touch(permute.front().bytes);
+        }
+        // Level k merges the 2 × 2 regions of side 2^(k−1) blocks: four members, row partner first (k xor 1), then
+        // column partner (k xor 2).
+        for (int side = 1; side < q; side *= 2) {
+            std::vector<std::vector<int>> groups;
+            std::vector<std::vector<double>> bytes;
+            for (int i = 0; i < q; ++i) {
+                for (int j = 0; j < q; ++j) {
+                    if ((i & side) != 0 || (j & side) != 0) {
+                        continue;
+                    }
+                    std::vector<int> members;
+                    std::vector<double> lists;
+                    for (const auto& [di, dj] :
+                         {std::pair{0, 0}, std::pair{0, side}, std::pair{side, 0}, std::pair{side, side}}) {
+                        members.push_back(holder[static_cast<std::size_t>(at(i + di, j + dj))]);
+                        const int r0 = (i + di) / side * side;
+                        const int c0 = (j + dj) / side * side;
+                        lists.push_back(list_bytes(r0, r0 + side, c0, c0 + side));
+                    }
+                    groups.push_back(std::move(members));
+                    bytes.push_back(std::move(lists));
+                }
+            }
+            run.broadcast(groups, bytes);
+            run.touch(std::accumulate(bytes[0].begin(), bytes[0].end(), 0.0));
+        }
+        if (balanced) {
+            std::vector<C3Message> back;
+            for (int b = 0; b < P; ++b) {
+                const double n = list_segments(layout.pixels({b / q, b / q + 1, b % q, b % q + 1}), edge_density);
+                back.push_back({holder[static_cast<std::size_t>(b)], b, n * resolution_bytes});
+            }
+            run.superstep(back);
+            run.touch(back.front().bytes);
+        }
+    }
+    return run.units();
+}
+
+}  // namespace llc::cost
