@@ -14,6 +14,9 @@ std::vector<cost::KernelProbe> path_kernel_probes();
 namespace llc::detail::matrix_chain {
 std::vector<cost::KernelProbe> kernel_probes();
 }  // namespace llc::detail::matrix_chain
+namespace llc::detail::symv {
+std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace llc::detail::symv
 
 namespace llc {
 
@@ -23,7 +26,8 @@ std::vector<cost::KernelProbe> algorithm_kernel_probes() {
                           detail::edt::kernel_probes(),
                           detail::sweep::kernel_probes(),
                           detail::sweep::path_kernel_probes(),
-                          detail::matrix_chain::kernel_probes()}) {
+                          detail::matrix_chain::kernel_probes(),
+                          detail::symv::kernel_probes()}) {
         for (const auto& probe : family) {
             probes.push_back(probe);
         }

@@ -10,3 +10,4 @@
 #include <llc/algorithms/path_planning.hpp>
 #include <llc/algorithms/kernel_probes.hpp>
 #include <llc/algorithms/matrix_chain.hpp>
+#include <llc/algorithms/symv.hpp>
