@@ -7,7 +7,8 @@ const std::vector<RunCommand>& commands() {
                                              distance_transform_command(),
                                              path_planning_command(),
                                              matrix_chain_command(),
-                                             optimal_bst_command()};
+                                             optimal_bst_command(),
+                                             symv_command()};
     return all;
 }
 

@@ -42,6 +42,7 @@ struct RunCommand {
 [[nodiscard]] RunCommand path_planning_command();
 [[nodiscard]] RunCommand matrix_chain_command();
 [[nodiscard]] RunCommand optimal_bst_command();
+[[nodiscard]] RunCommand symv_command();
 
 // ---- Helpers shared by the algorithms -----------------------------------------------------------------------------
 
