@@ -247,8 +247,12 @@ std::vector<Case> broadcast_cases() {
 
 std::vector<Case> all_cases() {
     std::vector<Case> cases;
-    for (auto&& family :
-         {fft_cases(), distance_transform_cases(), matrix_chain_cases(), collective_cases(), broadcast_cases()}) {
+    for (auto&& family : {fft_cases(),
+                          distance_transform_cases(),
+                          matrix_chain_cases(),
+                          symv_cases(),
+                          collective_cases(),
+                          broadcast_cases()}) {
         cases.insert(cases.end(), family.begin(), family.end());
     }
     return cases;
