@@ -11,6 +11,7 @@
 
 #include <llc/algorithms/symv.hpp>
 #include <llc/group.hpp>
+#include <llc/trace.hpp>
 
 #ifdef LLC_HAVE_OPENBLAS
 #include <cblas.h>
@@ -290,6 +291,38 @@ TEST(Symv, EitherTriangleAndEveryConstructorGiveTheSameProduct) {
         const auto std_lower = SymmetricMatrix<double>::from_full(g, n, m, Triangle::lower, SymvMapping::standard);
         const auto std_upper = SymmetricMatrix<double>::from_full(g, n, t, Triangle::upper, SymvMapping::standard);
         EXPECT_EQ(run(g, 1.5, std_lower, x, -0.5, y0, false), run(g, 1.5, std_upper, x, -0.5, y0, false));
+    }
+}
+
+TEST(Symv, MessagesOfTheArticle) {
+    // n = 2pr: x replicated by one allgatherv, then exactly p − 1 shifts per processor, each sending and receiving one
+    // block pair of partial sums, 2r words each way (article [3] §4.2.1; digest §10 H).
+    Group& g = Group::world();
+    const int P = g.size();
+    for (const std::int64_t r : {1, 2, 3}) {
+        const std::int64_t n = 2 * P * r;
+        const auto A = SymmetricMatrix<double>::from_full(g, n, random_matrix(n, 2, true));
+        const std::vector<double> x = llc::distribute_vector<double>(A.layout(), g.rank(), random_vector(n, 3));
+        std::vector<double> y(x.size());
+        for (const bool overlap : {false, true}) {
+            llc::Trace::enable(true);
+            llc::symv<double>(g, 1.0, A, x, 0.0, y, llc::SymvOptions{overlap});
+            const llc::TraceNode record = llc::Trace::local();
+            llc::Trace::enable(false);
+            int shifts = 0;
+            int allgathers = 0;
+            for (const llc::TraceNode& node : record.children) {
+                if (node.op == (overlap ? "shift.overlap" : "shift")) {
+                    ++shifts;
+                    EXPECT_EQ(node.bytes, static_cast<std::uint64_t>(2 * 2 * r * 8)) << "r " << r;
+                } else if (node.op == "allgatherv") {
+                    ++allgathers;
+                    EXPECT_EQ(node.bytes, static_cast<std::uint64_t>(n * 8));
+                }
+            }
+            EXPECT_EQ(shifts, P - 1) << "r " << r << " overlap " << overlap;
+            EXPECT_EQ(allgathers, P > 1 ? 1 : 0);
+        }
     }
 }
 
