@@ -326,6 +326,29 @@ TEST(Symv, MessagesOfTheArticle) {
     }
 }
 
+TEST(Symv, SequentialReferenceReadsOneTriangle) {
+    const std::int64_t n = 23;
+    const std::vector<double> a = random_matrix(n, 31, true);
+    std::vector<double> garbled = a;  // the upper triangle replaced: the lower read must not see it
+    const auto un = static_cast<std::size_t>(n);
+    for (std::size_t i = 0; i < un; ++i) {
+        for (std::size_t j = i + 1; j < un; ++j) {
+            garbled[i * un + j] = 1e3;
+        }
+    }
+    const std::vector<double> x = random_vector(n, 32);
+    const std::vector<double> y0 = random_vector(n, 33);
+    const Reference ref = plain_loop(n, 1.5, a, x, -2.0, y0, std::numeric_limits<double>::epsilon());
+    std::vector<double> y = y0;
+    llc::sequential::symv_full<double>(n, 1.5, garbled, Triangle::lower, x, -2.0, y);
+    for (std::size_t i = 0; i < un; ++i) {
+        EXPECT_LE(std::abs(y[i] - ref.y[i]), ref.bound[i]) << "i " << i;
+    }
+    EXPECT_THROW(
+        llc::sequential::symv_full<double>(n, 1.0, garbled, Triangle::lower, x, 0.0, std::span<double>(y).first(3)),
+        llc::Error);
+}
+
 TEST(Symv, FloatFollows) {
     Group& g = Group::world();
     const std::int64_t n = 2 * g.size() + 37;

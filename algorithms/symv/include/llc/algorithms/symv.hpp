@@ -165,7 +165,7 @@ class SymmetricMatrix {
     std::vector<T> data_;
 };
 
-/// Which ring algorithm runs and whether it overlaps communication with computation.
+/// How the ring product runs (the matrix's mapping selects the algorithm).
 struct SymvOptions {
     /// Split-phase shifts (Group::shift_start): the next step's block products run while the partial sums travel,
     /// article [3] §4.2.2. Off: blocking shifts, as the article's experiments (§4.2.1).
@@ -210,7 +210,8 @@ template <class T>
 
 /// Sequential references.
 namespace sequential {
-/// y = αAx + βy with A full n × n row-major, `triangle` read, one plain loop per entry (the test oracle).
+/// y = αAx + βy with A full n × n row-major, only `triangle` read, one plain loop per entry (a reference; the tests
+/// hold it against their own loop and CBLAS).
 template <class T>
 void symv_full(
     std::int64_t n, T alpha, std::span<const T> A, Triangle triangle, std::span<const T> x, T beta, std::span<T> y);
