@@ -296,13 +296,28 @@ TEST(Symv, EitherTriangleAndEveryConstructorGiveTheSameProduct) {
 
 TEST(Symv, MessagesOfTheArticle) {
     // n = 2pr: x replicated by one allgatherv, then exactly p − 1 shifts per processor, each sending and receiving one
-    // block pair of partial sums, 2r words each way (article [3] §4.2.1; digest §10 H).
+    // block pair of partial sums, 2r words each way (article [3] §4.2.1; digest §10 H). A random symmetric integer
+    // matrix and vector: the product is exact, so it must equal the dense A·x exactly.
     Group& g = Group::world();
     const int P = g.size();
     for (const std::int64_t r : {1, 2, 3}) {
         const std::int64_t n = 2 * P * r;
-        const auto A = SymmetricMatrix<double>::from_full(g, n, random_matrix(n, 2, true));
-        const std::vector<double> x = llc::distribute_vector<double>(A.layout(), g.rank(), random_vector(n, 3));
+        std::vector<double> a = random_matrix(n, 2, true);
+        std::vector<double> xf = random_vector(n, 3);
+        for (auto* v : {&a, &xf}) {
+            for (double& e : *v) {
+                e = std::round(e * 20.0);
+            }
+        }
+        const auto un = static_cast<std::size_t>(n);
+        std::vector<double> dense(un, 0.0);
+        for (std::size_t i = 0; i < un; ++i) {
+            for (std::size_t j = 0; j < un; ++j) {
+                dense[i] += a[i * un + j] * xf[j];
+            }
+        }
+        const auto A = SymmetricMatrix<double>::from_full(g, n, a);
+        const std::vector<double> x = llc::distribute_vector<double>(A.layout(), g.rank(), xf);
         std::vector<double> y(x.size());
         for (const bool overlap : {false, true}) {
             llc::Trace::enable(true);
@@ -321,6 +336,7 @@ TEST(Symv, MessagesOfTheArticle) {
                 }
             }
             EXPECT_EQ(shifts, P - 1) << "r " << r << " overlap " << overlap;
+            EXPECT_EQ(llc::gather_vector<double>(g, A.layout(), y), dense) << "r " << r;
             EXPECT_EQ(allgathers, P > 1 ? 1 : 0);
         }
     }
