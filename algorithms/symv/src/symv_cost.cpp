@@ -116,9 +116,11 @@ Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bo
         throw Error(std::string(name) + ": the profile has no \"" + kernel +
                     ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
     }
-    // The kernels were timed on square blocks of 2^e rows: read the table at this run's block size.
-    const double block = std::max(1.0, static_cast<double>(n) / layout.blocks());
-    const double tau = kernel_per_unit(table, block, 0.0);
+    // The kernels were timed streaming a 2^e × 2^e block, call after call; a product streams all of a rank's entries,
+    // call after call, so whether they stay in cache is set by that footprint: read the table at the block of as many
+    // entries as the busiest rank holds.
+    const double entries = busiest(P, [&](int q) { return static_cast<double>(layout.local_entries(q)); });
+    const double tau = kernel_per_unit(table, std::max(1.0, std::sqrt(entries)), 0.0);
     return mapping == SymvMapping::reflection ? reflection(layout, tau, overlap) : standard(layout, tau, overlap);
 }
 

@@ -222,9 +222,9 @@ namespace cost {
 /// The CCM cost of symv on P processors, order n, with `mapping` (article [3] §4.2), the same supersteps as the run:
 /// reflection: an allgatherv "symv.x" of x, then P − 1 overlapped (or normal) shifts "symv.ring" of the busiest
 /// processor's block pair of partial sums, each hiding the next step's block products (V: entries × τ("symv.entry",
-/// seconds per packed entry, read at the block size n/(2P))), and a final compute of the remaining blocks. Standard:
-/// P − 1 shifts of x blocks with one block of full rows per step, τ("symv.row"). Summed, the work is the article's
-/// T_a = n²τ_a/P and the messages its T_c = (P−1)(β + (n/P)τ_c).
+/// seconds per packed entry, read at the block whose footprint is the busiest rank's entries)), and a final compute of
+/// the remaining blocks. Standard: P − 1 shifts of x blocks with one block of full rows per step, τ("symv.row").
+/// Summed, the work is the article's T_a = n²τ_a/P and the messages its T_c = (P−1)(β + (n/P)τ_c).
 /// @throws llc::Error for P < 1, n < 1, or a profile without the symv kernel tables.
 [[nodiscard]] Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bool overlap = true);
 
