@@ -7,6 +7,15 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
 find_library(LLC_FFTW3_MPI_LIBRARY NAMES fftw3_mpi)
 find_package(Threads REQUIRED)
+# OpenBLAS (CBLAS dsymv, dspmv): the symmetric matrix–vector product's test oracle and benchmark peer. Optional: without
+# it those comparisons are left out of the build.
+pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
+if(OPENBLAS_FOUND)
+    set(LLC_HAVE_OPENBLAS ON)
+else()
+    set(LLC_HAVE_OPENBLAS OFF)
+    message(STATUS "llc: OpenBLAS not found (libopenblas-dev): symv's tests and llc-compare leave out CBLAS dsymv")
+endif()
 # libpng: the tools read PNG images (tools/common/image_io).
 find_package(PNG REQUIRED)
 # OpenCV (C++ API): the distance transforms' benchmark peer (llc-compare). Optional: without it those comparisons are

@@ -7,6 +7,7 @@ packages=(
     openmpi-bin libopenmpi-dev
     libboost-mpi-dev libboost-serialization-dev libboost-program-options-dev
     libfftw3-dev libfftw3-mpi-dev
+    libopenblas-dev
     libgtest-dev libgmock-dev
     nlohmann-json3-dev
     libpng-dev

@@ -39,6 +39,9 @@ const std::vector<Comparison>& comparisons() {
 #ifdef LLC_HAVE_OPENCV
         distance_transform_comparison(),
 #endif
+#ifdef LLC_HAVE_OPENBLAS
+        symv_comparison(),
+#endif
     };
     return all;
 }

@@ -8,7 +8,8 @@ const std::vector<RunCommand>& commands() {
                                              path_planning_command(),
                                              matrix_chain_command(),
                                              optimal_bst_command(),
-                                             contour_ranking_command()};
+                                             contour_ranking_command(),
+                                             symv_command()};
     return all;
 }
 

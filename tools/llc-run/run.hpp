@@ -43,6 +43,7 @@ struct RunCommand {
 [[nodiscard]] RunCommand matrix_chain_command();
 [[nodiscard]] RunCommand optimal_bst_command();
 [[nodiscard]] RunCommand contour_ranking_command();
+[[nodiscard]] RunCommand symv_command();
 
 // ---- Helpers shared by the algorithms -----------------------------------------------------------------------------
 

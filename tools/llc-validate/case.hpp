@@ -67,6 +67,7 @@ using tools::TwoBuffers;
 [[nodiscard]] std::vector<Case> distance_transform_cases();
 [[nodiscard]] std::vector<Case> matrix_chain_cases();
 [[nodiscard]] std::vector<Case> contour_ranking_cases();
+[[nodiscard]] std::vector<Case> symv_cases();
 
 /// Log-uniform sizes from `low` to `high` (both included), `count` of them, rounded to multiples of `multiple`.
 [[nodiscard]] std::vector<std::int64_t> log_sizes(std::int64_t low,

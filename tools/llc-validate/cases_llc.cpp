@@ -251,6 +251,7 @@ std::vector<Case> all_cases() {
                           distance_transform_cases(),
                           matrix_chain_cases(),
                           contour_ranking_cases(),
+                          symv_cases(),
                           collective_cases(),
                           broadcast_cases()}) {
         cases.insert(cases.end(), family.begin(), family.end());

@@ -12,3 +12,4 @@
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/algorithms/path_planning.hpp>
 #include <llc/algorithms/row_image.hpp>
+#include <llc/algorithms/symv.hpp>

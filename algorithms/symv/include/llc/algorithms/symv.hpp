@@ -1,0 +1,239 @@
+#pragma once
+/// @file
+/// Symmetric matrix–vector product y = αAx + βy on a ring of processors (Grigg, Miguet & Robert, "Symmetric
+/// matrix-vector product on a ring of processors", article [3] of Miguet's thesis, §2.3).
+///
+/// The matrix is stored once, as its lower triangle, packed, distributed with the article's *reflection mapping*: the
+/// rows are cut into 2P blocks and processor q holds blocks q and 2P−1−q, so that every processor stores the same
+/// share (≈ n²/(2P) entries, one row pair (i, n−1−i) of n + 1 entries at a time). The product circulates the partial
+/// sums y'' around the ring (P − 1 shifts of one block pair each, P_q → P_{q−1}) while each processor computes the next
+/// step's contribution, the overlap of the article's §4.2.2. The article's *standard* algorithm (§2, thesis §2.3.1:
+/// P contiguous blocks of full rows, x rotating around the ring) is the other mapping, for comparison.
+///
+/// A SymmetricMatrix is built once and reused over many products (Lanczos, CG): symv redistributes nothing.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <llc/cost/expr.hpp>
+#include <llc/cost/profile.hpp>
+#include <llc/group.hpp>
+
+namespace llc {
+
+/// How the rows of a symmetric matrix are placed on the ring.
+enum class SymvMapping {
+    /// Article [3] §3.2: 2P row blocks, processor q holds blocks q and 2P−1−q of the lower triangle, packed.
+    reflection,
+    /// Article [3] §2: P blocks of consecutive full rows (the square is stored: both triangles).
+    standard,
+};
+
+/// Which triangle of a full input matrix is read.
+enum class Triangle { lower, upper };
+
+/// Where the rows of an order-n matrix go on P processors, and so where the entries of x and y go: a processor's local
+/// vector is its rows' entries, block by block in increasing row order.
+///
+/// Reflection: the ⌊n/2⌋ row pairs (i, n−1−i) are dealt in P contiguous runs, the first ⌊n/2⌋ mod P processors taking
+/// one pair more; processor q's run of pairs [s_q, s_{q+1}) gives it block q = rows [s_q, s_{q+1}) and block 2P−1−q =
+/// rows [n − s_{q+1}, n − s_q). When n is odd the middle row (n−1)/2 joins block P−1. So the processors' storage
+/// differs by at most one pair plus the middle row (n + 1 + (n+1)/2 entries), and blocks may be empty when n < 2P.
+/// Standard: block q = rows [q⌊n/P⌋ + min(q, n mod P), …), the first n mod P processors taking one row more.
+class SymvLayout {
+  public:
+    SymvLayout() = default;
+    /// @throws llc::Error for n < 1 or P < 1.
+    SymvLayout(std::int64_t n, int P, SymvMapping mapping);
+
+    [[nodiscard]] std::int64_t n() const noexcept { return n_; }
+    [[nodiscard]] int P() const noexcept { return P_; }
+    [[nodiscard]] SymvMapping mapping() const noexcept { return mapping_; }
+    /// 2P (reflection) or P (standard) row blocks.
+    [[nodiscard]] int blocks() const noexcept { return mapping_ == SymvMapping::reflection ? 2 * P_ : P_; }
+    /// First row of block b, 0 ≤ b ≤ blocks() (block_begin(blocks()) = n).
+    [[nodiscard]] std::int64_t block_begin(int b) const noexcept;
+    [[nodiscard]] std::int64_t block_size(int b) const noexcept { return block_begin(b + 1) - block_begin(b); }
+    /// The processor that holds block b.
+    [[nodiscard]] int block_owner(int b) const noexcept;
+    /// Processor q's row blocks, in increasing row order: {q, 2P−1−q} (reflection) or {q} (standard).
+    [[nodiscard]] std::vector<int> blocks_of(int q) const;
+    /// How many rows (entries of x and y) processor q holds.
+    [[nodiscard]] std::int64_t local_rows(int q) const;
+    /// How many matrix entries processor q stores.
+    [[nodiscard]] std::int64_t local_entries(int q) const;
+    /// The processor holding row i and its position in that processor's local vector.
+    [[nodiscard]] std::pair<int, std::int64_t> locate(std::int64_t i) const;
+
+  private:
+    std::int64_t n_ = 0;
+    int P_ = 1;
+    SymvMapping mapping_ = SymvMapping::reflection;
+};
+
+/// One processor's share of a distributed symmetric matrix (see SymvLayout). Reflection: each of its rows i holds
+/// a_{i,0…i} (row-major lower triangle, packed). Standard: each of its rows holds a_{i,0…n−1}. Every constructor is
+/// collective over the group (it checks that n and the mapping agree across ranks) and throws llc::Error on every rank
+/// for n < 1, arguments that differ across ranks, or input of the wrong size.
+template <class T>
+class SymmetricMatrix {
+  public:
+    SymmetricMatrix() = default;
+
+    /// a_ij from `generator(i, j)`, called with i ≥ j only (a_ji = a_ij for the upper triangle the standard mapping
+    /// also stores).
+    template <class Generator>
+    requires std::is_invocable_v<Generator&, std::int64_t, std::int64_t> SymmetricMatrix(
+        Group& g, std::int64_t n, Generator&& generator, SymvMapping mapping = SymvMapping::reflection)
+        : SymmetricMatrix(g, n, mapping, "llc::SymmetricMatrix", {}, true) {
+        fill(generator);
+    }
+
+    /// From a full n × n row-major matrix, replicated on every rank; only `triangle` is read.
+    [[nodiscard]] static SymmetricMatrix from_full(Group& g,
+                                                   std::int64_t n,
+                                                   std::span<const T> full,
+                                                   Triangle triangle = Triangle::lower,
+                                                   SymvMapping mapping = SymvMapping::reflection);
+    /// From the packed lower triangle, replicated on every rank: a_ij (i ≥ j) at i(i+1)/2 + j — BLAS's row-major lower
+    /// packed storage (cblas_dspmv(CblasRowMajor, CblasLower, …)), n(n+1)/2 entries.
+    [[nodiscard]] static SymmetricMatrix from_packed(Group& g,
+                                                     std::int64_t n,
+                                                     std::span<const T> packed,
+                                                     SymvMapping mapping = SymvMapping::reflection);
+    /// From this rank's rows, laid out as the class stores them (local_entries() values, rows in the order of
+    /// local_row_indices()); moved in, nothing is communicated but the agreement check.
+    [[nodiscard]] static SymmetricMatrix from_local(Group& g,
+                                                    std::int64_t n,
+                                                    std::vector<T> local,
+                                                    SymvMapping mapping = SymvMapping::reflection);
+
+    [[nodiscard]] const SymvLayout& layout() const noexcept { return layout_; }
+    [[nodiscard]] std::int64_t n() const noexcept { return layout_.n(); }
+    [[nodiscard]] SymvMapping mapping() const noexcept { return layout_.mapping(); }
+    [[nodiscard]] int rank() const noexcept { return rank_; }
+    [[nodiscard]] int P() const noexcept { return layout_.P(); }
+    /// Rows this rank holds (the length of its x and y).
+    [[nodiscard]] std::int64_t local_rows() const noexcept { return static_cast<std::int64_t>(rows_.size()); }
+    /// The global index of each local row, increasing.
+    [[nodiscard]] std::span<const std::int64_t> local_row_indices() const noexcept { return rows_; }
+    /// Entries stored on this rank (the matrix memory is local_entries() · sizeof(T) bytes).
+    [[nodiscard]] std::int64_t local_entries() const noexcept { return static_cast<std::int64_t>(data_.size()); }
+    /// Local row k (global row i = local_row_indices()[k]): a_{i,0…i} (reflection) or a_{i,0…n−1} (standard).
+    [[nodiscard]] std::span<const T> row(std::int64_t k) const noexcept {
+        const auto u = static_cast<std::size_t>(k);
+        return std::span<const T>(data_).subspan(offsets_[u], offsets_[u + 1] - offsets_[u]);
+    }
+    [[nodiscard]] std::span<const T> local_data() const noexcept { return data_; }
+
+  private:
+    /// Checks n, the mapping and `local_error` across the group (llc::Error on every rank), then lays out this rank's
+    /// rows, allocating their entries when `allocate`.
+    SymmetricMatrix(Group& g,
+                    std::int64_t n,
+                    SymvMapping mapping,
+                    const char* function,
+                    const std::string& local_error,
+                    bool allocate);
+
+    /// Writes every stored entry from generator(i, j), i ≥ j (the upper part of a standard row from a_ji).
+    template <class Generator>
+    void fill(Generator& generator) {
+        const bool full = layout_.mapping() == SymvMapping::standard;
+        const std::int64_t n = layout_.n();
+        for (std::size_t k = 0; k < rows_.size(); ++k) {
+            const std::int64_t i = rows_[k];
+            T* row = data_.data() + offsets_[k];  // row k is [offsets_[k], offsets_[k+1]) of data_
+            for (std::int64_t j = 0; j <= i; ++j) {
+                row[j] = static_cast<T>(generator(i, j));
+            }
+            for (std::int64_t j = i + 1; full && j < n; ++j) {
+                row[j] = static_cast<T>(generator(j, i));
+            }
+        }
+    }
+
+    SymvLayout layout_;
+    int rank_ = 0;
+    std::vector<std::int64_t> rows_;
+    std::vector<std::size_t> offsets_;  ///< local_rows() + 1 entries: row k is [offsets_[k], offsets_[k+1])
+    std::vector<T> data_;
+};
+
+/// How the ring product runs (the matrix's mapping selects the algorithm).
+struct SymvOptions {
+    /// Split-phase shifts (Group::shift_start): the next step's block products run while the partial sums travel,
+    /// article [3] §4.2.2. Off: blocking shifts, as the article's experiments (§4.2.1).
+    bool overlap = true;
+};
+
+/// y = αAx + βy. x and y are this rank's entries in A's layout (A.local_rows() each, rows in the order of
+/// A.local_row_indices(); distribute_vector / gather_vector convert). The mapping of A selects the algorithm.
+///
+/// Reflection (article [3] §3.2): x is first replicated (one allgatherv: the article's "each processor receives a copy
+/// of x before the algorithm begins"), then P − 1 shifts P_q → P_{q−1} carry the partial sums (U1, U2) of one block
+/// pair towards their owner. At step s, P_q adds the column contributions (A_{b,c})ᵀX_b of its row blocks b to the
+/// partial sums of processor d = (q + s) mod P's blocks c < b, and the same pass over A_{b,c} adds the row contribution
+/// A_{b,c}X_c to its own y' — each stored entry is read once per product. The article's §3.3 alternative, x travelling
+/// with the partial sums, moves the same words but would have to read every block twice (its x arrives one step after
+/// the block's partial sum leaves), so it is not used.
+/// Standard (§2): x's blocks rotate around the ring in P − 1 shifts P_q → P_{q−1}, each step multiplying one block of
+/// full rows.
+///
+/// As BLAS: β = 0 overwrites y (NaN in y does not propagate), α = 0 reads neither A nor x; otherwise NaN and Inf
+/// propagate.
+/// @throws llc::Error on every rank when x.size() or y.size() differs from A.local_rows(), or when α, β, n, the
+///         mapping or the options differ across ranks.
+template <class T>
+void symv(Group& g,
+          T alpha,
+          const SymmetricMatrix<T>& A,
+          std::span<const T> x,
+          T beta,
+          std::span<T> y,
+          const SymvOptions& options = {});
+
+/// This rank's entries of a vector replicated on every rank (length n), in A's layout. Local, no communication.
+/// @throws llc::Error (on this rank) when full.size() != layout.n().
+template <class T>
+[[nodiscard]] std::vector<T> distribute_vector(const SymvLayout& layout, int rank, std::span<const T> full);
+
+/// The whole vector from every rank's entries (A's layout), on every rank (root < 0) or on `root` only (empty
+/// elsewhere). Collective over g. @throws llc::Error on every rank when local.size() is not this rank's row count.
+template <class T>
+[[nodiscard]] std::vector<T> gather_vector(Group& g, const SymvLayout& layout, std::span<const T> local, int root = -1);
+
+/// Sequential references.
+namespace sequential {
+/// y = αAx + βy with A full n × n row-major, only `triangle` read, one plain loop per entry (a reference; the tests
+/// hold it against their own loop and CBLAS).
+template <class T>
+void symv_full(
+    std::int64_t n, T alpha, std::span<const T> A, Triangle triangle, std::span<const T> x, T beta, std::span<T> y);
+}  // namespace sequential
+
+namespace cost {
+
+/// The CCM cost of symv on P processors, order n, with `mapping` (article [3] §4.2), the same supersteps as the run:
+/// reflection: an allgatherv "symv.x" of x, then P − 1 overlapped (or normal) shifts "symv.ring" of the busiest
+/// processor's block pair of partial sums, each hiding the next step's block products (V: entries × τ("symv.entry",
+/// seconds per packed entry, read at the block whose footprint is the busiest rank's entries)), and a final compute of
+/// the remaining blocks. Standard: P − 1 shifts of x blocks with one block of full rows per step, τ("symv.row").
+/// Summed, the work is the article's T_a = n²τ_a/P and the messages its T_c = (P−1)(β + (n/P)τ_c).
+/// @throws llc::Error for P < 1, n < 1, or a profile without the symv kernel tables.
+[[nodiscard]] Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bool overlap = true);
+
+/// Article [3]'s closed forms: no overlap T = n²τ_a/p + (p−1)(β + (n/p)τ_c) (§4.2.1; distributed x: 2n/p words), and
+/// the smallest n for which the overlap hides the communication, n ≥ p(τ_c + √(τ_c² + 2βτ_a))/τ_a (§4.2.2, (*)).
+[[nodiscard]] double grigg_symv_time(
+    double n, double p, double beta, double tau_c, double tau_a, bool distributed_x = false);
+[[nodiscard]] double grigg_symv_overlap_threshold(double p, double beta, double tau_c, double tau_a);
+
+}  // namespace cost
+
+}  // namespace llc

@@ -1,0 +1,137 @@
+// The CCM cost of symv (article [3] §4.2), superstep by superstep as symv.cpp runs it.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <llc/algorithms/symv.hpp>
+#include <llc/cost/kernel_table.hpp>
+#include <llc/error.hpp>
+
+namespace llc::cost {
+
+namespace {
+
+constexpr double word_bytes = 8.0;  // the cost function prices the double product
+
+/// Work of processor q at step s of the reflection product (s = P: its last step, with the diagonal blocks), in
+/// off-diagonal packed entries: each is two multiply-adds (row and column), a diagonal entry one, so counts half.
+double reflection_units(const SymvLayout& layout, int q, int s) {
+    const int P = layout.P();
+    const int d = (q + s) % P;
+    double units = 0.0;
+    for (const int b : layout.blocks_of(q)) {
+        const auto rows = static_cast<double>(layout.block_size(b));
+        for (const int c : layout.blocks_of(d)) {
+            if (c < b) {
+                units += rows * static_cast<double>(layout.block_size(c));
+            }
+        }
+        if (s == P) {
+            units += rows * rows / 2.0;
+        }
+    }
+    return units;
+}
+
+/// Work of processor q at step s (0 … P−1) of the standard product, in entries (one multiply-add each).
+double standard_units(const SymvLayout& layout, int q, int s) {
+    return static_cast<double>(layout.block_size(q)) * static_cast<double>(layout.block_size((q + s) % layout.P()));
+}
+
+template <class F>
+double busiest(int P, F&& per_processor) {
+    double most = 0.0;
+    for (int q = 0; q < P; ++q) {
+        most = std::max(most, per_processor(q));
+    }
+    return most;
+}
+
+Expr reflection(const SymvLayout& layout, double tau, bool overlap) {
+    const int P = layout.P();
+    std::vector<double> work(static_cast<std::size_t>(P) + 1, 0.0);  // W of steps 1 … P, seconds
+    for (int s = 1; s <= P; ++s) {
+        work[static_cast<std::size_t>(s)] = tau * busiest(P, [&](int q) { return reflection_units(layout, q, s); });
+    }
+    if (P == 1) {
+        return Expr::sequence("symv", {Expr::compute("symv.compute", work[1])});
+    }
+    std::vector<Expr> items;
+    items.push_back(Expr::normal("symv.x", 0.0, "allgatherv", P, static_cast<double>(layout.n()) * word_bytes));
+    for (int s = 1; s < P; ++s) {
+        // Shift s: this rank's partial sums for processor q + s out, processor q + 1's for q + s + 1 in.
+        const double bytes =
+            word_bytes * busiest(P, [&](int q) {
+                return static_cast<double>(layout.local_rows((q + s) % P) + layout.local_rows((q + s + 1) % P));
+            });
+        const auto u = static_cast<std::size_t>(s);
+        if (overlap) {
+            items.push_back(
+                Expr::overlapped("symv.ring", s == 1 ? work[1] : 0.0, work[u + 1], "shift.overlap", P, bytes));
+        } else {
+            items.push_back(Expr::normal("symv.ring", work[u], "shift", P, bytes));
+        }
+    }
+    if (!overlap) {
+        items.push_back(Expr::compute("symv.final", work[static_cast<std::size_t>(P)]));
+    }
+    return Expr::sequence("symv", std::move(items));
+}
+
+Expr standard(const SymvLayout& layout, double tau, bool overlap) {
+    const int P = layout.P();
+    std::vector<Expr> items;
+    for (int s = 0; s < P; ++s) {
+        const double w = tau * busiest(P, [&](int q) { return standard_units(layout, q, s); });
+        if (s + 1 == P) {
+            items.push_back(Expr::compute("symv.final", w));
+            break;
+        }
+        const double bytes =
+            word_bytes * busiest(P, [&](int q) {
+                return static_cast<double>(layout.block_size((q + s) % P) + layout.block_size((q + s + 1) % P));
+            });
+        items.push_back(overlap ? Expr::overlapped("symv.ring", 0.0, w, "shift.overlap", P, bytes)
+                                : Expr::normal("symv.ring", w, "shift", P, bytes));
+    }
+    return Expr::sequence("symv", std::move(items));
+}
+
+}  // namespace
+
+Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bool overlap) {
+    constexpr const char* name = "llc::cost::symv";
+    if (P < 1) {
+        throw_argument_error(name, "P", std::to_string(P), "must be at least 1");
+    }
+    if (n < 1) {
+        throw_argument_error(name, "n", std::to_string(n), "must be at least 1");
+    }
+    const SymvLayout layout(n, P, mapping);
+    const char* kernel = mapping == SymvMapping::reflection ? "symv.entry" : "symv.row";
+    const KernelSizeTable table = kernel_size_table(profile, kernel);
+    if (table.empty()) {
+        throw Error(std::string(name) + ": the profile has no \"" + kernel +
+                    ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
+    }
+    // The kernels were timed streaming a 2^e × 2^e block, call after call; a product streams all of a rank's entries,
+    // call after call, so whether they stay in cache is set by that footprint: read the table at the block of as many
+    // entries as the busiest rank holds.
+    const double entries = busiest(P, [&](int q) { return static_cast<double>(layout.local_entries(q)); });
+    const double tau = kernel_per_unit(table, std::max(1.0, std::sqrt(entries)), 0.0);
+    return mapping == SymvMapping::reflection ? reflection(layout, tau, overlap) : standard(layout, tau, overlap);
+}
+
+double grigg_symv_time(double n, double p, double beta, double tau_c, double tau_a, bool distributed_x) {
+    const double words = (distributed_x ? 2.0 : 1.0) * n / p;
+    return n * n * tau_a / p + (p - 1.0) * (beta + words * tau_c);
+}
+
+double grigg_symv_overlap_threshold(double p, double beta, double tau_c, double tau_a) {
+    // 2r²τ_a ≥ β + 2rτ_c with r = n/(2p), solved for n.
+    return p * (tau_c + std::sqrt(tau_c * tau_c + 2.0 * beta * tau_a)) / tau_a;
+}
+
+}  // namespace llc::cost

@@ -1,0 +1,144 @@
+// llc-compare symv: llc::symv at the world's P (reflection mapping, overlapped shifts, the matrix built once and
+// reused) against OpenBLAS on rank 0 while the other ranks wait: dsymv on the full n × n array (one triangle read) and
+// dspmv on the packed triangle, both with one OpenBLAS thread (the ranks own the cores), on the same random matrix,
+// timed interleaved. Our y is checked against dsymv's with the bound 4nε(|A||x|)_i. Default n: 2048, 4096, 8192;
+// repeat 5.
+#include <cblas.h>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <llc/algorithms/symv.hpp>
+#include <llc/error.hpp>
+#include <llc/group.hpp>
+
+#include "comparison.hpp"
+
+namespace llc::compare {
+
+namespace {
+
+/// An entry in [−1, 1) from (i, j), so that each rank generates only its own rows and rank 0 the same full matrix.
+double entry(std::int64_t i, std::int64_t j) {
+    std::uint64_t z = static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint64_t>(j);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-52 - 1.0;
+}
+
+double x_entry(std::int64_t i) {
+    return entry(i, -7);
+}
+
+/// Rank 0's peers' input: the full symmetric array and its packed lower triangle (row-major).
+struct Peer {
+    std::vector<double> full;
+    std::vector<double> packed;
+    std::vector<double> x;
+    std::vector<double> y;
+};
+
+Peer make_peer(std::int64_t n) {
+    const auto un = static_cast<std::size_t>(n);
+    Peer p{std::vector<double>(un * un), {}, std::vector<double>(un), std::vector<double>(un, 0.0)};
+    p.packed.reserve(un * (un + 1) / 2);
+    for (std::size_t i = 0; i < un; ++i) {
+        for (std::size_t j = 0; j <= i; ++j) {
+            const double a = entry(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j));
+            p.full[i * un + j] = p.full[j * un + i] = a;
+            p.packed.push_back(a);
+        }
+        p.x[i] = x_entry(static_cast<std::int64_t>(i));
+    }
+    return p;
+}
+
+/// Throws unless |ours − dsymv|_i ≤ 4nε(|A||x|)_i for every i.
+void check(std::int64_t n, const Peer& p, const std::vector<double>& ours) {
+    const auto un = static_cast<std::size_t>(n);
+    for (std::size_t i = 0; i < un; ++i) {
+        double abs = 0.0;
+        for (std::size_t j = 0; j < un; ++j) {
+            abs += std::abs(p.full[i * un + j] * p.x[j]);
+        }
+        const double bound = 4.0 * static_cast<double>(n) * std::numeric_limits<double>::epsilon() * abs;
+        if (std::abs(ours[i] - p.y[i]) > bound) {
+            throw Error("llc-compare symv: y differs from dsymv's at n = " + std::to_string(n) +
+                        ", i = " + std::to_string(i) + " beyond 4nε(|A||x|)_i");
+        }
+    }
+}
+
+std::vector<Row> run(Group& world, const Options& options) {
+    const int P = world.size();
+    const int repeat = options.repeat > 0 ? options.repeat : 5;
+    std::vector<std::int64_t> sizes = options.sizes;
+    if (sizes.empty()) {
+        sizes = {2048, 4096, 8192};
+    }
+    openblas_set_num_threads(1);
+    std::vector<Row> rows;
+    for (const std::int64_t n : sizes) {
+        const SymmetricMatrix<double> A(world, n, entry);
+        std::vector<double> x;
+        for (const std::int64_t i : A.local_row_indices()) {
+            x.push_back(x_entry(i));
+        }
+        std::vector<double> y(x.size(), 0.0);
+        Peer peer = world.rank() == 0 ? make_peer(n) : Peer{};
+        const int ni = static_cast<int>(n);
+        const std::vector<std::function<void()>> bodies{
+            [&] { symv<double>(world, 1.0, A, x, 0.0, y); },
+            [&] {
+                if (world.rank() == 0) {
+                    cblas_dsymv(CblasRowMajor,
+                                CblasLower,
+                                ni,
+                                1.0,
+                                peer.full.data(),
+                                ni,
+                                peer.x.data(),
+                                1,
+                                0.0,
+                                peer.y.data(),
+                                1);
+                }
+            },
+            [&] {
+                if (world.rank() == 0) {
+                    cblas_dspmv(CblasRowMajor,
+                                CblasLower,
+                                ni,
+                                1.0,
+                                peer.packed.data(),
+                                peer.x.data(),
+                                1,
+                                0.0,
+                                peer.y.data(),
+                                1);
+                }
+            },
+        };
+        const std::vector<double> t = time_medians_interleaved(world, repeat, bodies);
+        const std::vector<double> ours = gather_vector<double>(world, A.layout(), y, 0);
+        if (world.rank() == 0) {
+            cblas_dsymv(
+                CblasRowMajor, CblasLower, ni, 1.0, peer.full.data(), ni, peer.x.data(), 1, 0.0, peer.y.data(), 1);
+            check(n, peer, ours);
+        }
+        rows.push_back({"symv", P, n, t[0], "openblas-dsymv-1thread", t[1]});
+        rows.push_back({"symv", P, n, t[0], "openblas-dspmv-1thread", t[2]});
+    }
+    return rows;
+}
+
+}  // namespace
+
+Comparison symv_comparison() {
+    return {"symv", "llc::symv (reflection, packed) at P vs OpenBLAS dsymv and dspmv (one thread) on rank 0", run};
+}
+
+}  // namespace llc::compare
