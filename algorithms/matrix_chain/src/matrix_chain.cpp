@@ -27,8 +27,8 @@ IntervalTable<T>::IntervalTable(std::int64_t n, std::int64_t r, int P, int rank)
         }
     }
     entries_ = static_cast<std::size_t>(size);
-    values_ = std::make_unique_for_overwrite<T[]>(entries_);
-    splits_ = std::make_unique_for_overwrite<std::int32_t[]>(entries_);
+    values_ = detail::interval_dp::fresh_array<T>(entries_);
+    splits_ = detail::interval_dp::fresh_array<std::int32_t>(entries_);
 }
 
 template class IntervalTable<std::int64_t>;

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <span>
@@ -22,6 +23,13 @@
 #include <llc/group.hpp>
 
 namespace llc {
+
+namespace detail {
+/// Frees memory of std::aligned_alloc (the interval-DP table's arrays, see interval_dp::fresh_array).
+struct FreeDeleter {
+    void operator()(void* p) const noexcept { std::free(p); }
+};
+}  // namespace detail
 
 /// One processor's share of an interval-DP table of n indices: the columns j with ⌊j/r⌋ mod P = rank, each holding
 /// c(i, j) and the smallest optimal split k(i, j) for i = 0 … j.
@@ -60,9 +68,10 @@ class IntervalTable {
     std::vector<std::int64_t> offset_;  ///< start of column j in values_ (−1: not owned)
     std::size_t entries_ = 0;
     // Not initialised: the engine writes every entry before any is read, and a zeroing pass over n²/(2P) entries
-    // would cost as much as a sizeable share of a small problem. Move-only therefore.
-    std::unique_ptr<T[]> values_;
-    std::unique_ptr<std::int32_t[]> splits_;
+    // would cost as much as a sizeable share of a small problem. On transparent huge pages where the kernel offers
+    // them (interval_dp::fresh_array). Move-only therefore.
+    std::unique_ptr<T[], detail::FreeDeleter> values_;
+    std::unique_ptr<std::int32_t[], detail::FreeDeleter> splits_;
 };
 
 /// The entries c(i, k) a processor received at one macro-step, in the order they arrived ({i, k} pairs).
