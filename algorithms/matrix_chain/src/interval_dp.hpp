@@ -134,6 +134,33 @@ inline Best<std::int64_t> min_plus_saturating(
     return best;
 }
 
+/// Matrix chain: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1].
+struct ChainPolicy {
+    const std::int64_t* dims;
+    bool saturating;
+    [[nodiscard]] Best<std::int64_t> range(std::int64_t i,
+                                           std::int64_t j,
+                                           std::int64_t k0,
+                                           std::int64_t k1,
+                                           const std::int64_t* row,
+                                           const std::int64_t* col) const {
+        const std::int64_t* g = dims + k0 + 1;
+        Best<std::int64_t> best{};
+        if (saturating) {
+            std::int64_t a = 0;
+            if (__builtin_mul_overflow(dims[i], dims[j + 1], &a)) {
+                a = std::numeric_limits<std::int64_t>::max();
+            }
+            best = min_plus_saturating(row, col, g, a, k1 - k0);
+        } else {
+            best = min_plus<std::int64_t, true>(row, col, g, dims[i] * dims[j + 1], k1 - k0);
+        }
+        best.m += k0;
+        return best;
+    }
+    [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) { return m; }
+};
+
 /// How the engine computes one entry. Policy: `Best<T> range(i, j, k0, k1, row, col)`, the min-plus over k in
 /// [k0, k1) with row = &c(i, k0) and col = &c(k0 + 1, j), its m the absolute k (a value above every cost when the
 /// range is empty); and `T finish(i, j, T min)`, the k-independent part.
