@@ -12,7 +12,6 @@
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
 
-#include "interval_dp.hpp"
 
 namespace llc::cost {
 
@@ -116,25 +115,16 @@ struct Kernels {
 };
 
 /// Seconds of block (a, b) as detail::interval_dp::compute_block runs it: a diagonal block's updates at τ_diag(its
-/// width); an off-diagonal block's edge updates at τ_edge(r) and its middle k range [a_end − 1, b_begin), cut into
-/// chunks of K, each chunk's rows × columns × length updates at τ_mid(the chunk's length).
-double block_seconds(const Kernels& k,
-                     std::int64_t r,
-                     std::int64_t K,
-                     std::int64_t a0,
-                     std::int64_t a1,
-                     std::int64_t b0,
-                     std::int64_t b1) {
+/// width); an off-diagonal block's edge updates at τ_edge(r) and its middle updates (rows × columns × the middle k
+/// range's length b_begin − a_end + 1) at τ_mid(that length), which the probe measured with the engine's chunking.
+double block_seconds(
+    const Kernels& k, std::int64_t r, std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1) {
     if (a0 == b0) {
         return block_updates(a0, a1, b0, b1) * kernel_per_unit(k.diag, static_cast<double>(b1 - b0), 0.0);
     }
-    double t = edge_updates(a0, a1, b0, b1) * kernel_per_unit(k.edge, static_cast<double>(r), 0.0);
-    const auto area = static_cast<double>((a1 - a0) * (b1 - b0));
-    for (std::int64_t k0 = a1 - 1; k0 < b0; k0 += K) {
-        const auto length = static_cast<double>(std::min(b0, k0 + K) - k0);
-        t += area * length * kernel_per_unit(k.middle, length, 0.0);
-    }
-    return t;
+    const auto length = static_cast<double>(b0 - a1 + 1);
+    return edge_updates(a0, a1, b0, b1) * kernel_per_unit(k.edge, static_cast<double>(r), 0.0) +
+           static_cast<double>((a1 - a0) * (b1 - b0)) * length * kernel_per_unit(k.middle, length, 0.0);
 }
 
 }  // namespace
@@ -144,15 +134,13 @@ Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile)
     check(name, P, n, r);
     const Kernels kernels(profile);
     const std::int64_t B = (n + r - 1) / r;
-    const std::int64_t K = llc::detail::interval_dp::chunk_length(r);
     const auto begin = [r](std::int64_t b) { return b * r; };
     const auto end = [n, r](std::int64_t b) { return std::min(n, (b + 1) * r); };
     // The busiest processor of macro-step d sets its W.
     const auto seconds = [&](std::int64_t d) {
         std::vector<double> t(static_cast<std::size_t>(P), 0.0);
         for (std::int64_t b = d; b < B; ++b) {
-            t[static_cast<std::size_t>(b % P)] +=
-                block_seconds(kernels, r, K, begin(b - d), end(b - d), begin(b), end(b));
+            t[static_cast<std::size_t>(b % P)] += block_seconds(kernels, r, begin(b - d), end(b - d), begin(b), end(b));
         }
         return max_of(t);
     };
