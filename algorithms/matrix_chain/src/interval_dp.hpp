@@ -159,6 +159,36 @@ struct ChainPolicy {
         return best;
     }
     [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) { return m; }
+    /// Whether push may be used (the saturating arithmetic goes through range only).
+    [[nodiscard]] bool pushes() const { return !saturating; }
+    /// For j in [j0, j0 + len): the candidate c(i,k) + c(k+1,j) + dims[i]·dims[k+1]·dims[j+1] (crow[j − j0] =
+    /// c(k+1, j)) replaces (val, arg)[j − j0] when strictly smaller — the same int64 value as range computes.
+    void push(std::int64_t i,
+              std::int64_t k,
+              std::int64_t cik,
+              const std::int64_t* crow,
+              std::int64_t j0,
+              std::int64_t len,
+              std::int64_t* val,
+              std::int64_t* arg) const {
+        const std::int64_t a = dims[i] * dims[k + 1];
+        const std::int64_t* g = dims + j0 + 1;
+        for (std::int64_t m = 0; m < len; ++m) {
+            const std::int64_t c = cik + crow[m] + a * g[m];
+            const bool less = c < val[m];
+            val[m] = less ? c : val[m];
+            arg[m] = less ? k : arg[m];
+        }
+    }
+};
+
+/// compute_edges' buffers for the push form of an off-diagonal block's edges (kept across blocks).
+template <class T>
+struct EdgeWork {
+    std::vector<T> val;             ///< the best value of c(i, j) so far, j in the column block
+    std::vector<std::int64_t> arg;  ///< its k
+    std::vector<T> fresh;           ///< c(i, j) of the block, row-major (rows below i, for the lower edge)
+    std::vector<T> diag;            ///< c(k, j) of the column block's diagonal block, row-major (the upper edge)
 };
 
 /// How the engine computes one entry. Policy: `Best<T> range(i, j, k0, k1, row, col)`, the min-plus over k in
@@ -234,6 +264,75 @@ void compute_middle(IntervalTable<T>& table,
     }
 }
 
+/// compute_edges for an off-diagonal block in push form: row by row bottom up, the lower edge k in [i, a1−1) ascending
+/// pushes c(i,k) + c(k+1, j) to every j of the block at once (c(k+1, ·) a row of `fresh`), the middle's best is merged,
+/// then for j left to right c(i, j) is final and pushed, as k = j, to the j' > j (c(j+1, ·) a row of the column block's
+/// diagonal block). Every loop runs along j over contiguous values, without the per-entry horizontal minimum of
+/// range. The candidates are the same values, and taking them k ascending with strict < (the middle merged by (value,
+/// k) between the two edges, whose k lie below and above it) keeps the smallest optimal k: bit-identical to range.
+template <class T, class Policy>
+void push_edges(IntervalTable<T>& table,
+                const Policy& policy,
+                const BlockSpan& s,
+                const T* in,
+                T* out,
+                std::vector<T>& scratch,
+                const std::vector<Best<T>>& middle,
+                EdgeWork<T>& work) {
+    const std::int64_t width = s.b1 - s.b0;
+    const auto w = static_cast<std::size_t>(width);
+    work.val.resize(w);
+    work.arg.resize(w);
+    work.fresh.resize(static_cast<std::size_t>(s.a1 - s.a0) * w);
+    work.diag.resize(w * w);
+    for (std::int64_t j = s.b0; j < s.b1; ++j) {
+        const T* col = table.column(j);
+        for (std::int64_t k = s.b0; k <= j; ++k) {
+            work.diag[static_cast<std::size_t>((k - s.b0) * width + (j - s.b0))] = col[k];
+        }
+    }
+    T* val = work.val.data();
+    std::int64_t* arg = work.arg.data();
+    std::int64_t out_pos = out != nullptr ? trapezoid_size(s.a0, s.a1, s.b1) : 0;
+    for (std::int64_t i = s.a1 - 1; i >= s.a0; --i) {
+        T* row = scratch.data();
+        if (out != nullptr) {
+            out_pos -= s.b1 - i;
+            row = out + out_pos;
+        }
+        std::copy_n(in + s.in_row(i), s.b0 - i, row);
+        std::fill_n(val, width, std::numeric_limits<T>::max());
+        std::fill_n(arg, width, std::int64_t{0});
+        for (std::int64_t k = i; k < s.a1 - 1; ++k) {
+            policy.push(i, k, row[k - i], work.fresh.data() + (k + 1 - s.a0) * width, s.b0, width, val, arg);
+        }
+        const Best<T>* mid = middle.data() + (i - s.a0) * width;
+        for (std::int64_t j = 0; j < width; ++j) {
+            const Best<T> b = better(Best<T>{val[j], arg[j]}, mid[j]);
+            val[j] = b.value;
+            arg[j] = b.m;
+        }
+        T* fresh = work.fresh.data() + (i - s.a0) * width;
+        for (std::int64_t j = s.b0; j < s.b1; ++j) {
+            const T value = policy.finish(i, j, val[j - s.b0]);
+            row[j - i] = value;
+            fresh[j - s.b0] = value;
+            table.column(j)[i] = value;
+            table.split_column(j)[i] = static_cast<std::int32_t>(arg[j - s.b0]);
+            if (j + 1 < s.b1) {
+                policy.push(i,
+                            j,
+                            value,
+                            work.diag.data() + (j + 1 - s.b0) * width + (j + 1 - s.b0),
+                            j + 1,
+                            s.b1 - j - 1,
+                            val + (j + 1 - s.b0),
+                            arg + (j + 1 - s.b0));
+            }
+        }
+    }
+}
+
 /// The rest of the block, in dependency order (rows bottom up, columns left to right): for an off-diagonal block the
 /// two edge k ranges [i, a1−1) (c(k+1, j) of this block's rows below i) and [b0, j) (c(i, k) of this block's columns
 /// left of j), merged with `middle`; for a diagonal block the whole range [i, j). Merging by (value, k) keeps the
@@ -246,9 +345,14 @@ void compute_edges(IntervalTable<T>& table,
                    const T* in,
                    T* out,
                    std::vector<T>& scratch,
-                   const std::vector<Best<T>>& middle) {
+                   const std::vector<Best<T>>& middle,
+                   EdgeWork<T>& work) {
     const std::int64_t width = s.b1 - s.b0;
     const bool diagonal = s.diagonal();
+    if (!diagonal && policy.pushes()) {
+        push_edges(table, policy, s, in, out, scratch, middle, work);
+        return;
+    }
     std::int64_t out_pos = out != nullptr ? trapezoid_size(s.a0, s.a1, s.b1) : 0;
     for (std::int64_t i = s.a1 - 1; i >= s.a0; --i) {
         T* row = scratch.data();
@@ -299,12 +403,13 @@ void compute_block(const Geometry<T>& geo,
                    const T* in,
                    T* out,
                    std::vector<T>& scratch,
-                   std::vector<Best<T>>& middle) {
+                   std::vector<Best<T>>& middle,
+                   EdgeWork<T>& work) {
     const BlockSpan s{geo.begin(a), geo.end(a), geo.begin(b), geo.end(b)};
     if (!s.diagonal()) {
         compute_middle(table, policy, s, chunk_length(geo.r), in, middle);
     }
-    compute_edges(table, policy, s, in, out, scratch, middle);
+    compute_edges(table, policy, s, in, out, scratch, middle, work);
 }
 
 /// A message buffer that grows without initialising what it adds (every entry is written before it is read) and keeps
@@ -347,6 +452,7 @@ IntervalTable<T> run(
     Buffer<T> recv;
     std::vector<T> scratch(static_cast<std::size_t>(std::min(n, r * B)) + 1);
     std::vector<Best<T>> middle;
+    EdgeWork<T> work;
     // The trapezoids this processor computes at macro-step d for its blocks b ≥ d, and passes on if b ≤ B − 2.
     const auto step = [&](std::int64_t d) {
         std::int64_t out_size = 0;
@@ -364,7 +470,7 @@ IntervalTable<T> run(
             }
             const std::int64_t a = b - d;
             T* out = b <= B - 2 ? send.data() + out_pos : nullptr;
-            compute_block(geo, table, policy, a, b, recv.data() + in_pos, out, scratch, middle);
+            compute_block(geo, table, policy, a, b, recv.data() + in_pos, out, scratch, middle, work);
             if (d > 0) {
                 in_pos += trapezoid_size(geo.begin(a), geo.end(a), geo.begin(b));
             }

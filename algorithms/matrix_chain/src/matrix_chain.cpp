@@ -56,6 +56,23 @@ struct BstPolicy {
         return best;
     }
     [[nodiscard]] double finish(std::int64_t i, std::int64_t j, double m) const { return m + (prefix[j] - prefix[i]); }
+    [[nodiscard]] static bool pushes() { return true; }
+    /// c(i,k) + c(k+1,j) for j in [j0, j0 + len), as range adds them.
+    static void push(std::int64_t /*i*/,
+                     std::int64_t k,
+                     double cik,
+                     const double* crow,
+                     std::int64_t /*j0*/,
+                     std::int64_t len,
+                     double* val,
+                     std::int64_t* arg) {
+        for (std::int64_t m = 0; m < len; ++m) {
+            const double c = cik + crow[m];
+            const bool less = c < val[m];
+            val[m] = less ? c : val[m];
+            arg[m] = less ? k : arg[m];
+        }
+    }
 };
 
 /// Whether every candidate c(i,k) + c(k+1,j) + f of a chain fits in int64 unchecked: each is at most

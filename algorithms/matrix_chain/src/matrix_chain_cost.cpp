@@ -12,7 +12,6 @@
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
 
-
 namespace llc::cost {
 
 namespace {

@@ -39,6 +39,7 @@ struct SyntheticBlock {
     std::vector<std::int64_t> out;
     std::vector<std::int64_t> scratch;
     std::vector<Best<std::int64_t>> middle;
+    interval_dp::EdgeWork<std::int64_t> work;
 
     explicit SyntheticBlock(const BlockSpan& s)
         : span(s),
@@ -90,7 +91,8 @@ double edge_probe(bool quick, int e, bool diagonal) {
         interval_dp::compute_middle(blk.table, policy, s, interval_dp::chunk_length(r), blk.in.data(), blk.middle);
     }
     const double t = cost::median_seconds_per_call(quick, [&] {
-        interval_dp::compute_edges(blk.table, policy, s, blk.in.data(), blk.out.data(), blk.scratch, blk.middle);
+        interval_dp::compute_edges(
+            blk.table, policy, s, blk.in.data(), blk.out.data(), blk.scratch, blk.middle, blk.work);
     });
     const auto rd = static_cast<double>(r);
     const double updates = diagonal ? rd * (rd - 1.0) * (rd + 1.0) / 6.0 : rd * rd * (rd - 1.0);

@@ -162,9 +162,11 @@ namespace cost {
 /// The CCM cost of matrix_chain / optimal_bst on P processors, n indices (matrices; keys + 1), block size r (article
 /// [1] §3): macro-step 0 computes the diagonal blocks, each macro-step d = 1 … ⌈n/r⌉−1 is a normal superstep "shift"
 /// whose h is the largest trapezoid message of that step (sent + received bytes) and whose W is the busiest
-/// processor's updates of that step times τ_a("mc.update.2^e", seconds per update at segment length 2^e, read at the
-/// step's mean segment). Summed, the W are the article's T_A and the messages its T_C = Σ Rotat(d)·τ_c. P = 1: one
-/// compute node. @throws llc::Error for P < 1, n < 1, r < 1, or a profile without the mc.update table.
+/// processor's work of that step: per block, its diagonal updates × τ_diag(width), its edge updates × τ_edge(r) and
+/// its middle updates × τ_mid(middle length) — the profile's "mc.diag.2^e", "mc.edge.2^e" and "mc.update.2^e", which
+/// llc-probe measures by running the engine's compute_edges / compute_middle on a synthetic block. Summed, the W are
+/// the article's T_A and the messages its T_C = Σ Rotat(d)·τ_c. P = 1: one compute node. @throws llc::Error for P < 1,
+/// n < 1, r < 1, or a profile without those three tables.
 [[nodiscard]] Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile);
 
 /// The r in 1 … ⌈n/P⌉ that matrix_chain(P, n, r, profile) prices lowest (the smallest such r on a tie).
