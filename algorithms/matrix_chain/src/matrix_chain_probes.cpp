@@ -11,6 +11,7 @@
 // - "mc.diag.2^e": seconds per update of a diagonal r × r block, r = 2^e.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ namespace {
 using interval_dp::Best;
 using interval_dp::BlockSpan;
 using interval_dp::ChainPolicy;
+using Buffer = std::unique_ptr<std::int64_t[], FreeDeleter>;
 
 /// One block (rows [a0, a1), columns [b0, b1)) with everything the engine reads filled: the table's columns of the
 /// block (a processor of two owning [b0, 2·b0) only), the received trapezoid c(i, i..b0−1), dimensions 1 … 100.
@@ -35,7 +37,7 @@ struct SyntheticBlock {
     BlockSpan span;
     std::vector<std::int64_t> dims;
     IntervalTable<std::int64_t> table;
-    std::vector<std::int64_t> in;
+    Buffer in;  ///< the received trapezoid, on the pages the engine's trapezoid buffers use
     std::vector<std::int64_t> out;
     std::vector<std::int64_t> scratch;
     std::vector<Best<std::int64_t>> middle;
@@ -45,7 +47,8 @@ struct SyntheticBlock {
         : span(s),
           dims(static_cast<std::size_t>(s.b1) + 1),
           table(s.b1, std::max<std::int64_t>(s.b0, s.b1 - s.b0), 2, 1),
-          in(static_cast<std::size_t>(std::max<std::int64_t>(1, interval_dp::trapezoid_size(s.a0, s.a1, s.b0)))),
+          in(interval_dp::fresh_array<std::int64_t>(
+              static_cast<std::size_t>(std::max<std::int64_t>(1, interval_dp::trapezoid_size(s.a0, s.a1, s.b0))))),
           out(static_cast<std::size_t>(interval_dp::trapezoid_size(s.a0, s.a1, s.b1))),
           scratch(static_cast<std::size_t>(s.b1) + 1) {
         cost::ProbeValues values(18);
@@ -76,8 +79,10 @@ double middle_probe(bool quick, int e) {
     // The middle k range of rows [0, 64) and columns [b0, b0 + 64) is [63, b0): b0 = 63 + len.
     SyntheticBlock blk(BlockSpan{0, probe_r, probe_r - 1 + len, 2 * probe_r - 1 + len});
     const ChainPolicy policy = blk.policy();
-    const double t = cost::median_seconds_per_call(
-        quick, [&] { interval_dp::compute_middle(blk.table, policy, blk.span, len, blk.in.data(), blk.middle); });
+    const double t = cost::median_seconds_per_call(quick, [&] {
+        interval_dp::compute_middle(
+            blk.table, policy, blk.span, interval_dp::chunk_length(probe_r), blk.in.get(), blk.middle);
+    });
     return t / static_cast<double>(probe_r * probe_r * len);
 }
 
@@ -88,11 +93,11 @@ double edge_probe(bool quick, int e, bool diagonal) {
     SyntheticBlock blk(s);
     const ChainPolicy policy = blk.policy();
     if (!diagonal) {
-        interval_dp::compute_middle(blk.table, policy, s, interval_dp::chunk_length(r), blk.in.data(), blk.middle);
+        interval_dp::compute_middle(blk.table, policy, s, interval_dp::chunk_length(r), blk.in.get(), blk.middle);
     }
     const double t = cost::median_seconds_per_call(quick, [&] {
         interval_dp::compute_edges(
-            blk.table, policy, s, blk.in.data(), blk.out.data(), blk.scratch, blk.middle, blk.work);
+            blk.table, policy, s, blk.in.get(), blk.out.data(), blk.scratch, blk.middle, blk.work);
     });
     const auto rd = static_cast<double>(r);
     const double updates = diagonal ? rd * (rd - 1.0) * (rd + 1.0) / 6.0 : rd * rd * (rd - 1.0);
