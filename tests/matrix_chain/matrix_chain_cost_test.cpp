@@ -41,10 +41,12 @@ TEST(MatrixChainCost, ExactCountsOfTheSchedule) {
     EXPECT_EQ(total, (101.0 * 101 * 101 - 101) / 6);
 }
 
-cost::Profile profile(double tau_a, double shift_seconds) {
+cost::Profile profile(double tau_a, double shift_seconds, double tau_edge = 0.0, double tau_diag = 0.0) {
     cost::Profile p;
     p.set_kernel(cost::kernel_size_key("mc.update", 2), {tau_a, "update"});
     p.set_kernel(cost::kernel_size_key("mc.update", 12), {tau_a, "update"});
+    p.set_kernel(cost::kernel_size_key("mc.edge", 3), {tau_edge > 0.0 ? tau_edge : tau_a, "update"});
+    p.set_kernel(cost::kernel_size_key("mc.diag", 3), {tau_diag > 0.0 ? tau_diag : tau_a, "update"});
     for (const int P : {2, 4, 16}) {
         p.set_collective("shift", P, cost::Piecewise::constant(shift_seconds));
         p.set_collective("bcast", P, cost::Piecewise::constant(0.0));
@@ -67,6 +69,21 @@ TEST(MatrixChainCost, ExprPricesTheSchedule) {
     EXPECT_EQ(cost::matrix_chain_best_r(1, 400, p), llc::default_block_size(1, 400));
     EXPECT_THROW((void)cost::matrix_chain(2, 10, 0, p), llc::Error);
     EXPECT_THROW((void)cost::matrix_chain(2, 10, 2, cost::Profile{}), llc::Error);
+}
+
+TEST(MatrixChainCost, PricesMiddleEdgesAndDiagonalByTheirOwnConstants) {
+    // n = 128, r = 64, P = 1: two diagonal blocks of 64·63·65/6 = 43680 updates each, and the block (0, 1) with
+    // 64²·63 = 258048 edge updates and a middle k range of length 1 (64² updates).
+    const cost::Profile p = profile(1e-9, 0.0, 2e-9, 3e-9);
+    const auto model = cost::make_model("ccm", p);
+    EXPECT_EQ(2 * 43680.0 + 258048.0 + 4096.0, (128.0 * 128 * 128 - 128) / 6);
+    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 128, 64, p), *model),
+                4096 * 1e-9 + 258048 * 2e-9 + 2 * 43680 * 3e-9,
+                1e-12);
+    // A profile without the edge constants (made before llc-probe measured them) is refused.
+    cost::Profile old;
+    old.set_kernel(cost::kernel_size_key("mc.update", 2), {1e-9, "update"});
+    EXPECT_THROW((void)cost::matrix_chain(1, 128, 64, old), llc::Error);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 #include <span>
+#include <sys/mman.h>
 #include <utility>
 #include <vector>
 
@@ -13,6 +15,28 @@
 #include <llc/group.hpp>
 
 namespace llc::detail::interval_dp {
+
+/// An uninitialised array of `count` values for the table and the trapezoid buffers. Arrays of 256 KiB or more are
+/// rounded up to whole transparent huge pages (2 MiB on x86-64), aligned to them and advised to use them: the engine
+/// writes every entry of a fresh table once, and on the para-virtualised 2-core VM a first touch of a 4 KiB page cost
+/// ≈ 16 µs (64 MiB touched: 0.26 s with 4 KiB pages, 4.5 ms on huge pages once the VM had backed them) — at n = 500,
+/// P = 1 the 384 pages of the table were about 6 ms of a 14 ms run. Where the kernel offers no huge pages the advice
+/// is ignored.
+template <class T>
+std::unique_ptr<T[], FreeDeleter> fresh_array(std::size_t count) {
+    constexpr std::size_t huge_page = std::size_t{1} << 21;
+    const std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(T);
+    const std::size_t alignment = bytes >= huge_page / 8 ? huge_page : 64;
+    const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's contract
+    void* p = std::aligned_alloc(alignment, rounded);
+    if (p == nullptr) {
+        throw std::bad_alloc();
+    }
+    if (alignment == huge_page) {
+        ::madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure (no THP) leaves ordinary pages
+    }
+    return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
+}
 
 template <class T>
 struct Best {
@@ -110,6 +134,63 @@ inline Best<std::int64_t> min_plus_saturating(
     return best;
 }
 
+/// Matrix chain: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1].
+struct ChainPolicy {
+    const std::int64_t* dims;
+    bool saturating;
+    [[nodiscard]] Best<std::int64_t> range(std::int64_t i,
+                                           std::int64_t j,
+                                           std::int64_t k0,
+                                           std::int64_t k1,
+                                           const std::int64_t* row,
+                                           const std::int64_t* col) const {
+        const std::int64_t* g = dims + k0 + 1;
+        Best<std::int64_t> best{};
+        if (saturating) {
+            std::int64_t a = 0;
+            if (__builtin_mul_overflow(dims[i], dims[j + 1], &a)) {
+                a = std::numeric_limits<std::int64_t>::max();
+            }
+            best = min_plus_saturating(row, col, g, a, k1 - k0);
+        } else {
+            best = min_plus<std::int64_t, true>(row, col, g, dims[i] * dims[j + 1], k1 - k0);
+        }
+        best.m += k0;
+        return best;
+    }
+    [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) { return m; }
+    /// Whether push may be used (the saturating arithmetic goes through range only).
+    [[nodiscard]] bool pushes() const { return !saturating; }
+    /// For j in [j0, j0 + len): the candidate c(i,k) + c(k+1,j) + dims[i]·dims[k+1]·dims[j+1] (crow[j − j0] =
+    /// c(k+1, j)) replaces (val, arg)[j − j0] when strictly smaller — the same int64 value as range computes.
+    void push(std::int64_t i,
+              std::int64_t k,
+              std::int64_t cik,
+              const std::int64_t* crow,
+              std::int64_t j0,
+              std::int64_t len,
+              std::int64_t* val,
+              std::int64_t* arg) const {
+        const std::int64_t a = dims[i] * dims[k + 1];
+        const std::int64_t* g = dims + j0 + 1;
+        for (std::int64_t m = 0; m < len; ++m) {
+            const std::int64_t c = cik + crow[m] + a * g[m];
+            const bool less = c < val[m];
+            val[m] = less ? c : val[m];
+            arg[m] = less ? k : arg[m];
+        }
+    }
+};
+
+/// compute_edges' buffers for the push form of an off-diagonal block's edges (kept across blocks).
+template <class T>
+struct EdgeWork {
+    std::vector<T> val;             ///< the best value of c(i, j) so far, j in the column block
+    std::vector<std::int64_t> arg;  ///< its k
+    std::vector<T> fresh;           ///< c(i, j) of the block, row-major (rows below i, for the lower edge)
+    std::vector<T> diag;            ///< c(k, j) of the column block's diagonal block, row-major (the upper edge)
+};
+
 /// How the engine computes one entry. Policy: `Best<T> range(i, j, k0, k1, row, col)`, the min-plus over k in
 /// [k0, k1) with row = &c(i, k0) and col = &c(k0 + 1, j), its m the absolute k (a value above every cost when the
 /// range is empty); and `T finish(i, j, T min)`, the k-independent part.
@@ -146,15 +227,173 @@ inline std::int64_t chunk_length(std::int64_t r) {
     return std::max<std::int64_t>(256, ((std::int64_t{1} << 15) / std::max<std::int64_t>(r, 1)) / 8 * 8);
 }
 
+/// The rows and columns of one block: rows i in [a0, a1), columns j in [b0, b1); diagonal when they are the same
+/// indices. The received trapezoid `in` holds c(i, i..b0−1) row after row (nothing when diagonal).
+struct BlockSpan {
+    std::int64_t a0;
+    std::int64_t a1;
+    std::int64_t b0;
+    std::int64_t b1;
+    [[nodiscard]] bool diagonal() const { return a0 == b0; }
+    /// Where row i of the received trapezoid starts in `in` (entry k at + (k − i)).
+    [[nodiscard]] std::int64_t in_row(std::int64_t i) const { return trapezoid_size(a0, i, b0); }
+};
+
+/// The middle k range [a1−1, b0) of an off-diagonal block, which needs only entries of earlier macro-steps: for the
+/// whole block, in chunks of K values of k, so that each chunk of the block's rows and columns is read from cache
+/// (b1 − b0) and (a1 − a0) times. middle[(i − a0)·width + (j − b0)] receives the best (value, k) of c(i, j) there.
+template <class T, class Policy>
+void compute_middle(IntervalTable<T>& table,
+                    const Policy& policy,
+                    const BlockSpan& s,
+                    std::int64_t K,
+                    const T* in,
+                    std::vector<Best<T>>& middle) {
+    const std::int64_t width = s.b1 - s.b0;
+    middle.assign(static_cast<std::size_t>((s.a1 - s.a0) * width), Best<T>{std::numeric_limits<T>::max(), 0});
+    for (std::int64_t k0 = s.a1 - 1; k0 < s.b0; k0 += K) {
+        const std::int64_t k1 = std::min(s.b0, k0 + K);
+        const T* row = in + (k0 - s.a0);
+        for (std::int64_t i = s.a0; i < s.a1; ++i) {
+            Best<T>* acc = middle.data() + (i - s.a0) * width;
+            for (std::int64_t j = s.b0; j < s.b1; ++j) {
+                acc[j - s.b0] = better(acc[j - s.b0], policy.range(i, j, k0, k1, row, table.column(j) + k0 + 1));
+            }
+            row += s.b0 - i - 1;  // the next row of the trapezoid, at the same k0
+        }
+    }
+}
+
+/// compute_edges for an off-diagonal block in push form: row by row bottom up, the lower edge k in [i, a1−1) ascending
+/// pushes c(i,k) + c(k+1, j) to every j of the block at once (c(k+1, ·) a row of `fresh`), the middle's best is merged,
+/// then for j left to right c(i, j) is final and pushed, as k = j, to the j' > j (c(j+1, ·) a row of the column block's
+/// diagonal block). Every loop runs along j over contiguous values, without the per-entry horizontal minimum of
+/// range. The candidates are the same values, and taking them k ascending with strict < (the middle merged by (value,
+/// k) between the two edges, whose k lie below and above it) keeps the smallest optimal k: bit-identical to range.
+template <class T, class Policy>
+void push_edges(IntervalTable<T>& table,
+                const Policy& policy,
+                const BlockSpan& s,
+                const T* in,
+                T* out,
+                std::vector<T>& scratch,
+                const std::vector<Best<T>>& middle,
+                EdgeWork<T>& work) {
+    const std::int64_t width = s.b1 - s.b0;
+    const auto w = static_cast<std::size_t>(width);
+    work.val.resize(w);
+    work.arg.resize(w);
+    work.fresh.resize(static_cast<std::size_t>(s.a1 - s.a0) * w);
+    work.diag.resize(w * w);
+    for (std::int64_t j = s.b0; j < s.b1; ++j) {
+        const T* col = table.column(j);
+        for (std::int64_t k = s.b0; k <= j; ++k) {
+            work.diag[static_cast<std::size_t>((k - s.b0) * width + (j - s.b0))] = col[k];
+        }
+    }
+    T* val = work.val.data();
+    std::int64_t* arg = work.arg.data();
+    std::int64_t out_pos = out != nullptr ? trapezoid_size(s.a0, s.a1, s.b1) : 0;
+    for (std::int64_t i = s.a1 - 1; i >= s.a0; --i) {
+        T* row = scratch.data();
+        if (out != nullptr) {
+            out_pos -= s.b1 - i;
+            row = out + out_pos;
+        }
+        std::copy_n(in + s.in_row(i), s.b0 - i, row);
+        std::fill_n(val, width, std::numeric_limits<T>::max());
+        std::fill_n(arg, width, std::int64_t{0});
+        for (std::int64_t k = i; k < s.a1 - 1; ++k) {
+            policy.push(i, k, row[k - i], work.fresh.data() + (k + 1 - s.a0) * width, s.b0, width, val, arg);
+        }
+        const Best<T>* mid = middle.data() + (i - s.a0) * width;
+        for (std::int64_t j = 0; j < width; ++j) {
+            const Best<T> b = better(Best<T>{val[j], arg[j]}, mid[j]);
+            val[j] = b.value;
+            arg[j] = b.m;
+        }
+        T* fresh = work.fresh.data() + (i - s.a0) * width;
+        for (std::int64_t j = s.b0; j < s.b1; ++j) {
+            const T value = policy.finish(i, j, val[j - s.b0]);
+            row[j - i] = value;
+            fresh[j - s.b0] = value;
+            table.column(j)[i] = value;
+            table.split_column(j)[i] = static_cast<std::int32_t>(arg[j - s.b0]);
+            if (j + 1 < s.b1) {
+                policy.push(i,
+                            j,
+                            value,
+                            work.diag.data() + (j + 1 - s.b0) * width + (j + 1 - s.b0),
+                            j + 1,
+                            s.b1 - j - 1,
+                            val + (j + 1 - s.b0),
+                            arg + (j + 1 - s.b0));
+            }
+        }
+    }
+}
+
+/// The rest of the block, in dependency order (rows bottom up, columns left to right): for an off-diagonal block the
+/// two edge k ranges [i, a1−1) (c(k+1, j) of this block's rows below i) and [b0, j) (c(i, k) of this block's columns
+/// left of j), merged with `middle`; for a diagonal block the whole range [i, j). Merging by (value, k) keeps the
+/// smallest optimal k, as the sequential loop does. Writes c(i, j) and its k to the table, and the rows extended by
+/// the new entries to `out` when not null (the trapezoid passed on at the next macro-step), else through `scratch`.
+template <class T, class Policy>
+void compute_edges(IntervalTable<T>& table,
+                   const Policy& policy,
+                   const BlockSpan& s,
+                   const T* in,
+                   T* out,
+                   std::vector<T>& scratch,
+                   const std::vector<Best<T>>& middle,
+                   EdgeWork<T>& work) {
+    const std::int64_t width = s.b1 - s.b0;
+    const bool diagonal = s.diagonal();
+    if (!diagonal && policy.pushes()) {
+        push_edges(table, policy, s, in, out, scratch, middle, work);
+        return;
+    }
+    std::int64_t out_pos = out != nullptr ? trapezoid_size(s.a0, s.a1, s.b1) : 0;
+    for (std::int64_t i = s.a1 - 1; i >= s.a0; --i) {
+        T* row = scratch.data();
+        if (out != nullptr) {
+            out_pos -= s.b1 - i;
+            row = out + out_pos;
+        }
+        std::int64_t j = s.b0;
+        if (diagonal) {
+            row[0] = T{0};
+            table.column(i)[i] = T{0};
+            table.split_column(i)[i] = static_cast<std::int32_t>(i);
+            j = i + 1;
+        } else {
+            std::copy_n(in + s.in_row(i), s.b0 - i, row);
+        }
+        for (; j < s.b1; ++j) {
+            T* col = table.column(j);
+            const std::int64_t lower_end = diagonal ? j : s.a1 - 1;
+            Best<T> best = policy.range(i, j, i, lower_end, row, col + i + 1);
+            if (!diagonal) {
+                best = better(best, middle[static_cast<std::size_t>((i - s.a0) * width + (j - s.b0))]);
+                best = better(best, policy.range(i, j, s.b0, j, row + (s.b0 - i), col + s.b0 + 1));
+            }
+            const T value = policy.finish(i, j, best.value);
+            row[j - i] = value;
+            col[i] = value;
+            table.split_column(j)[i] = static_cast<std::int32_t>(best.m);
+        }
+    }
+}
+
 /// Computes block (a, b): rows i of row block a, columns j of column block b. `in` holds the received trapezoid
 /// c(i, i..b·r−1) (nothing when a = b); the rows extended by the new entries go to `out` when not null (the trapezoid
 /// passed on at the next macro-step), else through a scratch row.
 ///
 /// For a < b the k of c(i,j) fall in three ranges: [i, a_end−1) needs c(k+1, j) of this block's rows below i;
 /// [b_begin, j) needs c(i, k) of this block's columns left of j; the middle [a_end−1, b_begin) needs only entries of
-/// earlier macro-steps. The middle, nearly all the work, runs first for the whole block in chunks of k, so that each
-/// chunk of the block's rows and columns is read from cache r times; the edges then run in dependency order (rows
-/// bottom up, columns left to right). Merging by (value, k) keeps the smallest optimal k, as the sequential loop does.
+/// earlier macro-steps. The middle, nearly all the work, runs first for the whole block (compute_middle); the edges
+/// then run in dependency order (compute_edges). llc-probe times these two functions ("mc.update", "mc.edge",
+/// "mc.diag"), so the cost model's constants are the engine's own code.
 template <class T, class Policy>
 void compute_block(const Geometry<T>& geo,
                    IntervalTable<T>& table,
@@ -164,62 +403,13 @@ void compute_block(const Geometry<T>& geo,
                    const T* in,
                    T* out,
                    std::vector<T>& scratch,
-                   std::vector<Best<T>>& middle) {
-    const std::int64_t a0 = geo.begin(a);
-    const std::int64_t a1 = geo.end(a);
-    const std::int64_t b0 = geo.begin(b);
-    const std::int64_t b1 = geo.end(b);
-    const std::int64_t width = b1 - b0;
-    const bool diagonal = a == b;
-    // Row i of the received trapezoid starts at in_row[i − a0] (entry k at + (k − i)).
-    std::vector<std::int64_t> in_row(static_cast<std::size_t>(a1 - a0), 0);
-    for (std::int64_t i = a0 + 1; i < a1 && !diagonal; ++i) {
-        in_row[static_cast<std::size_t>(i - a0)] = in_row[static_cast<std::size_t>(i - a0 - 1)] + (b0 - (i - 1));
+                   std::vector<Best<T>>& middle,
+                   EdgeWork<T>& work) {
+    const BlockSpan s{geo.begin(a), geo.end(a), geo.begin(b), geo.end(b)};
+    if (!s.diagonal()) {
+        compute_middle(table, policy, s, chunk_length(geo.r), in, middle);
     }
-    if (!diagonal) {
-        middle.assign(static_cast<std::size_t>((a1 - a0) * width), Best<T>{std::numeric_limits<T>::max(), 0});
-        const std::int64_t K = chunk_length(geo.r);
-        for (std::int64_t k0 = a1 - 1; k0 < b0; k0 += K) {
-            const std::int64_t k1 = std::min(b0, k0 + K);
-            for (std::int64_t i = a0; i < a1; ++i) {
-                const T* row = in + in_row[static_cast<std::size_t>(i - a0)] + (k0 - i);
-                Best<T>* acc = middle.data() + (i - a0) * width;
-                for (std::int64_t j = b0; j < b1; ++j) {
-                    acc[j - b0] = better(acc[j - b0], policy.range(i, j, k0, k1, row, table.column(j) + k0 + 1));
-                }
-            }
-        }
-    }
-    std::int64_t out_pos = out != nullptr ? trapezoid_size(a0, a1, b1) : 0;
-    for (std::int64_t i = a1 - 1; i >= a0; --i) {
-        T* row = scratch.data();
-        if (out != nullptr) {
-            out_pos -= b1 - i;
-            row = out + out_pos;
-        }
-        std::int64_t j = b0;
-        if (diagonal) {
-            row[0] = T{0};
-            table.column(i)[i] = T{0};
-            table.split_column(i)[i] = static_cast<std::int32_t>(i);
-            j = i + 1;
-        } else {
-            std::copy_n(in + in_row[static_cast<std::size_t>(i - a0)], b0 - i, row);
-        }
-        for (; j < b1; ++j) {
-            T* col = table.column(j);
-            const std::int64_t lower_end = diagonal ? j : a1 - 1;
-            Best<T> best = policy.range(i, j, i, lower_end, row, col + i + 1);
-            if (!diagonal) {
-                best = better(best, middle[static_cast<std::size_t>((i - a0) * width + (j - b0))]);
-                best = better(best, policy.range(i, j, b0, j, row + (b0 - i), col + b0 + 1));
-            }
-            const T value = policy.finish(i, j, best.value);
-            row[j - i] = value;
-            col[i] = value;
-            table.split_column(j)[i] = static_cast<std::int32_t>(best.m);
-        }
-    }
+    compute_edges(table, policy, s, in, out, scratch, middle, work);
 }
 
 /// A message buffer that grows without initialising what it adds (every entry is written before it is read) and keeps
@@ -230,7 +420,7 @@ class Buffer {
     void resize(std::size_t n) {
         if (n > capacity_) {
             capacity_ = std::max(n, capacity_ + capacity_ / 2);
-            data_ = std::make_unique_for_overwrite<T[]>(capacity_);
+            data_ = fresh_array<T>(capacity_);
         }
         size_ = n;
     }
@@ -244,7 +434,7 @@ class Buffer {
     }
 
   private:
-    std::unique_ptr<T[]> data_;
+    std::unique_ptr<T[], FreeDeleter> data_;
     std::size_t size_ = 0;
     std::size_t capacity_ = 0;
 };
@@ -262,6 +452,7 @@ IntervalTable<T> run(
     Buffer<T> recv;
     std::vector<T> scratch(static_cast<std::size_t>(std::min(n, r * B)) + 1);
     std::vector<Best<T>> middle;
+    EdgeWork<T> work;
     // The trapezoids this processor computes at macro-step d for its blocks b ≥ d, and passes on if b ≤ B − 2.
     const auto step = [&](std::int64_t d) {
         std::int64_t out_size = 0;
@@ -279,7 +470,7 @@ IntervalTable<T> run(
             }
             const std::int64_t a = b - d;
             T* out = b <= B - 2 ? send.data() + out_pos : nullptr;
-            compute_block(geo, table, policy, a, b, recv.data() + in_pos, out, scratch, middle);
+            compute_block(geo, table, policy, a, b, recv.data() + in_pos, out, scratch, middle, work);
             if (d > 0) {
                 in_pos += trapezoid_size(geo.begin(a), geo.end(a), geo.begin(b));
             }

@@ -27,8 +27,8 @@ IntervalTable<T>::IntervalTable(std::int64_t n, std::int64_t r, int P, int rank)
         }
     }
     entries_ = static_cast<std::size_t>(size);
-    values_ = std::make_unique_for_overwrite<T[]>(entries_);
-    splits_ = std::make_unique_for_overwrite<std::int32_t[]>(entries_);
+    values_ = detail::interval_dp::fresh_array<T>(entries_);
+    splits_ = detail::interval_dp::fresh_array<std::int32_t>(entries_);
 }
 
 template class IntervalTable<std::int64_t>;
@@ -37,37 +37,10 @@ template class IntervalTable<double>;
 namespace {
 
 using detail::interval_dp::Best;
+using detail::interval_dp::ChainPolicy;
 using detail::interval_dp::min_plus;
-using detail::interval_dp::min_plus_saturating;
 
 constexpr std::int64_t int64_top = std::numeric_limits<std::int64_t>::max();
-
-/// Matrix chain: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1].
-struct ChainPolicy {
-    const std::int64_t* dims;
-    bool saturating;
-    [[nodiscard]] Best<std::int64_t> range(std::int64_t i,
-                                           std::int64_t j,
-                                           std::int64_t k0,
-                                           std::int64_t k1,
-                                           const std::int64_t* row,
-                                           const std::int64_t* col) const {
-        const std::int64_t* g = dims + k0 + 1;
-        Best<std::int64_t> best{};
-        if (saturating) {
-            std::int64_t a = 0;
-            if (__builtin_mul_overflow(dims[i], dims[j + 1], &a)) {
-                a = int64_top;
-            }
-            best = min_plus_saturating(row, col, g, a, k1 - k0);
-        } else {
-            best = min_plus<std::int64_t, true>(row, col, g, dims[i] * dims[j + 1], k1 - k0);
-        }
-        best.m += k0;
-        return best;
-    }
-    [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) { return m; }
-};
 
 /// Optimal BST on n + 1 indices: min_k {c(i,k) + c(k+1,j)} + (prefix[j] − prefix[i]).
 struct BstPolicy {
@@ -83,6 +56,23 @@ struct BstPolicy {
         return best;
     }
     [[nodiscard]] double finish(std::int64_t i, std::int64_t j, double m) const { return m + (prefix[j] - prefix[i]); }
+    [[nodiscard]] static bool pushes() { return true; }
+    /// c(i,k) + c(k+1,j) for j in [j0, j0 + len), as range adds them.
+    static void push(std::int64_t /*i*/,
+                     std::int64_t k,
+                     double cik,
+                     const double* crow,
+                     std::int64_t /*j0*/,
+                     std::int64_t len,
+                     double* val,
+                     std::int64_t* arg) {
+        for (std::int64_t m = 0; m < len; ++m) {
+            const double c = cik + crow[m];
+            const bool less = c < val[m];
+            val[m] = less ? c : val[m];
+            arg[m] = less ? k : arg[m];
+        }
+    }
 };
 
 /// Whether every candidate c(i,k) + c(k+1,j) + f of a chain fits in int64 unchecked: each is at most

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llc/algorithms/matrix_chain.hpp>
@@ -11,20 +12,19 @@
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
 
-#include "interval_dp.hpp"
-
 namespace llc::cost {
 
 namespace {
 
-constexpr const char* update_kernel = "mc.update";
+constexpr const char* middle_kernel = "mc.update";
+constexpr const char* edge_kernel = "mc.edge";
+constexpr const char* diag_kernel = "mc.diag";
 constexpr double word_bytes = 8.0;
 
-/// One macro-step of the schedule: per processor, its updates (with the sum of their segment lengths) and the words
+/// One macro-step of the schedule: per processor, its updates and the words
 /// it sends and receives at the shift that precedes it.
 struct StepCounts {
     std::vector<double> updates;
-    std::vector<double> edges;  ///< of the updates, those of the edge k ranges (d ≥ 1; compute_block's comment)
     std::vector<double> words;  ///< sent + received before this step (0 at d = 0)
     std::vector<double> received;
 };
@@ -62,14 +62,12 @@ StepCounts step_counts(int P, std::int64_t n, std::int64_t r, std::int64_t d) {
     const auto end = [n, r](std::int64_t b) { return std::min(n, (b + 1) * r); };
     StepCounts s{std::vector<double>(static_cast<std::size_t>(P), 0.0),
                  std::vector<double>(static_cast<std::size_t>(P), 0.0),
-                 std::vector<double>(static_cast<std::size_t>(P), 0.0),
                  std::vector<double>(static_cast<std::size_t>(P), 0.0)};
     for (std::int64_t b = d; b < B; ++b) {
         const auto q = static_cast<std::size_t>(b % P);
         const std::int64_t a = b - d;
         s.updates[q] += block_updates(begin(a), end(a), begin(b), end(b));
         if (d > 0) {
-            s.edges[q] += edge_updates(begin(a), end(a), begin(b), end(b));
             const double w = trapezoid(begin(a), end(a), begin(b));
             s.received[q] += w;
             s.words[q] += w;
@@ -95,46 +93,69 @@ double max_of(const std::vector<double>& v) {
     return *std::max_element(v.begin(), v.end());
 }
 
+/// The three kernel tables of the engine, as llc-probe measured them on its own code (matrix_chain_probes.cpp).
+struct Kernels {
+    KernelSizeTable middle;  ///< "mc.update.2^e": per update of a middle k range of length 2^e
+    KernelSizeTable edge;    ///< "mc.edge.2^e": per update of an off-diagonal block's edges, r = 2^e
+    KernelSizeTable diag;    ///< "mc.diag.2^e": per update of a diagonal block, r = 2^e
+
+    explicit Kernels(const Profile& profile)
+        : middle(kernel_size_table(profile, middle_kernel)),
+          edge(kernel_size_table(profile, edge_kernel)),
+          diag(kernel_size_table(profile, diag_kernel)) {
+        for (const auto& [table, key] :
+             {std::pair{&middle, middle_kernel}, {&edge, edge_kernel}, {&diag, diag_kernel}}) {
+            if (table->empty()) {
+                throw Error(std::string("llc::cost::matrix_chain: the profile has no \"") + key +
+                            ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
+            }
+        }
+    }
+};
+
+/// Seconds of block (a, b) as detail::interval_dp::compute_block runs it: a diagonal block's updates at τ_diag(its
+/// width); an off-diagonal block's edge updates at τ_edge(r) and its middle updates (rows × columns × the middle k
+/// range's length b_begin − a_end + 1) at τ_mid(that length), which the probe measured with the engine's chunking.
+double block_seconds(
+    const Kernels& k, std::int64_t r, std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1) {
+    if (a0 == b0) {
+        return block_updates(a0, a1, b0, b1) * kernel_per_unit(k.diag, static_cast<double>(b1 - b0), 0.0);
+    }
+    const auto length = static_cast<double>(b0 - a1 + 1);
+    return edge_updates(a0, a1, b0, b1) * kernel_per_unit(k.edge, static_cast<double>(r), 0.0) +
+           static_cast<double>((a1 - a0) * (b1 - b0)) * length * kernel_per_unit(k.middle, length, 0.0);
+}
+
 }  // namespace
 
 Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile) {
     constexpr const char* name = "llc::cost::matrix_chain";
     check(name, P, n, r);
-    const KernelSizeTable table = kernel_size_table(profile, update_kernel);
-    if (table.empty()) {
-        throw Error(std::string(name) + ": the profile has no \"" + update_kernel +
-                    ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
-    }
+    const Kernels kernels(profile);
     const std::int64_t B = (n + r - 1) / r;
-    // τ_a by the length of the segments the kernel runs over: at macro-step d the middle k range of a block is about
-    // d·r long, cut into chunks of detail::interval_dp::chunk_length(r) (the engine's cache blocking); the two edge
-    // ranges average r/2, the diagonal blocks' segments r/3. The busiest processor of the step sets its W.
-    const double chunk = static_cast<double>(llc::detail::interval_dp::chunk_length(r));
-    const auto tau = [&](double length) { return kernel_per_unit(table, std::clamp(length, 1.0, chunk), 0.0); };
-    const auto rd = static_cast<double>(r);
-    const auto seconds = [&](std::int64_t d, const StepCounts& s) {
-        double busiest = 0.0;
-        for (std::size_t q = 0; q < s.updates.size(); ++q) {
-            const double t =
-                d == 0 ? s.updates[q] * tau(rd / 3.0)
-                       : s.edges[q] * tau(rd / 2.0) + (s.updates[q] - s.edges[q]) * tau(static_cast<double>(d) * rd);
-            busiest = std::max(busiest, t);
+    const auto begin = [r](std::int64_t b) { return b * r; };
+    const auto end = [n, r](std::int64_t b) { return std::min(n, (b + 1) * r); };
+    // The busiest processor of macro-step d sets its W.
+    const auto seconds = [&](std::int64_t d) {
+        std::vector<double> t(static_cast<std::size_t>(P), 0.0);
+        for (std::int64_t b = d; b < B; ++b) {
+            t[static_cast<std::size_t>(b % P)] += block_seconds(kernels, r, begin(b - d), end(b - d), begin(b), end(b));
         }
-        return busiest;
+        return max_of(t);
     };
     if (P == 1) {
         double total = 0.0;
         for (std::int64_t d = 0; d < B; ++d) {
-            total += seconds(d, step_counts(1, n, r, d));
+            total += seconds(d);
         }
         return Expr::sequence("mc", {Expr::compute("mc.compute", total)});
     }
     std::vector<Expr> items;
-    double previous = seconds(0, step_counts(P, n, r, 0));
+    double previous = seconds(0);
     for (std::int64_t d = 1; d < B; ++d) {
         const StepCounts s = step_counts(P, n, r, d);
         items.push_back(Expr::normal("mc.rotate", previous, "shift", P, max_of(s.words) * word_bytes));
-        previous = seconds(d, s);
+        previous = seconds(d);
     }
     items.push_back(Expr::normal("mc.result", previous, "bcast", P, word_bytes));
     return Expr::sequence("mc", std::move(items));

@@ -1,10 +1,21 @@
-// The interval DP's kernel constant: seconds per update c(i,j) := min(c(i,j), c(i,k) + c(k+1,j) + f) of the
-// matrix-chain min-plus kernel, by segment length 2^e (the length j − i of the row and column it runs over): short
-// segments pay the per-entry overheads, long ones leave the cache. Measured as the engine runs it, on a 64 × 64 block
-// of entries whose rows and columns are all contiguous (the working set of one block of the engine).
+// The interval DP's kernel constants, measured on the engine's own code (detail::interval_dp::compute_middle and
+// compute_edges with the matrix-chain policy) on a synthetic block laid out as the engine lays it out: rows from a
+// received trapezoid, columns from an IntervalTable, so the operands have the engine's (unaligned) addresses.
+//
+// - "mc.update.2^e": seconds per update of the middle k range of an off-diagonal 64 × 64 block (r = 64, the engine's
+//   r at P = 1, near the model's r at P = 2) whose middle range is 2^e long, cut into the engine's chunks of
+//   chunk_length(64) = 512. Short ranges pay the per-call overheads (the call, the lanes' merge, the scalar tail, the
+//   (value, k) merge); long ones bring each chunk's rows and columns (2·64·512 values) from beyond L2 into the cache.
+// - "mc.edge.2^e": seconds per update of the two edge k ranges of an off-diagonal r × r block, r = 2^e, with all the
+//   per-entry work of compute_edges (row copy, merges, the writes of c, k and the passed-on row).
+// - "mc.diag.2^e": seconds per update of a diagonal r × r block, r = 2^e.
+#include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include <llc/algorithms/matrix_chain.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -15,42 +26,100 @@ namespace llc::detail::matrix_chain {
 
 namespace {
 
-double update_probe(bool quick, int e) {
-    constexpr int block = 64;  // the engine's r at P = 1, near the model's r at P = 2
-    const std::int64_t len = std::int64_t{1} << e;
-    const auto stride = static_cast<std::size_t>(len + block);
-    cost::ProbeValues values(18);
-    std::vector<std::int64_t> rows(block * stride);
-    std::vector<std::int64_t> cols(block * stride);
-    std::vector<std::int64_t> dims(stride);
-    for (auto* v : {&rows, &cols, &dims}) {
-        for (auto& x : *v) {
-            x = static_cast<std::int64_t>((values() + 1.0) * 1000.0) + 1;
+using interval_dp::Best;
+using interval_dp::BlockSpan;
+using interval_dp::ChainPolicy;
+using Buffer = std::unique_ptr<std::int64_t[], FreeDeleter>;
+
+/// One block (rows [a0, a1), columns [b0, b1)) with everything the engine reads filled: the table's columns of the
+/// block (a processor of two owning [b0, 2·b0) only), the received trapezoid c(i, i..b0−1), dimensions 1 … 100.
+struct SyntheticBlock {
+    BlockSpan span;
+    std::vector<std::int64_t> dims;
+    IntervalTable<std::int64_t> table;
+    Buffer in;  ///< the received trapezoid, on the pages the engine's trapezoid buffers use
+    std::vector<std::int64_t> out;
+    std::vector<std::int64_t> scratch;
+    std::vector<Best<std::int64_t>> middle;
+    interval_dp::EdgeWork<std::int64_t> work;
+
+    explicit SyntheticBlock(const BlockSpan& s)
+        : span(s),
+          dims(static_cast<std::size_t>(s.b1) + 1),
+          table(s.b1, std::max<std::int64_t>(s.b0, s.b1 - s.b0), 2, 1),
+          in(interval_dp::fresh_array<std::int64_t>(
+              static_cast<std::size_t>(std::max<std::int64_t>(1, interval_dp::trapezoid_size(s.a0, s.a1, s.b0))))),
+          out(static_cast<std::size_t>(interval_dp::trapezoid_size(s.a0, s.a1, s.b1))),
+          scratch(static_cast<std::size_t>(s.b1) + 1) {
+        cost::ProbeValues values(18);
+        const auto next = [&](double scale) { return static_cast<std::int64_t>((values() + 1.0) * scale) + 1; };
+        for (auto& d : dims) {
+            d = next(50.0);
         }
-    }
-    std::int64_t sink = 0;
-    const double t = cost::median_seconds_per_call(quick, [&] {
-        for (int i = 0; i < block; ++i) {
-            for (int j = 0; j < block; ++j) {
-                const auto best = interval_dp::min_plus<std::int64_t, true>(
-                    rows.data() + i * stride, cols.data() + j * stride, dims.data(), dims[i] * dims[j], len);
-                sink += best.value + best.m;
+        // Costs that grow with the interval's length, as an interval DP's do.
+        for (std::int64_t j = s.b0; j < s.b1; ++j) {
+            for (std::int64_t i = 0; i <= j; ++i) {
+                table.column(j)[i] = (j - i) * 100000 + next(50000.0);
             }
         }
+        std::size_t e = 0;
+        for (std::int64_t i = s.a0; i < s.a1; ++i) {
+            for (std::int64_t k = i; k < s.b0; ++k) {
+                in[e++] = (k - i) * 100000 + next(50000.0);
+            }
+        }
+    }
+    [[nodiscard]] ChainPolicy policy() const { return ChainPolicy{dims.data(), false}; }
+};
+
+constexpr std::int64_t probe_r = 64;
+
+double middle_probe(bool quick, int e) {
+    const std::int64_t len = std::int64_t{1} << e;
+    // The middle k range of rows [0, 64) and columns [b0, b0 + 64) is [63, b0): b0 = 63 + len.
+    SyntheticBlock blk(BlockSpan{0, probe_r, probe_r - 1 + len, 2 * probe_r - 1 + len});
+    const ChainPolicy policy = blk.policy();
+    const double t = cost::median_seconds_per_call(quick, [&] {
+        interval_dp::compute_middle(
+            blk.table, policy, blk.span, interval_dp::chunk_length(probe_r), blk.in.get(), blk.middle);
     });
-    volatile std::int64_t keep = sink;  // the kernel's result is used
-    (void)keep;
-    return t / static_cast<double>(block * block * len);
+    return t / static_cast<double>(probe_r * probe_r * len);
+}
+
+double edge_probe(bool quick, int e, bool diagonal) {
+    const std::int64_t r = std::int64_t{1} << e;
+    // An off-diagonal block of macro-step 2 (rows [0, r), columns [2r, 3r)) or the diagonal block [r, 2r).
+    const BlockSpan s = diagonal ? BlockSpan{r, 2 * r, r, 2 * r} : BlockSpan{0, r, 2 * r, 3 * r};
+    SyntheticBlock blk(s);
+    const ChainPolicy policy = blk.policy();
+    if (!diagonal) {
+        interval_dp::compute_middle(blk.table, policy, s, interval_dp::chunk_length(r), blk.in.get(), blk.middle);
+    }
+    const double t = cost::median_seconds_per_call(quick, [&] {
+        interval_dp::compute_edges(
+            blk.table, policy, s, blk.in.get(), blk.out.data(), blk.scratch, blk.middle, blk.work);
+    });
+    const auto rd = static_cast<double>(r);
+    const double updates = diagonal ? rd * (rd - 1.0) * (rd + 1.0) / 6.0 : rd * rd * (rd - 1.0);
+    return t / updates;
 }
 
 }  // namespace
 
 std::vector<cost::KernelProbe> kernel_probes() {
     std::vector<cost::KernelProbe> probes;
-    for (int e = 2; e <= 13; ++e) {
+    for (int e = 0; e <= 12; ++e) {
         probes.push_back({cost::kernel_size_key("mc.update", e),
-                          "update of the min-plus kernel at segment length 2^" + std::to_string(e),
-                          [e](bool quick) { return update_probe(quick, e); }});
+                          "update of the engine's middle k range (64 × 64 block) of length 2^" + std::to_string(e),
+                          [e](bool quick) { return middle_probe(quick, e); }});
+    }
+    for (int e = 3; e <= 8; ++e) {
+        probes.push_back({cost::kernel_size_key("mc.edge", e),
+                          "update of the engine's edge k ranges of an off-diagonal block, r = 2^" + std::to_string(e),
+                          [e](bool quick) { return edge_probe(quick, e, false); }});
+        probes.push_back({cost::kernel_size_key("mc.diag", e),
+                          "update of the engine's diagonal block, r = 2^" + std::to_string(e),
+                          [e](bool quick) { return edge_probe(quick, e, true); }});
     }
     return probes;
 }

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <span>
@@ -22,6 +23,13 @@
 #include <llc/group.hpp>
 
 namespace llc {
+
+namespace detail {
+/// Frees memory of std::aligned_alloc (the interval-DP table's arrays, see interval_dp::fresh_array).
+struct FreeDeleter {
+    void operator()(void* p) const noexcept { std::free(p); }
+};
+}  // namespace detail
 
 /// One processor's share of an interval-DP table of n indices: the columns j with ⌊j/r⌋ mod P = rank, each holding
 /// c(i, j) and the smallest optimal split k(i, j) for i = 0 … j.
@@ -60,9 +68,10 @@ class IntervalTable {
     std::vector<std::int64_t> offset_;  ///< start of column j in values_ (−1: not owned)
     std::size_t entries_ = 0;
     // Not initialised: the engine writes every entry before any is read, and a zeroing pass over n²/(2P) entries
-    // would cost as much as a sizeable share of a small problem. Move-only therefore.
-    std::unique_ptr<T[]> values_;
-    std::unique_ptr<std::int32_t[]> splits_;
+    // would cost as much as a sizeable share of a small problem. On transparent huge pages where the kernel offers
+    // them (interval_dp::fresh_array). Move-only therefore.
+    std::unique_ptr<T[], detail::FreeDeleter> values_;
+    std::unique_ptr<std::int32_t[], detail::FreeDeleter> splits_;
 };
 
 /// The entries c(i, k) a processor received at one macro-step, in the order they arrived ({i, k} pairs).
@@ -153,9 +162,11 @@ namespace cost {
 /// The CCM cost of matrix_chain / optimal_bst on P processors, n indices (matrices; keys + 1), block size r (article
 /// [1] §3): macro-step 0 computes the diagonal blocks, each macro-step d = 1 … ⌈n/r⌉−1 is a normal superstep "shift"
 /// whose h is the largest trapezoid message of that step (sent + received bytes) and whose W is the busiest
-/// processor's updates of that step times τ_a("mc.update.2^e", seconds per update at segment length 2^e, read at the
-/// step's mean segment). Summed, the W are the article's T_A and the messages its T_C = Σ Rotat(d)·τ_c. P = 1: one
-/// compute node. @throws llc::Error for P < 1, n < 1, r < 1, or a profile without the mc.update table.
+/// processor's work of that step: per block, its diagonal updates × τ_diag(width), its edge updates × τ_edge(r) and
+/// its middle updates × τ_mid(middle length) — the profile's "mc.diag.2^e", "mc.edge.2^e" and "mc.update.2^e", which
+/// llc-probe measures by running the engine's compute_edges / compute_middle on a synthetic block. Summed, the W are
+/// the article's T_A and the messages its T_C = Σ Rotat(d)·τ_c. P = 1: one compute node. @throws llc::Error for P < 1,
+/// n < 1, r < 1, or a profile without those three tables.
 [[nodiscard]] Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile);
 
 /// The r in 1 … ⌈n/P⌉ that matrix_chain(P, n, r, profile) prices lowest (the smallest such r on a tie).
