@@ -20,6 +20,20 @@ KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name)
     return table;
 }
 
+std::string solo_kernel_name(std::string_view name) {
+    return std::string(name) + "_solo";
+}
+
+KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name, int P) {
+    KernelSizeTable table = kernel_size_table(profile, name);
+    if (P == 1) {
+        for (const auto& [e, seconds] : kernel_size_table(profile, solo_kernel_name(name))) {
+            table[e] = seconds;
+        }
+    }
+    return table;
+}
+
 double kernel_per_unit(const KernelSizeTable& table, double x, double fallback) {
     if (table.empty()) {
         return fallback;

@@ -12,6 +12,7 @@ namespace {
 
 using llc::cost::kernel_per_unit;
 using llc::cost::kernel_size_key;
+using llc::cost::solo_kernel_name;
 using llc::cost::kernel_size_table;
 using llc::cost::KernelSizeTable;
 using llc::cost::Profile;
@@ -32,6 +33,20 @@ TEST(KernelTableTest, table_reads_only_its_own_keys) {
     EXPECT_DOUBLE_EQ(table.at(4), 3e-9);
     EXPECT_DOUBLE_EQ(table.at(10), 1e-9);
     EXPECT_TRUE(kernel_size_table(p, "dp.other").empty());
+}
+
+TEST(KernelTableTest, one_processor_reads_the_solo_constants_where_measured) {
+    Profile p;
+    p.set_kernel("dp.step.2^4", {3e-9, "step"});
+    p.set_kernel("dp.step.2^10", {1e-9, "step"});
+    p.set_kernel(kernel_size_key(solo_kernel_name("dp.step"), 10), {0.5e-9, "step"});
+    EXPECT_EQ(solo_kernel_name("dp.step"), "dp.step_solo");
+    const KernelSizeTable one = kernel_size_table(p, "dp.step", 1);
+    ASSERT_EQ(one.size(), 2U);
+    EXPECT_DOUBLE_EQ(one.at(4), 3e-9);     // not measured alone: the side-by-side value
+    EXPECT_DOUBLE_EQ(one.at(10), 0.5e-9);  // measured alone: that value
+    const KernelSizeTable two = kernel_size_table(p, "dp.step", 2);
+    EXPECT_DOUBLE_EQ(two.at(10), 1e-9);  // side by side for P > 1
 }
 
 TEST(KernelTableTest, per_unit_is_linear_in_log2_between_sizes_and_flat_outside) {

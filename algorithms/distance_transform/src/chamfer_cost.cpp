@@ -19,7 +19,7 @@ namespace {
 constexpr const char* name = "llc::cost::chamfer_distance_transform";
 
 /// The profile's per-pixel table of the standard mask nearest to `mask` in number of steps.
-KernelSizeTable sweep_table(const ChamferMask& mask, const Profile& profile) {
+KernelSizeTable sweep_table(const ChamferMask& mask, const Profile& profile, int P) {
     const ChamferMask standard[] = {
         ChamferMask::d4(), ChamferMask::d8(), ChamferMask::chamfer34(), ChamferMask::chamfer5711()};
     const ChamferMask* nearest = &standard[0];
@@ -35,7 +35,7 @@ KernelSizeTable sweep_table(const ChamferMask& mask, const Profile& profile) {
             nearest = &m;
         }
     }
-    KernelSizeTable table = kernel_size_table(profile, "dt.sweep." + nearest->name());
+    KernelSizeTable table = kernel_size_table(profile, "dt.sweep." + nearest->name(), P);
     if (table.empty()) {
         throw Error(std::string(name) + ": the profile has no kernel constants dt.sweep." + nearest->name() +
                     ".2^j; calibrate with llc-probe (this build measures them)");
@@ -94,7 +94,7 @@ Expr chamfer_distance_transform(int P,
             throw_argument_error(name, argument, std::to_string(value), "must be at least 1");
         }
     }
-    const KernelSizeTable table = sweep_table(mask, profile);
+    const KernelSizeTable table = sweep_table(mask, profile, P);
     detail::sweep::Geometry g{
         .width = width, .height = height, .r = r, .k = k, .lead = mask.lead(), .reach = mask.reach(), .P = P};
     if (P == 1) {

@@ -69,10 +69,13 @@ std::vector<cost::KernelProbe> kernel_probes() {
     for (const ChamferMask& mask :
          {ChamferMask::d4(), ChamferMask::d8(), ChamferMask::chamfer34(), ChamferMask::chamfer5711()}) {
         for (int j = 3; j <= 12; ++j) {
+            // The largest segment is what a one-processor run reads (whole rows): measured alone too.
+            const std::string key = "dt.sweep." + mask.name();
             probes.push_back(
-                {cost::kernel_size_key("dt.sweep." + mask.name(), j),
+                {cost::kernel_size_key(key, j),
                  "pixel of one " + mask.name() + " pass in segments of 2^" + std::to_string(j) + " columns",
-                 [mask, j](bool quick) { return sweep_probe(quick, mask, j); }});
+                 [mask, j](bool quick) { return sweep_probe(quick, mask, j); },
+                 j == 12 ? cost::kernel_size_key(cost::solo_kernel_name(key), j) : std::string{}});
         }
     }
     return probes;

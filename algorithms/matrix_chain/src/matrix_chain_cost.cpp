@@ -99,10 +99,11 @@ struct Kernels {
     KernelSizeTable edge;    ///< "mc.edge.2^e": per update of an off-diagonal block's edges, r = 2^e
     KernelSizeTable diag;    ///< "mc.diag.2^e": per update of a diagonal block, r = 2^e
 
-    explicit Kernels(const Profile& profile)
-        : middle(kernel_size_table(profile, middle_kernel)),
-          edge(kernel_size_table(profile, edge_kernel)),
-          diag(kernel_size_table(profile, diag_kernel)) {
+    /// The tables a run on P processors reads (alone on the node at P = 1: kernel_size_table's solo constants).
+    Kernels(const Profile& profile, int P)
+        : middle(kernel_size_table(profile, middle_kernel, P)),
+          edge(kernel_size_table(profile, edge_kernel, P)),
+          diag(kernel_size_table(profile, diag_kernel, P)) {
         for (const auto& [table, key] :
              {std::pair{&middle, middle_kernel}, {&edge, edge_kernel}, {&diag, diag_kernel}}) {
             if (table->empty()) {
@@ -131,7 +132,7 @@ double block_seconds(
 Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile) {
     constexpr const char* name = "llc::cost::matrix_chain";
     check(name, P, n, r);
-    const Kernels kernels(profile);
+    const Kernels kernels(profile, P);
     const std::int64_t B = (n + r - 1) / r;
     const auto begin = [r](std::int64_t b) { return b * r; };
     const auto end = [n, r](std::int64_t b) { return std::min(n, (b + 1) * r); };

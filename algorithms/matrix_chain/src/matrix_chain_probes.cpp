@@ -107,19 +107,24 @@ double edge_probe(bool quick, int e, bool diagonal) {
 }  // namespace
 
 std::vector<cost::KernelProbe> kernel_probes() {
+    // Each also alone on the node (solo_name): the one-processor run's prices (cost::kernel_size_table(…, P = 1)).
+    const auto solo = [](const char* name, int e) { return cost::kernel_size_key(cost::solo_kernel_name(name), e); };
     std::vector<cost::KernelProbe> probes;
     for (int e = 0; e <= 12; ++e) {
         probes.push_back({cost::kernel_size_key("mc.update", e),
                           "update of the engine's middle k range (64 × 64 block) of length 2^" + std::to_string(e),
-                          [e](bool quick) { return middle_probe(quick, e); }});
+                          [e](bool quick) { return middle_probe(quick, e); },
+                          solo("mc.update", e)});
     }
     for (int e = 3; e <= 8; ++e) {
         probes.push_back({cost::kernel_size_key("mc.edge", e),
                           "update of the engine's edge k ranges of an off-diagonal block, r = 2^" + std::to_string(e),
-                          [e](bool quick) { return edge_probe(quick, e, false); }});
+                          [e](bool quick) { return edge_probe(quick, e, false); },
+                          solo("mc.edge", e)});
         probes.push_back({cost::kernel_size_key("mc.diag", e),
                           "update of the engine's diagonal block, r = 2^" + std::to_string(e),
-                          [e](bool quick) { return edge_probe(quick, e, true); }});
+                          [e](bool quick) { return edge_probe(quick, e, true); },
+                          solo("mc.diag", e)});
     }
     return probes;
 }

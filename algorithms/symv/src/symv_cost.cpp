@@ -111,7 +111,7 @@ Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bo
     }
     const SymvLayout layout(n, P, mapping);
     const char* kernel = mapping == SymvMapping::reflection ? "symv.entry" : "symv.row";
-    const KernelSizeTable table = kernel_size_table(profile, kernel);
+    const KernelSizeTable table = kernel_size_table(profile, kernel, P);  // alone on the node at P = 1
     if (table.empty()) {
         throw Error(std::string(name) + ": the profile has no \"" + kernel +
                     ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");

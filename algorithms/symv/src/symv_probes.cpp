@@ -74,12 +74,12 @@ std::vector<cost::KernelProbe> kernel_probes() {
         probes.push_back({cost::kernel_size_key("symv.entry", e),
                           "off-diagonal packed entry of the fused symv pass on a 2^" + std::to_string(e) + " block",
                           [e](bool quick) { return entry_probe(quick, e); },
-                          {},
+                          cost::kernel_size_key(cost::solo_kernel_name("symv.entry"), e),
                           large});
         probes.push_back({cost::kernel_size_key("symv.row", e),
                           "entry of the standard symv row product on a 2^" + std::to_string(e) + " block",
                           [e](bool quick) { return row_probe(quick, e); },
-                          {},
+                          cost::kernel_size_key(cost::solo_kernel_name("symv.row"), e),
                           large});
     }
     return probes;

@@ -22,6 +22,14 @@ using KernelSizeTable = std::map<int, double>;
 /// The per-size table "<name>.2^e" (e = 0 … 40) of `profile`; empty if the profile has none of those keys.
 [[nodiscard]] KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name);
 
+/// The name under which a kernel measured alone on the node is stored (KernelProbe::solo_name): "<name>_solo".
+[[nodiscard]] std::string solo_kernel_name(std::string_view name);
+
+/// The table a run on P processors reads: for P = 1 the side-by-side table "<name>.2^e" with each size the profile
+/// also has alone ("<name>_solo.2^e") replaced by that value — a one-processor run has the node's last-level cache and
+/// memory to itself, while the side-by-side constants were measured sharing them; for P > 1 the side-by-side table.
+[[nodiscard]] KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name, int P);
+
 /// Seconds per unit at size x: linear in log2 x between the measured sizes, the end value outside them (a kernel
 /// larger than any probed costs per unit what the largest probed one does); `fallback` when the table is empty.
 [[nodiscard]] double kernel_per_unit(const KernelSizeTable& table, double x, double fallback);
