@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <system_error>
 #include <unistd.h>
@@ -13,6 +14,29 @@
 #include "run.hpp"
 
 namespace llc::run {
+
+std::optional<boost::program_options::variables_map> parse_options(
+    Group& world,
+    const std::vector<std::string>& args,
+    const boost::program_options::options_description& desc,
+    const std::string& command) {
+    namespace po = boost::program_options;
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(desc).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(e.what());
+    }
+    if (vm.count("help") != 0U) {
+        if (world.rank() == 0) {
+            std::printf("usage: mpirun -np P llc-run %s [options]\n", command.c_str());
+            desc.print(std::cout);
+        }
+        return std::nullopt;
+    }
+    return vm;
+}
 
 void agree(Group& g, bool ok, const std::string& message) {
     const int failed = ok ? g.size() : g.rank();  // the lowest failing rank reports

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/program_options.hpp>
+
 #include <llc/group.hpp>
 
 namespace llc::run {
@@ -46,6 +48,14 @@ struct RunCommand {
 [[nodiscard]] RunCommand symv_command();
 
 // ---- Helpers shared by the algorithms -----------------------------------------------------------------------------
+
+/// `args` parsed against `desc` (@throws UsageError for an unknown option or a bad value); std::nullopt when --help was
+/// given, after rank 0 printed "usage: mpirun -np P llc-run <command> [options]" and the options.
+[[nodiscard]] std::optional<boost::program_options::variables_map> parse_options(
+    Group& world,
+    const std::vector<std::string>& args,
+    const boost::program_options::options_description& desc,
+    const std::string& command);
 
 /// Throws UsageError(message) on every rank if any rank's `ok` is false (the first failing rank's message is
 /// reported by every rank). Collective over `g`.

@@ -128,20 +128,11 @@ std::optional<Options> parse(Group& world, const std::vector<std::string>& args)
         ("profile", po::value<std::string>(), "machine profile (llc-probe): predicted time, and auto's choice")
         ("json", po::bool_switch(), "rank 0 prints one JSON object");
     // clang-format on
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(desc).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw UsageError(e.what());
-    }
-    if (vm.count("help") != 0U) {
-        if (world.rank() == 0) {
-            std::printf("usage: mpirun -np P llc-run contour-ranking [options]\n");
-            desc.print(std::cout);
-        }
+    const std::optional<po::variables_map> parsed = parse_options(world, args, desc, "contour-ranking");
+    if (!parsed) {
         return std::nullopt;
     }
+    const po::variables_map& vm = *parsed;
     Options o;
     const bool generated = vm.count("n") != 0U;
     if (generated == (vm.count("succ") != 0U)) {

@@ -73,20 +73,11 @@ int run_fft(Group& world, const std::vector<std::string>& args) {
         ("profile", po::value<std::string>(), "machine profile (llc-probe) for the predicted time")
         ("json", po::bool_switch(), "rank 0 prints one JSON object");
     // clang-format on
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(desc).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw UsageError(e.what());
-    }
-    if (vm.count("help") != 0U) {
-        if (world.rank() == 0) {
-            std::printf("usage: mpirun -np P llc-run fft [options]\n");
-            desc.print(std::cout);
-        }
+    const std::optional<po::variables_map> parsed = parse_options(world, args, desc, "fft");
+    if (!parsed) {
         return 0;
     }
+    const po::variables_map& vm = *parsed;
 
     // ---- Arguments (identical on every rank, so every rank reaches the same verdict) -----------------------------
     const bool has_n = vm.count("n") != 0U;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -77,20 +78,12 @@ std::optional<Common> parse(
         ("profile", po::value<std::string>(), "machine profile (llc-probe): predicted time and the model's r")
         ("json", po::bool_switch(), "rank 0 prints one JSON object");
     // clang-format on
-    Common c;
-    try {
-        po::store(po::command_line_parser(args).options(desc).run(), c.vm);
-        po::notify(c.vm);
-    } catch (const po::error& e) {
-        throw UsageError(e.what());
-    }
-    if (c.vm.count("help") != 0U) {
-        if (world.rank() == 0) {
-            std::printf("usage: mpirun -np P llc-run %s [options]\n", name);
-            desc.print(std::cout);
-        }
+    std::optional<po::variables_map> parsed = parse_options(world, args, desc, name);
+    if (!parsed) {
         return std::nullopt;
     }
+    Common c;
+    c.vm = std::move(*parsed);
     if ((c.vm.count("n") != 0U) == (c.vm.count(list) != 0U)) {
         throw UsageError(std::string("give exactly one of --") + list + " and --n N (generated input)");
     }

@@ -80,20 +80,11 @@ int run_path_planning(Group& world, const std::vector<std::string>& args) {
         ("profile", po::value<std::string>(), "machine profile (llc-probe) for the predicted time")
         ("json", po::bool_switch(), "rank 0 prints one JSON object");
     // clang-format on
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(desc).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw UsageError(e.what());
-    }
-    if (vm.count("help") != 0U) {
-        if (world.rank() == 0) {
-            std::printf("usage: mpirun -np P llc-run path-planning [options]\n");
-            desc.print(std::cout);
-        }
+    const std::optional<po::variables_map> parsed = parse_options(world, args, desc, "path-planning");
+    if (!parsed) {
         return 0;
     }
+    const po::variables_map& vm = *parsed;
     const bool generated = vm.count("n") != 0U;
     if (generated == (vm.count("input") != 0U)) {
         throw UsageError("give exactly one of --input FILE (with --width, --height) and --n N (a generated map)");
