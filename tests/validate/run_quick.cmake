@@ -1,10 +1,11 @@
-# A tiny llc-probe profile, then llc-validate --quick on it at NP ranks: exit 0, the report whole, a row per (case, p);
+# A tiny llc-probe profile (collectives only: the cases below are collectives; mpi_llc_probe_minimal covers the
+# kernel probes), then llc-validate --quick on it at NP ranks: exit 0, the report whole, a row per (case, p);
 # then bad arguments: exit status 2 on every rank, a message naming the argument, no report.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(profile ${WORK}/profile.json)
 execute_process(COMMAND ${MPIEXEC} --oversubscribe --bind-to none -np ${NP} ${PROBE} --quick --max-bytes 4096 --sizes 4
-                        --max-reps 5 --quiet --out ${profile}
+                        --max-reps 5 --no-kernels --quiet --out ${profile}
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 150)
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "llc-probe exited with ${status}: ${out}${err}")
