@@ -60,7 +60,8 @@ TEST(ContourRankCost, C3UnitsOrderThePatternsAsFigure14) {
 
 cost::Profile profile(double allgather_seconds, double division_seconds) {
     cost::Profile p;
-    p.set_kernel("cr.local", {2e-9, "pixel"});
+    p.set_kernel("cr.pixel.2^10", {2e-9, "pixel"});
+    p.set_kernel("cr.edge.2^10", {3e-9, "edge pixel"});
     p.set_kernel("cr.merge", {1e-8, "segment"});
     for (const int P : {1, 2, 4, 16}) {
         p.set_collective("allgatherv", P, cost::Piecewise::linear(allgather_seconds, 1e-10));
@@ -74,22 +75,22 @@ cost::Profile profile(double allgather_seconds, double division_seconds) {
 TEST(ContourRankCost, ExprFollowsThePatternsSupersteps) {
     const cost::Profile p = profile(1e-5, 1e-5);
     const auto model = cost::make_model("ccm", p);
-    // P = 1: the validation's two supersteps (borders of 2·(50 + 100) bytes) and the local work; quad has nothing
-    // to merge.
+    // P = 1: the validation's two supersteps (borders of 2·(50 + 100) bytes) and the local work (every pixel at
+    // cr.pixel, half of them edge pixels at cr.edge on top); quad has nothing to merge.
     EXPECT_NEAR(cost::predict(cost::contour_rank(1, 100, 50, 0.5, ContourPattern::log_level_quad, p), *model),
-                1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * 2e-9,
+                1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * (2e-9 + 0.5 * 3e-9),
                 1e-15);
     // P = 16 on 1024²: every pattern costs at least the local work of a 256 × 256 block and the validation.
     for (const auto pattern : kPatterns) {
         const double t = cost::predict(cost::contour_rank(16, 1024, 1024, 1.0, pattern, p), *model);
-        EXPECT_GT(t, 256.0 * 256 * 2e-9 + 1e-5 + 1e-6) << llc::to_string(pattern);
+        EXPECT_GT(t, 256.0 * 256 * (2e-9 + 3e-9) + 1e-5 + 1e-6) << llc::to_string(pattern);
     }
     // 1-lev-dir: one allgatherv of 16 lists of 511 segments, one merge of them.
     const double dir =
         cost::predict(cost::contour_rank(16, 1024, 1024, 1.0, ContourPattern::one_level_direct, p), *model);
     const double lists = 16 * 511.0;
     const double validate = 1e-5 + 1e-10 * 2 * 16 * 512 + 1e-6;
-    EXPECT_NEAR(dir, validate + 256.0 * 256 * 2e-9 + 1e-5 + 1e-10 * lists * 48 + lists * 1e-8, 1e-9);
+    EXPECT_NEAR(dir, validate + 256.0 * 256 * (2e-9 + 3e-9) + 1e-5 + 1e-10 * lists * 48 + lists * 1e-8, 1e-9);
     // logp-lev-bal is quad plus its two permutations.
     const double quad =
         cost::predict(cost::contour_rank(16, 1024, 1024, 1.0, ContourPattern::log_level_quad, p), *model);

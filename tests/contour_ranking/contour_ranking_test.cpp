@@ -243,7 +243,8 @@ TEST(ContourRank, CostExpressionMirrorsTheTrace) {
     // cost::contour_rank has the supersteps contour_rank records, node for node, for every pattern (the prices here
     // are placeholders: only the structure is compared).
     llc::cost::Profile profile;
-    profile.set_kernel("cr.local", {1e-8, "pixel"});
+    profile.set_kernel("cr.pixel.2^10", {1e-8, "pixel"});
+    profile.set_kernel("cr.edge.2^10", {1e-8, "edge pixel"});
     profile.set_kernel("cr.merge", {1e-7, "segment"});
     for (int P = 1; P <= world().size(); ++P) {
         for (const char* f : {"allgatherv", "allreduce", "alltoallv"}) {

@@ -136,8 +136,8 @@ namespace cost {
 /// The cost of contour_rank(P processors, a width × height map, `edge_density` of its pixels edge pixels, `pattern`)
 /// on the paper's synthetic image (C³ §5.3: diagonal lines, spaced for the density), superstep by superstep as
 /// contour_rank runs it: local ranking, the pattern's collectives and divisions over the boundary lists (sizes from
-/// the block grid and the density), the merges, the resolution. Local work is priced from the profile's
-/// "cr.local" (seconds per pixel) and "cr.merge" (seconds per segment) kernel constants.
+/// the block grid and the density), the merges, the resolution. Local work is priced from the profile's per-size
+/// "cr.pixel.2^e" (seconds per pixel) and "cr.edge.2^e" (per edge pixel on top), merges from "cr.merge" (per segment).
 /// @throws llc::Error naming the argument (P < 1, negative sizes, density outside [0, 1], automatic) or the missing
 /// kernel constant.
 [[nodiscard]] Expr contour_rank(int P,
