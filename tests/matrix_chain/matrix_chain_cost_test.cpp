@@ -86,4 +86,23 @@ TEST(MatrixChainCost, PricesMiddleEdgesAndDiagonalByTheirOwnConstants) {
     EXPECT_THROW((void)cost::matrix_chain(1, 128, 64, old), llc::Error);
 }
 
+TEST(MatrixChainCost, OneProcessorWithTheDefaultRIsPricedByTheWholeEngine) {
+    // With "mc.run_solo.2^e" in the profile, P = 1 at the default r is (n³ − n)/6 updates at the whole engine's
+    // constant (interpolated in log n between the measured sizes); another r, or P > 1, is priced block by block.
+    cost::Profile p = profile(1e-9, 0.0, 2e-9, 3e-9);
+    p.set_kernel(cost::kernel_size_key("mc.run", 9), {9e-9, "update"});  // side by side: not read at P = 1
+    p.set_kernel(cost::kernel_size_key("mc.run_solo", 9), {4e-10, "update"});
+    p.set_kernel(cost::kernel_size_key("mc.run_solo", 11), {6e-10, "update"});
+    const auto model = cost::make_model("ccm", p);
+    const double updates = (1024.0 * 1024 * 1024 - 1024) / 6;
+    ASSERT_EQ(llc::default_block_size(1, 1024), 64);
+    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 1024, 64, p), *model), updates * 5e-10, 1e-12);
+    const double blocks = cost::predict(cost::matrix_chain(1, 1024, 32, p), *model);
+    EXPECT_GT(blocks, updates * 1e-9 * 0.99);
+    // Below the smallest measured n, its constant.
+    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 128, 64, p), *model), (128.0 * 128 * 128 - 128) / 6 * 4e-10, 1e-15);
+    // P = 2 reads the blocks' constants only.
+    EXPECT_GT(cost::predict(cost::matrix_chain(2, 1024, 64, p), *model), updates / 2 * 1e-9 * 0.99);
+}
+
 }  // namespace

@@ -19,6 +19,7 @@ namespace {
 constexpr const char* middle_kernel = "mc.update";
 constexpr const char* edge_kernel = "mc.edge";
 constexpr const char* diag_kernel = "mc.diag";
+constexpr const char* run_kernel = "mc.run";
 constexpr double word_bytes = 8.0;
 
 /// One macro-step of the schedule: per processor, its updates and the words
@@ -144,6 +145,15 @@ Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile)
         }
         return max_of(t);
     };
+    if (P == 1 && r == llc::default_block_size(1, n)) {
+        // The whole one-processor engine as llc-probe timed it (solo), per update, at the n nearest in log scale.
+        const KernelSizeTable run = kernel_size_table(profile, run_kernel, 1);
+        if (!run.empty()) {
+            const auto nd = static_cast<double>(n);
+            const double updates = (nd * nd * nd - nd) / 6.0;
+            return Expr::sequence("mc", {Expr::compute("mc.compute", updates * kernel_per_unit(run, nd, 0.0))});
+        }
+    }
     if (P == 1) {
         double total = 0.0;
         for (std::int64_t d = 0; d < B; ++d) {

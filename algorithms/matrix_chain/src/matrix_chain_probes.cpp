@@ -9,6 +9,10 @@
 // - "mc.edge.2^e": seconds per update of the two edge k ranges of an off-diagonal r × r block, r = 2^e, with all the
 //   per-entry work of compute_edges (row copy, merges, the writes of c, k and the passed-on row).
 // - "mc.diag.2^e": seconds per update of a diagonal r × r block, r = 2^e.
+// - "mc.run.2^e": seconds per update ((n³ − n)/6 of them) of a whole one-processor matrix_chain of n = 2^e matrices
+//   with its default r; the one-processor price (its solo value), because the per-block constants over-priced the
+//   one-processor engine by 18-36 %: the engine runs block after block along a diagonal, the probes one block again
+//   and again, and the whole run's cache behaviour is what a P = 1 run pays.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -19,6 +23,7 @@
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
+#include <llc/group.hpp>
 
 #include "interval_dp.hpp"
 
@@ -104,6 +109,22 @@ double edge_probe(bool quick, int e, bool diagonal) {
     return t / updates;
 }
 
+double run_probe(bool quick, int e) {
+    const std::int64_t n = std::int64_t{1} << e;
+    cost::ProbeValues values(23);
+    std::vector<std::int64_t> dims(static_cast<std::size_t>(n) + 1);
+    for (auto& d : dims) {
+        d = static_cast<std::int64_t>((values() + 1.0) * 50.0) + 1;
+    }
+    Group& alone = Group::world().self();
+    std::int64_t sink = 0;
+    const double t = cost::median_seconds_per_call(quick, [&] { sink += llc::matrix_chain(alone, dims).cost; });
+    volatile std::int64_t keep = sink;  // the result is used
+    (void)keep;
+    const auto nd = static_cast<double>(n);
+    return t / ((nd * nd * nd - nd) / 6.0);
+}
+
 }  // namespace
 
 std::vector<cost::KernelProbe> kernel_probes() {
@@ -125,6 +146,12 @@ std::vector<cost::KernelProbe> kernel_probes() {
                           "update of the engine's diagonal block, r = 2^" + std::to_string(e),
                           [e](bool quick) { return edge_probe(quick, e, true); },
                           solo("mc.diag", e)});
+    }
+    for (int e = 9; e <= 11; ++e) {
+        probes.push_back({cost::kernel_size_key("mc.run", e),
+                          "update of a whole one-processor matrix_chain of 2^" + std::to_string(e) + " matrices",
+                          [e](bool quick) { return run_probe(quick, e); },
+                          solo("mc.run", e)});
     }
     return probes;
 }
