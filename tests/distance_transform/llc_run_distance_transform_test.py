@@ -6,27 +6,18 @@ Usage: llc_run_distance_transform_test.py LLC_RUN MPIEXEC WORKDIR   (run by CTes
 import json
 import os
 import struct
-import subprocess
 import sys
 import zlib
 
 import numpy as np
 from scipy import ndimage
 
-llc_run, mpiexec, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(workdir, exist_ok=True)
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from llc_cli_test import CliTest  # noqa: E402
 
-
-def run(P, *args):
-    cmd = [mpiexec, "--oversubscribe", "-np", str(P), llc_run, "distance-transform", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
+cli = CliTest("distance-transform")
+llc_run, mpiexec, workdir = cli.llc_run, cli.mpiexec, cli.workdir
+run, check, failures = cli.run, cli.check, cli.failures
 
 
 def write_pgm(path, image, maxval=255):
@@ -140,5 +131,4 @@ for args, fragment in ((["--input", truncated], "truncated.pgm"),
         check(r.returncode == 2, f"{args} P={P}: exit {r.returncode}, expected 2: {r.stderr}")
         check(fragment in r.stderr, f"{args} P={P}: message does not name {fragment}: {r.stderr}")
 
-print(f"{len(failures)} failed" if failures else "all passed")
-sys.exit(1 if failures else 0)
+cli.finish()

@@ -7,25 +7,16 @@ import heapq
 import json
 import math
 import os
-import subprocess
 import sys
 
 import numpy as np
 
-llc_run, mpiexec, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(workdir, exist_ok=True)
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from llc_cli_test import CliTest  # noqa: E402
 
-
-def run(P, *args):
-    cmd = [mpiexec, "--oversubscribe", "-np", str(P), llc_run, "path-planning", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
+cli = CliTest("path-planning")
+llc_run, mpiexec, workdir = cli.llc_run, cli.mpiexec, cli.workdir
+run, check, failures = cli.run, cli.check, cli.failures
 
 
 def dijkstra(tc, sources):
@@ -88,5 +79,4 @@ for args, fragment in ((["--input", path, "--width", "17", "--height", "22", "--
     check(r.returncode == 2, f"{args}: exit {r.returncode}, expected 2: {r.stderr}")
     check(fragment in r.stderr, f"{args}: message does not name {fragment}: {r.stderr}")
 
-print(f"{len(failures)} failed" if failures else "all passed")
-sys.exit(1 if failures else 0)
+cli.finish()

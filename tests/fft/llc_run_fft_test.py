@@ -4,25 +4,16 @@ Usage: llc_run_fft_test.py LLC_RUN MPIEXEC WORKDIR   (run by CTest with Debian's
 """
 import json
 import os
-import subprocess
 import sys
 
 import numpy as np
 
-llc_run, mpiexec, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(workdir, exist_ok=True)
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from llc_cli_test import CliTest  # noqa: E402
 
-
-def run(P, *args):
-    cmd = [mpiexec, "--oversubscribe", "-np", str(P), llc_run, "fft", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
+cli = CliTest("fft")
+llc_run, mpiexec, workdir = cli.llc_run, cli.mpiexec, cli.workdir
+run, check, failures = cli.run, cli.check, cli.failures
 
 
 rng = np.random.default_rng(7)
@@ -84,5 +75,4 @@ for args, needle in cases:
     check(needle in r.stderr, f"{args}: stderr does not name '{needle}': {r.stderr!r}")
 check(not os.path.exists("/nonexistent-dir/x.bin"), "output written despite the error")
 
-print("llc-run fft:", "FAILED" if failures else "passed", f"({len(failures)} failures)")
-sys.exit(1 if failures else 0)
+cli.finish()

@@ -5,25 +5,16 @@ and both mappings; --output as raw float64; and the size errors naming the file.
 Usage: llc_run_symv_files_test.py LLC_RUN MPIEXEC WORKDIR   (run by CTest with Debian's /usr/bin/python3)
 """
 import os
-import subprocess
 import sys
 
 import numpy as np
 
-llc_run, mpiexec, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(workdir, exist_ok=True)
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from llc_cli_test import CliTest  # noqa: E402
 
-
-def run(P, *args):
-    cmd = [mpiexec, "--oversubscribe", "-np", str(P), llc_run, "symv", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
+cli = CliTest("symv")
+llc_run, mpiexec, workdir = cli.llc_run, cli.mpiexec, cli.workdir
+run, check, failures = cli.run, cli.check, cli.failures
 
 
 rng = np.random.default_rng(7)
@@ -71,5 +62,4 @@ for args, fragment in (((a4, x3), "a4.raw"), ((a4, odd), "odd.raw"), ((a4, os.pa
 r = run(2, "--matrix", a4)
 check(r.returncode == 2 and "--vector" in r.stderr, f"--matrix alone: exit {r.returncode}: {r.stderr.strip()}")
 
-print("llc-run symv files:", "FAILED" if failures else "ok")
-sys.exit(1 if failures else 0)
+cli.finish()
