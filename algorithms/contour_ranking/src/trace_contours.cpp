@@ -1,0 +1,278 @@
+// Contour tracing of a binary image as a successor graph on border states (see BorderMap), its ranking by the
+// machinery of contour_rank (graph.hpp), and the assembly of the ranked borders into point lists.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <limits>
+#include <string>
+
+#include <llc/algorithms/contour_ranking.hpp>
+#include <llc/error.hpp>
+
+#include "graph.hpp"
+
+namespace llc {
+
+/// Private parts of BorderMap that contours() reads.
+struct BorderMapAccess {
+    static const std::vector<std::uint8_t>& north(const BorderMap& m) { return m.north_; }
+};
+
+namespace {
+
+using namespace detail::contour_ranking;
+
+/// What a pixel with foreground-neighbour mask m (bit d set when the neighbour in direction d is foreground) does with
+/// the states entering it: for each entry direction b, the exit direction out[b], whether (m, b) is a border state
+/// (bit b of `border`) and whether its sweep passes the north neighbour (bit b of `north`).
+struct PixelRule {
+    std::array<std::uint8_t, 8> out{};
+    std::uint8_t border = 0;
+    std::uint8_t north = 0;
+};
+
+/// The rules of all 256 masks for one connectivity. The exit is the first foreground neighbour counter-clockwise after
+/// b among the moves (all 8 directions, or the 4 axial ones); the sweep is the directions strictly between b and the
+/// exit. A state is on a border when its sweep holds background that is adjacent to the pixel in the background's
+/// connectivity: an axial neighbour for 8-connectivity (background 4-connected), any for 4-connectivity.
+std::array<PixelRule, 256> make_rules(Connectivity connectivity) {
+    const int step = connectivity == Connectivity::eight ? 1 : 2;
+    std::array<PixelRule, 256> rules{};
+    for (int m = 0; m < 256; ++m) {
+        PixelRule& rule = rules[static_cast<std::size_t>(m)];
+        for (int b = 0; b < 8; b += step) {
+            if ((m >> b & 1) == 0) {
+                continue;
+            }
+            int out = b + step;
+            while (((m >> (out & 7)) & 1) == 0) {
+                out += step;
+            }
+            bool border = false;
+            bool north = false;
+            for (int d = b + 1; d < out; ++d) {
+                const bool background = ((m >> (d & 7)) & 1) == 0;
+                border = border || (background && (step == 2 || (d & 1) == 0));
+                north = north || (background && (d & 7) == 2);
+            }
+            rule.out[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(out & 7);
+            rule.border = static_cast<std::uint8_t>(rule.border | (border ? 1 << b : 0));
+            rule.north = static_cast<std::uint8_t>(rule.north | (north ? 1 << b : 0));
+        }
+    }
+    return rules;
+}
+
+/// A BorderMap's block as the nodes of rank_graph: its states.
+class StateView {
+  public:
+    StateView(std::span<const std::int64_t> states,
+              std::span<const std::int64_t> successors,
+              std::span<const std::int64_t> local_next)
+        : states_(states), successors_(successors), local_next_(local_next) {}
+    [[nodiscard]] std::size_t size() const noexcept { return states_.size(); }
+    [[nodiscard]] static bool active(std::size_t /*i*/) noexcept { return true; }
+    [[nodiscard]] std::int64_t next(std::size_t i) const { return local_next_[i]; }
+    [[nodiscard]] std::int64_t global(std::size_t i) const { return states_[i]; }
+    [[nodiscard]] std::int64_t out(std::size_t i) const { return successors_[i]; }
+
+  private:
+    std::span<const std::int64_t> states_;
+    std::span<const std::int64_t> successors_;
+    std::span<const std::int64_t> local_next_;
+};
+
+constexpr std::int64_t kStatesPerPixel = 8;
+
+}  // namespace
+
+BinaryImage BinaryImage::from_whole(Group& group,
+                                    std::int64_t width,
+                                    std::int64_t height,
+                                    std::span<const std::uint8_t> all) {
+    return BinaryImage(
+        group, width, height, block_from_whole(group, "llc::BinaryImage::from_whole", width, height, all));
+}
+
+BinaryImage::BinaryImage(Group& group, std::int64_t width, std::int64_t height, std::vector<std::uint8_t> local)
+    : width_(width),
+      height_(height),
+      block_(checked_block(group, "llc::BinaryImage", width, height, local.size())),
+      pixels_(std::move(local)) {}
+
+BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity connectivity) {
+    const char* function = "llc::trace_contours";
+    const bool known = connectivity == Connectivity::four || connectivity == Connectivity::eight;
+    group.check_same(function,
+                     {{"connectivity", static_cast<long long>(connectivity)}},
+                     known ? std::string()
+                           : argument_message(function,
+                                              "connectivity",
+                                              std::to_string(static_cast<long long>(connectivity)),
+                                              "must be Connectivity::four or Connectivity::eight"));
+    static const std::array<std::array<PixelRule, 256>, 2> all_rules = {make_rules(Connectivity::four),
+                                                                        make_rules(Connectivity::eight)};
+    const auto& rules = all_rules[connectivity == Connectivity::eight ? 1 : 0];
+    const bool eight = connectivity == Connectivity::eight;
+    const std::uint8_t moves = eight ? 0xFF : 0x55;
+
+    BorderMap map;
+    map.width_ = image.width();
+    map.height_ = image.height();
+    map.connectivity_ = connectivity;
+    map.processors_ = group.size();
+    map.block_ = image.block();
+    const PixelBlock& b = map.block_;
+    const std::int64_t width = image.width();
+    // Foreground as 0/1, with the ring of pixels around the block.
+    std::vector<std::uint8_t> binary(image.pixels().size());
+    std::transform(image.pixels().begin(), image.pixels().end(), binary.begin(), [](std::uint8_t v) {
+        return static_cast<std::uint8_t>(v != 0 ? 1 : 0);
+    });
+    const Halo<std::uint8_t> halo(group, b, width, image.height(), std::span<const std::uint8_t>(binary), 0);
+    const std::int64_t stride = halo.stride();
+    std::array<std::ptrdiff_t, 8> offset{};
+    for (std::size_t d = 0; d < 8; ++d) {
+        offset[d] = kRowStep[d] * stride + kColStep[d];
+    }
+    // Pass 1: every border state, its successor and north flag; row_start[r] is the first state of block row r.
+    std::vector<std::int64_t> row_start(static_cast<std::size_t>(b.rows + 1), 0);
+    for (std::int64_t r = 0; r < b.rows; ++r) {
+        row_start[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(map.states_.size());
+        const std::uint8_t* px = halo.data() + halo.slot(b.row0 + r, b.col0);
+        for (std::int64_t c = 0; c < b.cols; ++c, ++px) {
+            if (*px == 0) {
+                continue;
+            }
+            // Interior: every axial neighbour foreground (8-connectivity) or every neighbour (4-connectivity).
+            if (px[-1] != 0 && px[1] != 0 && px[-stride] != 0 && px[stride] != 0 &&
+                (eight ||
+                 (px[-stride - 1] != 0 && px[-stride + 1] != 0 && px[stride - 1] != 0 && px[stride + 1] != 0))) {
+                continue;
+            }
+            unsigned mask = 0;
+            for (std::size_t d = 0; d < 8; ++d) {
+                mask |= static_cast<unsigned>(px[offset[d]]) << d;
+            }
+            const std::int64_t pixel = (b.row0 + r) * width + b.col0 + c;
+            if ((mask & moves) == 0) {
+                // A border of one pixel: one state, its own successor.
+                map.states_.push_back(pixel * kStatesPerPixel);
+                map.successors_.push_back(pixel * kStatesPerPixel);
+                map.north_.push_back(1);
+                continue;
+            }
+            const PixelRule& rule = rules[mask];
+            for (unsigned bits = rule.border; bits != 0; bits &= bits - 1) {
+                const auto entry = static_cast<std::size_t>(std::countr_zero(bits));
+                const std::uint8_t exit = rule.out[entry];
+                const std::int64_t next_pixel = pixel + kRowStep[exit] * width + kColStep[exit];
+                map.states_.push_back(pixel * kStatesPerPixel + static_cast<std::int64_t>(entry));
+                map.successors_.push_back(next_pixel * kStatesPerPixel + ((exit + 4) & 7));
+                map.north_.push_back(static_cast<std::uint8_t>((rule.north >> entry) & 1));
+            }
+        }
+    }
+    row_start.back() = static_cast<std::int64_t>(map.states_.size());
+    // Pass 2: each successor inside the block, found among its row's states (sorted).
+    map.local_next_.assign(map.states_.size(), kNone);
+    for (std::size_t i = 0; i < map.states_.size(); ++i) {
+        const std::int64_t pixel = map.successors_[i] / kStatesPerPixel;
+        const std::int64_t r = pixel / width;
+        const std::int64_t c = pixel % width;
+        if (!b.contains(r, c)) {
+            continue;
+        }
+        const auto first = map.states_.begin() + row_start[static_cast<std::size_t>(r - b.row0)];
+        const auto last = map.states_.begin() + row_start[static_cast<std::size_t>(r - b.row0 + 1)];
+        const auto it = std::lower_bound(first, last, map.successors_[i]);
+        if (it == last || *it != map.successors_[i]) {
+            // Cannot happen (a border's states are all border states); found on one rank alone, so no exception.
+            abort_job(group.path(),
+                      "llc::trace_contours: internal error: the successor of border state " +
+                          std::to_string(map.states_[i]) + " is not a border state");
+        }
+        map.local_next_[i] = it - map.states_.begin();
+    }
+    return map;
+}
+
+std::vector<ContourRank> contour_rank(Group& group,
+                                      const BorderMap& borders,
+                                      ContourPattern pattern,
+                                      const cost::Profile* profile) {
+    const char* function = "llc::contour_rank";
+    std::string error;
+    if (borders.processors() != group.size()) {
+        error = argument_message(function,
+                                 "borders",
+                                 "traced on " + std::to_string(borders.processors()) + " processors",
+                                 "must be traced on this group's " + std::to_string(group.size()));
+    }
+    check_pattern(group, function, pattern, error);
+    pattern = resolve_pattern(
+        group, pattern, static_cast<std::int64_t>(borders.states().size()), borders.width(), borders.height(), profile);
+    const ImageLayout layout{group.size(), grid_of(group.size()), borders.width(), borders.height(), kStatesPerPixel};
+    return rank_graph(
+        group, pattern, layout, borders.block(), StateView(borders.states_, borders.successors_, borders.local_next_));
+}
+
+namespace {
+
+/// One state of a border on its way to the root: the border's head, the state's rank and its pixel.
+struct PointRecord {
+    std::int64_t head;
+    std::int64_t rank;
+    std::int64_t pixel;
+};
+
+}  // namespace
+
+std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<const ContourRank> ranks, int root) {
+    const char* function = "llc::contours";
+    std::string error = group.root_error(function, root);
+    if (error.empty() && ranks.size() != borders.states().size()) {
+        error =
+            argument_message(function,
+                             "ranks.size()",
+                             std::to_string(ranks.size()),
+                             "must be this rank's number of border states " + std::to_string(borders.states().size()));
+    }
+    group.check_same(function, {{"root", root}}, error);
+    const auto states = borders.states();
+    const auto& north = BorderMapAccess::north(borders);
+    std::vector<PointRecord> records(states.size());
+    std::vector<std::int64_t> outer;
+    for (std::size_t i = 0; i < states.size(); ++i) {
+        const std::int64_t pixel = states[i] / kStatesPerPixel;
+        records[i] = {ranks[i].head, ranks[i].rank, pixel};
+        // The state that passes the north background of its border's head pixel: that border is outer.
+        if (north[i] != 0 && ranks[i].head / kStatesPerPixel == pixel) {
+            outer.push_back(ranks[i].head);
+        }
+    }
+    std::vector<PointRecord> all = group.gatherv(std::span<const PointRecord>(records), root);
+    std::vector<std::int64_t> outer_heads = group.gatherv(std::span<const std::int64_t>(outer), root);
+    if (group.rank() != root) {
+        return {};
+    }
+    // Each border from its head (rank 0), then following successors: ranks L − 1, L − 2, …, 1.
+    const auto position = [](const PointRecord& p) {
+        return p.rank == 0 ? std::numeric_limits<std::int64_t>::min() : -p.rank;
+    };
+    std::sort(all.begin(), all.end(), [&](const PointRecord& a, const PointRecord& z) {
+        return a.head != z.head ? a.head < z.head : position(a) < position(z);
+    });
+    std::sort(outer_heads.begin(), outer_heads.end());
+    std::vector<Contour> out;
+    const std::int64_t width = borders.width();
+    for (const PointRecord& p : all) {
+        if (out.empty() || out.back().id != p.head) {
+            out.push_back({p.head, !std::binary_search(outer_heads.begin(), outer_heads.end(), p.head), {}});
+        }
+        out.back().points.push_back({p.pixel / width, p.pixel % width});
+    }
+    return out;
+}
+
+}  // namespace llc
