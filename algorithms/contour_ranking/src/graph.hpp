@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -76,11 +77,20 @@ std::vector<T> block_from_whole(
 /// Calls f(r, c) for every pixel on the perimeter of `b`, in one fixed order (row-major).
 template <class F>
 void for_each_border_pixel(const PixelBlock& b, F&& f) {
-    for (std::int64_t r = b.row0; r < b.row0 + b.rows; ++r) {
-        const bool whole_row = r == b.row0 || r == b.row0 + b.rows - 1;
-        for (std::int64_t c = b.col0; c < b.col0 + b.cols; ++c) {
-            if (whole_row || c == b.col0 || c == b.col0 + b.cols - 1) {
+    if (b.rows <= 0 || b.cols <= 0) {
+        return;
+    }
+    const std::int64_t last_row = b.row0 + b.rows - 1;
+    const std::int64_t last_col = b.col0 + b.cols - 1;
+    for (std::int64_t r = b.row0; r <= last_row; ++r) {
+        if (r == b.row0 || r == last_row) {
+            for (std::int64_t c = b.col0; c <= last_col; ++c) {
                 f(r, c);
+            }
+        } else {
+            f(r, b.col0);
+            if (last_col != b.col0) {
+                f(r, last_col);
             }
         }
     }
@@ -98,9 +108,14 @@ class Halo {
          std::int64_t height,
          std::span<const T> local,
          T outside)
-        : block_(block),
-          stride_(block_.cols + 2),
-          halo_(static_cast<std::size_t>((block_.rows + 2) * stride_), outside) {
+        : block_(block), stride_(block_.cols + 2), halo_(new T[static_cast<std::size_t>((block_.rows + 2) * stride_)]) {
+        // Only the ring needs `outside` first: the block's rows are copied over the rest.
+        std::fill_n(halo_.get(), stride_, outside);
+        std::fill_n(halo_.get() + (block_.rows + 1) * stride_, stride_, outside);
+        for (std::int64_t r = 1; r <= block_.rows; ++r) {
+            halo_[static_cast<std::size_t>(r * stride_)] = outside;
+            halo_[static_cast<std::size_t>(r * stride_ + stride_ - 1)] = outside;
+        }
         std::vector<T> mine;
         for_each_border_pixel(block_, [&](std::int64_t r, std::int64_t c) {
             mine.push_back(local[static_cast<std::size_t>((r - block_.row0) * block_.cols + c - block_.col0)]);
@@ -108,9 +123,7 @@ class Halo {
         for (std::int64_t r = 0; r < block_.rows; ++r) {
             const auto row =
                 local.subspan(static_cast<std::size_t>(r * block_.cols), static_cast<std::size_t>(block_.cols));
-            std::copy(row.begin(),
-                      row.end(),
-                      halo_.begin() + static_cast<std::ptrdiff_t>(slot(block_.row0 + r, block_.col0)));
+            std::copy(row.begin(), row.end(), halo_.get() + slot(block_.row0 + r, block_.col0));
         }
         const std::vector<T> all = group.allgatherv(std::span<const T>(mine));
         const PixelBlock ring{block_.row0 - 1, block_.col0 - 1, block_.rows + 2, block_.cols + 2};
@@ -133,12 +146,12 @@ class Halo {
         return static_cast<std::size_t>((r - block_.row0 + 1) * stride_ + (c - block_.col0 + 1));
     }
     [[nodiscard]] std::int64_t stride() const noexcept { return stride_; }
-    [[nodiscard]] const T* data() const noexcept { return halo_.data(); }
+    [[nodiscard]] const T* data() const noexcept { return halo_.get(); }
 
   private:
     PixelBlock block_;
     std::int64_t stride_;
-    std::vector<T> halo_;
+    std::unique_ptr<T[]> halo_;  ///< (rows + 2) × stride, not value-initialised: every slot is written once
 };
 
 /// Step 1: a block's segments, and for each of its nodes its segment (or kNone) and distance to the segment's last.

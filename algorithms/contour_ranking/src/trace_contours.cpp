@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <limits>
+#include <cstring>
 #include <string>
 
 #include <llc/algorithms/contour_ranking.hpp>
@@ -84,6 +84,14 @@ class StateView {
 
 constexpr std::int64_t kStatesPerPixel = 8;
 
+/// The high bit of each of the 8 bytes at p set when that byte is nonzero (byte k of the little-endian word: p[k]).
+std::uint64_t nonzero_bytes(const std::uint8_t* p) {
+    constexpr std::uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+    std::uint64_t x = 0;
+    std::memcpy(&x, p, sizeof x);
+    return (((x & low7) + low7) | x) & ~low7;
+}
+
 }  // namespace
 
 BinaryImage BinaryImage::from_whole(Group& group,
@@ -124,12 +132,8 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     map.block_ = image.block();
     const PixelBlock& b = map.block_;
     const std::int64_t width = image.width();
-    // Foreground as 0/1, with the ring of pixels around the block.
-    std::vector<std::uint8_t> binary(image.pixels().size());
-    std::transform(image.pixels().begin(), image.pixels().end(), binary.begin(), [](std::uint8_t v) {
-        return static_cast<std::uint8_t>(v != 0 ? 1 : 0);
-    });
-    const Halo<std::uint8_t> halo(group, b, width, image.height(), std::span<const std::uint8_t>(binary), 0);
+    // The pixels with the ring of pixels around the block (foreground: nonzero).
+    const Halo<std::uint8_t> halo(group, b, width, image.height(), image.pixels(), 0);
     const std::int64_t stride = halo.stride();
     std::array<std::ptrdiff_t, 8> offset{};
     for (std::size_t d = 0; d < 8; ++d) {
@@ -137,39 +141,59 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     }
     // Pass 1: every border state, its successor and north flag; row_start[r] is the first state of block row r.
     std::vector<std::int64_t> row_start(static_cast<std::size_t>(b.rows + 1), 0);
+    // The states of pixel (row0 + r, col0 + c) at px, a foreground pixel that is not interior.
+    const auto visit = [&](const std::uint8_t* px, std::int64_t r, std::int64_t c) {
+        unsigned mask = 0;
+        for (std::size_t d = 0; d < 8; ++d) {
+            mask |= (px[offset[d]] != 0 ? 1U : 0U) << d;
+        }
+        const std::int64_t pixel = (b.row0 + r) * width + b.col0 + c;
+        if ((mask & moves) == 0) {
+            // A border of one pixel: one state, its own successor.
+            map.states_.push_back(pixel * kStatesPerPixel);
+            map.successors_.push_back(pixel * kStatesPerPixel);
+            map.north_.push_back(1);
+            return;
+        }
+        const PixelRule& rule = rules[mask];
+        for (unsigned bits = rule.border; bits != 0; bits &= bits - 1) {
+            const auto entry = static_cast<std::size_t>(std::countr_zero(bits));
+            const std::uint8_t exit = rule.out[entry];
+            const std::int64_t next_pixel = pixel + kRowStep[exit] * width + kColStep[exit];
+            map.states_.push_back(pixel * kStatesPerPixel + static_cast<std::int64_t>(entry));
+            map.successors_.push_back(next_pixel * kStatesPerPixel + ((exit + 4) & 7));
+            map.north_.push_back(static_cast<std::uint8_t>((rule.north >> entry) & 1));
+        }
+    };
     for (std::int64_t r = 0; r < b.rows; ++r) {
         row_start[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(map.states_.size());
-        const std::uint8_t* px = halo.data() + halo.slot(b.row0 + r, b.col0);
-        for (std::int64_t c = 0; c < b.cols; ++c, ++px) {
-            if (*px == 0) {
-                continue;
+        const std::uint8_t* row = halo.data() + halo.slot(b.row0 + r, b.col0);
+        std::int64_t c = 0;
+        if constexpr (std::endian::native == std::endian::little) {
+            // Eight pixels at a time: only the foreground pixels that are not interior (every axial neighbour
+            // foreground for 8-connectivity, every neighbour for 4-connectivity) have states. Reads stay inside the
+            // padded rows (c + 8 ≤ cols).
+            for (; c + 8 <= b.cols; c += 8) {
+                const std::uint8_t* px = row + c;
+                std::uint64_t interior = nonzero_bytes(px - 1) & nonzero_bytes(px + 1) & nonzero_bytes(px - stride) &
+                                         nonzero_bytes(px + stride);
+                if (!eight) {
+                    interior &= nonzero_bytes(px - stride - 1) & nonzero_bytes(px - stride + 1) &
+                                nonzero_bytes(px + stride - 1) & nonzero_bytes(px + stride + 1);
+                }
+                for (std::uint64_t bits = nonzero_bytes(px) & ~interior; bits != 0; bits &= bits - 1) {
+                    const int k = std::countr_zero(bits) / 8;
+                    visit(px + k, r, c + k);
+                }
             }
-            // Interior: every axial neighbour foreground (8-connectivity) or every neighbour (4-connectivity).
-            if (px[-1] != 0 && px[1] != 0 && px[-stride] != 0 && px[stride] != 0 &&
-                (eight ||
-                 (px[-stride - 1] != 0 && px[-stride + 1] != 0 && px[stride - 1] != 0 && px[stride + 1] != 0))) {
-                continue;
-            }
-            unsigned mask = 0;
-            for (std::size_t d = 0; d < 8; ++d) {
-                mask |= static_cast<unsigned>(px[offset[d]]) << d;
-            }
-            const std::int64_t pixel = (b.row0 + r) * width + b.col0 + c;
-            if ((mask & moves) == 0) {
-                // A border of one pixel: one state, its own successor.
-                map.states_.push_back(pixel * kStatesPerPixel);
-                map.successors_.push_back(pixel * kStatesPerPixel);
-                map.north_.push_back(1);
-                continue;
-            }
-            const PixelRule& rule = rules[mask];
-            for (unsigned bits = rule.border; bits != 0; bits &= bits - 1) {
-                const auto entry = static_cast<std::size_t>(std::countr_zero(bits));
-                const std::uint8_t exit = rule.out[entry];
-                const std::int64_t next_pixel = pixel + kRowStep[exit] * width + kColStep[exit];
-                map.states_.push_back(pixel * kStatesPerPixel + static_cast<std::int64_t>(entry));
-                map.successors_.push_back(next_pixel * kStatesPerPixel + ((exit + 4) & 7));
-                map.north_.push_back(static_cast<std::uint8_t>((rule.north >> entry) & 1));
+        }
+        for (; c < b.cols; ++c) {
+            const std::uint8_t* px = row + c;
+            const bool interior =
+                px[-1] != 0 && px[1] != 0 && px[-stride] != 0 && px[stride] != 0 &&
+                (eight || (px[-stride - 1] != 0 && px[-stride + 1] != 0 && px[stride - 1] != 0 && px[stride + 1] != 0));
+            if (*px != 0 && !interior) {
+                visit(px, r, c);
             }
         }
     }
@@ -256,21 +280,35 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
     if (group.rank() != root) {
         return {};
     }
-    // Each border from its head (rank 0), then following successors: ranks L − 1, L − 2, …, 1.
-    const auto position = [](const PointRecord& p) {
-        return p.rank == 0 ? std::numeric_limits<std::int64_t>::min() : -p.rank;
-    };
-    std::sort(all.begin(), all.end(), [&](const PointRecord& a, const PointRecord& z) {
-        return a.head != z.head ? a.head < z.head : position(a) < position(z);
-    });
-    std::sort(outer_heads.begin(), outer_heads.end());
-    std::vector<Contour> out;
-    const std::int64_t width = borders.width();
+    // Each border from its head (rank 0), then following successors: ranks L − 1, L − 2, …, 1. The heads in
+    // increasing order number the contours; each record goes straight to its place.
+    std::vector<std::int64_t> heads;
     for (const PointRecord& p : all) {
-        if (out.empty() || out.back().id != p.head) {
-            out.push_back({p.head, !std::binary_search(outer_heads.begin(), outer_heads.end(), p.head), {}});
+        if (p.rank == 0) {
+            heads.push_back(p.head);
         }
-        out.back().points.push_back({p.pixel / width, p.pixel % width});
+    }
+    std::sort(heads.begin(), heads.end());
+    std::sort(outer_heads.begin(), outer_heads.end());
+    const auto contour_of = [&](std::int64_t head) {
+        return static_cast<std::size_t>(std::lower_bound(heads.begin(), heads.end(), head) - heads.begin());
+    };
+    std::vector<std::size_t> owner(all.size());
+    std::vector<Contour> out(heads.size());
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        owner[k] = contour_of(all[k].head);
+        out[owner[k]].points.emplace_back();  // counts the points; filled below
+    }
+    const std::int64_t width = borders.width();
+    for (std::size_t c = 0; c < out.size(); ++c) {
+        out[c].id = heads[c];
+        out[c].hole = !std::binary_search(outer_heads.begin(), outer_heads.end(), heads[c]);
+    }
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        const PointRecord& p = all[k];
+        std::vector<ContourPoint>& points = out[owner[k]].points;
+        const auto length = static_cast<std::int64_t>(points.size());
+        points[static_cast<std::size_t>(p.rank == 0 ? 0 : length - p.rank)] = {p.pixel / width, p.pixel % width};
     }
     return out;
 }
