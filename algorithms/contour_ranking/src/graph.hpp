@@ -96,9 +96,70 @@ void for_each_border_pixel(const PixelBlock& b, F&& f) {
     }
 }
 
-/// The values of this block and of the ring of pixels around it (from the other blocks' borders, `outside` off the
-/// image): every neighbour of this block's pixels, in one padded array read in constant time. Collective: one
-/// allgatherv of the blocks' borders.
+/// The ring of pixels around a block, one pixel wide, from the other blocks' perimeters (`outside` off the image): the
+/// rows above and below (columns col0 − 1 … col0 + cols, corners included) and the columns left and right (rows row0 …
+/// row0 + rows − 1). Collective: one allgatherv of the blocks' perimeters.
+template <class T>
+class Ring {
+  public:
+    Ring(Group& group,
+         const PixelBlock& block,
+         std::int64_t width,
+         std::int64_t height,
+         std::span<const T> local,
+         T outside)
+        : block_(block),
+          top_(static_cast<std::size_t>(block.cols + 2), outside),
+          bottom_(top_),
+          left_(static_cast<std::size_t>(block.rows), outside),
+          right_(left_) {
+        std::vector<T> mine;
+        for_each_border_pixel(block_, [&](std::int64_t r, std::int64_t c) {
+            mine.push_back(local[static_cast<std::size_t>((r - block_.row0) * block_.cols + c - block_.col0)]);
+        });
+        const std::vector<T> all = group.allgatherv(std::span<const T>(mine));
+        const PixelBlock around{block_.row0 - 1, block_.col0 - 1, block_.rows + 2, block_.cols + 2};
+        std::size_t next = 0;
+        for (int q = 0; q < group.size(); ++q) {
+            const PixelBlock b = block_of(q, group.size(), width, height);
+            for_each_border_pixel(b, [&](std::int64_t r, std::int64_t c) {
+                if (q != group.rank() && around.contains(r, c) && !block_.contains(r, c)) {
+                    slot(r, c) = all[next];
+                }
+                ++next;
+            });
+        }
+    }
+
+    /// The row above the block: cols + 2 values, from column col0 − 1.
+    [[nodiscard]] std::span<const T> top() const noexcept { return top_; }
+    /// The row below the block, like top().
+    [[nodiscard]] std::span<const T> bottom() const noexcept { return bottom_; }
+    /// The column left of the block: rows values, from row row0.
+    [[nodiscard]] std::span<const T> left() const noexcept { return left_; }
+    /// The column right of the block, like left().
+    [[nodiscard]] std::span<const T> right() const noexcept { return right_; }
+
+  private:
+    T& slot(std::int64_t r, std::int64_t c) {
+        if (r == block_.row0 - 1) {
+            return top_[static_cast<std::size_t>(c - block_.col0 + 1)];
+        }
+        if (r == block_.row0 + block_.rows) {
+            return bottom_[static_cast<std::size_t>(c - block_.col0 + 1)];
+        }
+        return (c < block_.col0 ? left_ : right_)[static_cast<std::size_t>(r - block_.row0)];
+    }
+
+    PixelBlock block_;
+    std::vector<T> top_;
+    std::vector<T> bottom_;
+    std::vector<T> left_;
+    std::vector<T> right_;
+};
+
+/// The values of this block and of the ring of pixels around it (Ring): every neighbour of this block's pixels, in
+/// one padded array read in constant time. Collective: one allgatherv of the blocks' perimeters.
 template <class T>
 class Halo {
   public:
@@ -109,46 +170,29 @@ class Halo {
          std::span<const T> local,
          T outside)
         : block_(block), stride_(block_.cols + 2), halo_(new T[static_cast<std::size_t>((block_.rows + 2) * stride_)]) {
-        // Only the ring needs `outside` first: the block's rows are copied over the rest.
-        std::fill_n(halo_.get(), stride_, outside);
-        std::fill_n(halo_.get() + (block_.rows + 1) * stride_, stride_, outside);
-        for (std::int64_t r = 1; r <= block_.rows; ++r) {
-            halo_[static_cast<std::size_t>(r * stride_)] = outside;
-            halo_[static_cast<std::size_t>(r * stride_ + stride_ - 1)] = outside;
-        }
-        std::vector<T> mine;
-        for_each_border_pixel(block_, [&](std::int64_t r, std::int64_t c) {
-            mine.push_back(local[static_cast<std::size_t>((r - block_.row0) * block_.cols + c - block_.col0)]);
-        });
+        // Every slot written once: the ring's rows and columns, the block's rows between them.
+        const Ring<T> ring(group, block, width, height, local, outside);
+        std::copy(ring.top().begin(), ring.top().end(), halo_.get());
+        std::copy(ring.bottom().begin(), ring.bottom().end(), halo_.get() + (block_.rows + 1) * stride_);
         for (std::int64_t r = 0; r < block_.rows; ++r) {
-            const auto row =
+            T* row = halo_.get() + (r + 1) * stride_;
+            const auto k = static_cast<std::size_t>(r);
+            row[0] = ring.left()[k];
+            const auto values =
                 local.subspan(static_cast<std::size_t>(r * block_.cols), static_cast<std::size_t>(block_.cols));
-            std::copy(row.begin(), row.end(), halo_.get() + slot(block_.row0 + r, block_.col0));
-        }
-        const std::vector<T> all = group.allgatherv(std::span<const T>(mine));
-        const PixelBlock ring{block_.row0 - 1, block_.col0 - 1, block_.rows + 2, block_.cols + 2};
-        std::size_t next = 0;
-        for (int q = 0; q < group.size(); ++q) {
-            const PixelBlock b = block_of(q, group.size(), width, height);
-            for_each_border_pixel(b, [&](std::int64_t r, std::int64_t c) {
-                if (q != group.rank() && ring.contains(r, c)) {
-                    halo_[slot(r, c)] = all[next];
-                }
-                ++next;
-            });
+            std::copy(values.begin(), values.end(), row + 1);
+            row[stride_ - 1] = ring.right()[k];
         }
     }
 
     /// The value of pixel (r, c) of this block or next to it; `outside` off the image.
     [[nodiscard]] T at(std::int64_t r, std::int64_t c) const { return halo_[slot(r, c)]; }
-    /// Where pixel (r, c) is in the padded array (row stride stride()).
+
+  private:
     [[nodiscard]] std::size_t slot(std::int64_t r, std::int64_t c) const {
         return static_cast<std::size_t>((r - block_.row0 + 1) * stride_ + (c - block_.col0 + 1));
     }
-    [[nodiscard]] std::int64_t stride() const noexcept { return stride_; }
-    [[nodiscard]] const T* data() const noexcept { return halo_.get(); }
 
-  private:
     PixelBlock block_;
     std::int64_t stride_;
     std::unique_ptr<T[]> halo_;  ///< (rows + 2) × stride, not value-initialised: every slot is written once

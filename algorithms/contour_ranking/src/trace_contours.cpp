@@ -132,21 +132,14 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     map.block_ = image.block();
     const PixelBlock& b = map.block_;
     const std::int64_t width = image.width();
-    // The pixels with the ring of pixels around the block (foreground: nonzero).
-    const Halo<std::uint8_t> halo(group, b, width, image.height(), image.pixels(), 0);
-    const std::int64_t stride = halo.stride();
-    std::array<std::ptrdiff_t, 8> offset{};
-    for (std::size_t d = 0; d < 8; ++d) {
-        offset[d] = kRowStep[d] * stride + kColStep[d];
-    }
+    // The ring of pixels around the block; the block's own pixels are read in place (foreground: nonzero).
+    const std::span<const std::uint8_t> pixels = image.pixels();
+    const Ring<std::uint8_t> ring(group, b, width, image.height(), pixels, 0);
+    const std::uint8_t interior = eight ? 0x55 : 0xFF;  // the neighbours that make a foreground pixel interior
     // Pass 1: every border state, its successor and north flag; row_start[r] is the first state of block row r.
     std::vector<std::int64_t> row_start(static_cast<std::size_t>(b.rows + 1), 0);
-    // The states of pixel (row0 + r, col0 + c) at px, a foreground pixel that is not interior.
-    const auto visit = [&](const std::uint8_t* px, std::int64_t r, std::int64_t c) {
-        unsigned mask = 0;
-        for (std::size_t d = 0; d < 8; ++d) {
-            mask |= (px[offset[d]] != 0 ? 1U : 0U) << d;
-        }
+    // The states of pixel (row0 + r, col0 + c), foreground with neighbour mask `mask`, not interior.
+    const auto visit = [&](unsigned mask, std::int64_t r, std::int64_t c) {
         const std::int64_t pixel = (b.row0 + r) * width + b.col0 + c;
         if ((mask & moves) == 0) {
             // A border of one pixel: one state, its own successor.
@@ -165,58 +158,112 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
             map.north_.push_back(static_cast<std::uint8_t>((rule.north >> entry) & 1));
         }
     };
+    const std::int64_t cols = b.cols;
     for (std::int64_t r = 0; r < b.rows; ++r) {
         row_start[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(map.states_.size());
-        const std::uint8_t* row = halo.data() + halo.slot(b.row0 + r, b.col0);
-        std::int64_t c = 0;
-        if constexpr (std::endian::native == std::endian::little) {
-            // Eight pixels at a time: only the foreground pixels that are not interior (every axial neighbour
-            // foreground for 8-connectivity, every neighbour for 4-connectivity) have states. Reads stay inside the
-            // padded rows (c + 8 ≤ cols).
-            for (; c + 8 <= b.cols; c += 8) {
-                const std::uint8_t* px = row + c;
-                std::uint64_t interior = nonzero_bytes(px - 1) & nonzero_bytes(px + 1) & nonzero_bytes(px - stride) &
-                                         nonzero_bytes(px + stride);
-                if (!eight) {
-                    interior &= nonzero_bytes(px - stride - 1) & nonzero_bytes(px - stride + 1) &
-                                nonzero_bytes(px + stride - 1) & nonzero_bytes(px + stride + 1);
+        // Rows r − 1, r, r + 1 (the ring's top or bottom row at the block's edge), each with its values left and right
+        // of the block.
+        const auto k = static_cast<std::size_t>(r);
+        const std::uint8_t* rows[3] = {
+            r == 0 ? ring.top().data() + 1 : pixels.data() + (r - 1) * cols,
+            pixels.data() + r * cols,
+            r == b.rows - 1 ? ring.bottom().data() + 1 : pixels.data() + (r + 1) * cols,
+        };
+        const std::uint8_t lefts[3] = {r == 0 ? ring.top()[0] : ring.left()[k - 1],
+                                       ring.left()[k],
+                                       r == b.rows - 1 ? ring.bottom()[0] : ring.left()[k + 1]};
+        const std::uint8_t rights[3] = {
+            r == 0 ? ring.top()[static_cast<std::size_t>(cols + 1)] : ring.right()[k - 1],
+            ring.right()[k],
+            r == b.rows - 1 ? ring.bottom()[static_cast<std::size_t>(cols + 1)] : ring.right()[k + 1]};
+        // Neighbour (dr, dc) of column c, anywhere in [0, cols).
+        const auto at = [&](int dr, std::int64_t c) {
+            const auto i = static_cast<std::size_t>(dr + 1);
+            return c < 0 ? lefts[i] : c >= cols ? rights[i] : rows[i][c];
+        };
+        // The mask of column c; `near` says its neighbours are in [0, cols) (no ring column needed).
+        const auto mask_of = [&](std::int64_t c, bool near) {
+            unsigned mask = 0;
+            for (std::size_t d = 0; d < 8; ++d) {
+                const int dr = kRowStep[d];
+                const std::int64_t cc = c + kColStep[d];
+                const std::uint8_t v = near ? rows[dr + 1][cc] : at(dr, cc);
+                mask |= (v != 0 ? 1U : 0U) << d;
+            }
+            return mask;
+        };
+        const auto scalar = [&](std::int64_t c) {
+            if (rows[1][c] != 0) {
+                const unsigned mask = mask_of(c, false);
+                if ((mask & interior) != interior) {
+                    visit(mask, r, c);
                 }
-                for (std::uint64_t bits = nonzero_bytes(px) & ~interior; bits != 0; bits &= bits - 1) {
-                    const int k = std::countr_zero(bits) / 8;
-                    visit(px + k, r, c + k);
+            }
+        };
+        std::int64_t c = 0;
+        if (cols > 0) {
+            scalar(c++);
+        }
+        if constexpr (std::endian::native == std::endian::little) {
+            // Eight pixels at a time while all their neighbours are in the block's columns: only the foreground
+            // pixels that are not interior (every axial neighbour foreground for 8-connectivity, every neighbour for
+            // 4-connectivity) have states.
+            for (; c + 9 <= cols; c += 8) {
+                const std::uint8_t* up = rows[0] + c;
+                const std::uint8_t* mid = rows[1] + c;
+                const std::uint8_t* down = rows[2] + c;
+                std::uint64_t inside =
+                    nonzero_bytes(mid - 1) & nonzero_bytes(mid + 1) & nonzero_bytes(up) & nonzero_bytes(down);
+                if (!eight) {
+                    inside &= nonzero_bytes(up - 1) & nonzero_bytes(up + 1) & nonzero_bytes(down - 1) &
+                              nonzero_bytes(down + 1);
+                }
+                for (std::uint64_t bits = nonzero_bytes(mid) & ~inside; bits != 0; bits &= bits - 1) {
+                    const std::int64_t at_c = c + std::countr_zero(bits) / 8;
+                    visit(mask_of(at_c, true), r, at_c);
                 }
             }
         }
-        for (; c < b.cols; ++c) {
-            const std::uint8_t* px = row + c;
-            const bool interior =
-                px[-1] != 0 && px[1] != 0 && px[-stride] != 0 && px[stride] != 0 &&
-                (eight || (px[-stride - 1] != 0 && px[-stride + 1] != 0 && px[stride - 1] != 0 && px[stride + 1] != 0));
-            if (*px != 0 && !interior) {
-                visit(px, r, c);
-            }
+        for (; c < cols; ++c) {
+            scalar(c);
         }
     }
     row_start.back() = static_cast<std::int64_t>(map.states_.size());
-    // Pass 2: each successor inside the block, found among its row's states (sorted).
+    // Pass 2: each successor inside the block, found among its row's states (sorted) from a cursor per row above,
+    // at and below: along a row the successors' columns advance with the states', so each cursor moves a few steps.
     map.local_next_.assign(map.states_.size(), kNone);
-    for (std::size_t i = 0; i < map.states_.size(); ++i) {
-        const std::int64_t pixel = map.successors_[i] / kStatesPerPixel;
-        const std::int64_t r = pixel / width;
-        const std::int64_t c = pixel % width;
-        if (!b.contains(r, c)) {
-            continue;
+    const auto& states = map.states_;
+    for (std::int64_t r = 0; r < b.rows; ++r) {
+        std::int64_t cursor[3] = {row_start[static_cast<std::size_t>(std::max<std::int64_t>(r - 1, 0))],
+                                  row_start[static_cast<std::size_t>(r)],
+                                  row_start[static_cast<std::size_t>(std::min(r + 1, b.rows - 1))]};
+        for (auto i = static_cast<std::size_t>(row_start[static_cast<std::size_t>(r)]);
+             i < static_cast<std::size_t>(row_start[static_cast<std::size_t>(r + 1)]);
+             ++i) {
+            const std::int64_t target = map.successors_[i];
+            const auto exit = static_cast<std::size_t>(((target & 7) + 4) & 7);
+            const std::int64_t tr = r + kRowStep[exit];
+            const std::int64_t tc = states[i] / kStatesPerPixel - (b.row0 + r) * width - b.col0 + kColStep[exit];
+            if (tr < 0 || tr >= b.rows || tc < 0 || tc >= b.cols) {
+                continue;
+            }
+            const std::int64_t begin = row_start[static_cast<std::size_t>(tr)];
+            const std::int64_t end = row_start[static_cast<std::size_t>(tr + 1)];
+            std::int64_t& k = cursor[kRowStep[exit] + 1];
+            while (k < end && states[static_cast<std::size_t>(k)] < target) {
+                ++k;
+            }
+            while (k > begin && states[static_cast<std::size_t>(k - 1)] >= target) {
+                --k;
+            }
+            if (k == end || states[static_cast<std::size_t>(k)] != target) {
+                // Cannot happen (a border's states are all border states); found on one rank alone, so no exception.
+                abort_job(group.path(),
+                          "llc::trace_contours: internal error: the successor of border state " +
+                              std::to_string(states[i]) + " is not a border state");
+            }
+            map.local_next_[i] = k;
         }
-        const auto first = map.states_.begin() + row_start[static_cast<std::size_t>(r - b.row0)];
-        const auto last = map.states_.begin() + row_start[static_cast<std::size_t>(r - b.row0 + 1)];
-        const auto it = std::lower_bound(first, last, map.successors_[i]);
-        if (it == last || *it != map.successors_[i]) {
-            // Cannot happen (a border's states are all border states); found on one rank alone, so no exception.
-            abort_job(group.path(),
-                      "llc::trace_contours: internal error: the successor of border state " +
-                          std::to_string(map.states_[i]) + " is not a border state");
-        }
-        map.local_next_[i] = it - map.states_.begin();
     }
     return map;
 }
