@@ -86,7 +86,7 @@ constexpr std::int64_t kStatesPerPixel = 8;
 
 /// Pixels tested at once, as a vector (GCC and Clang vector extensions: SSE2/AVX on x86-64, NEON on ARM, scalar code
 /// elsewhere).
-constexpr int kLanes = 16;
+constexpr int kLanes = 32;
 using Bytes = std::int8_t __attribute__((vector_size(kLanes)));
 
 /// −1 in each byte of the kLanes at p that is zero, 0 elsewhere.
@@ -94,17 +94,6 @@ Bytes is_zero(const std::uint8_t* p) {
     Bytes v;
     std::memcpy(&v, p, sizeof v);
     return v == Bytes{};
-}
-
-/// Whether every byte of v is 0.
-bool none(const Bytes& v) {
-    std::uint64_t words[kLanes / 8];
-    std::memcpy(words, &v, sizeof words);
-    std::uint64_t any = 0;
-    for (const std::uint64_t w : words) {
-        any |= w;
-    }
-    return any == 0;
 }
 
 }  // namespace
@@ -174,6 +163,7 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
         }
     };
     const std::int64_t cols = b.cols;
+    std::vector<std::int64_t> candidates(static_cast<std::size_t>(cols) + 1);  // one row's, at most every column
     for (std::int64_t r = 0; r < b.rows; ++r) {
         row_start[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(map.states_.size());
         // Rows r − 1, r, r + 1 (the ring's top or bottom row at the block's edge), each with its values left and right
@@ -207,72 +197,109 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
             }
             return mask;
         };
-        const auto scalar = [&](std::int64_t c) {
-            if (rows[1][c] != 0) {
-                const unsigned mask = mask_of(c, false);
-                if ((mask & interior) != interior) {
-                    visit(mask, r, c);
-                }
-            }
-        };
+        // First the row's candidates, in a loop without calls: kLanes pixels at a time while all their neighbours are
+        // in the block's columns, keeping only the foreground pixels that are not interior (every axial neighbour
+        // foreground for 8-connectivity, every neighbour for 4-connectivity); most runs of kLanes have none. The
+        // first column and the last ones: every foreground pixel.
+        std::int64_t* next = candidates.data();
+        const std::uint8_t* const up = rows[0];
+        const std::uint8_t* const mid = rows[1];
+        const std::uint8_t* const down = rows[2];
         std::int64_t c = 0;
-        if (cols > 0) {
-            scalar(c++);
+        if (cols > 0 && mid[0] != 0) {
+            *next++ = 0;
         }
-        // kLanes pixels at a time while all their neighbours are in the block's columns: only the foreground pixels
-        // that are not interior (every axial neighbour foreground for 8-connectivity, every neighbour for
-        // 4-connectivity) have states. Most runs of kLanes have none (background, or inside a region).
-        for (; c + kLanes + 1 <= cols; c += kLanes) {
-            const std::uint8_t* up = rows[0] + c;
-            const std::uint8_t* mid = rows[1] + c;
-            const std::uint8_t* down = rows[2] + c;
-            Bytes open = is_zero(mid - 1) | is_zero(mid + 1) | is_zero(up) | is_zero(down);
+        for (c = 1; c + kLanes + 1 <= cols; c += kLanes) {
+            Bytes open = is_zero(mid + c - 1) | is_zero(mid + c + 1) | is_zero(up + c) | is_zero(down + c);
             if (!eight) {
-                open |= is_zero(up - 1) | is_zero(up + 1) | is_zero(down - 1) | is_zero(down + 1);
+                open |= is_zero(up + c - 1) | is_zero(up + c + 1) | is_zero(down + c - 1) | is_zero(down + c + 1);
             }
-            const Bytes border = open & ~is_zero(mid);
-            if (none(border)) {
+            const Bytes border = open & ~is_zero(mid + c);
+            std::uint64_t words[kLanes / 8];
+            std::memcpy(words, &border, sizeof words);
+            std::uint64_t any = 0;
+            for (const std::uint64_t w : words) {
+                any |= w;
+            }
+            if (any == 0) {
                 continue;
             }
-            for (int j = 0; j < kLanes; ++j) {
-                if (border[j] != 0) {
-                    visit(mask_of(c + j, true), r, c + j);
+            if constexpr (std::endian::native == std::endian::little) {
+                // Byte k of word w is lane 8w + k: one bit a border lane, taken lowest first.
+                for (std::size_t w = 0; w < kLanes / 8; ++w) {
+                    for (std::uint64_t bits = words[w] & 0x8080808080808080ULL; bits != 0; bits &= bits - 1) {
+                        *next++ = c + static_cast<std::int64_t>(8 * w) + std::countr_zero(bits) / 8;
+                    }
+                }
+            } else {
+                for (int j = 0; j < kLanes; ++j) {
+                    *next = c + j;
+                    next += border[j] != 0 ? 1 : 0;
                 }
             }
         }
         for (; c < cols; ++c) {
-            scalar(c);
+            *next = c;
+            next += mid[c] != 0 ? 1 : 0;
+        }
+        // Then their states.
+        for (const std::int64_t* it = candidates.data(); it != next; ++it) {
+            const std::int64_t at_c = *it;
+            const unsigned mask = mask_of(at_c, at_c >= 1 && at_c + 1 < cols);
+            if ((mask & interior) != interior) {
+                visit(mask, r, at_c);
+            }
         }
     }
     row_start.back() = static_cast<std::int64_t>(map.states_.size());
-    // Pass 2: each successor inside the block, found among its row's states (sorted) from a cursor per row above,
-    // at and below: along a row the successors' columns advance with the states', so each cursor moves a few steps.
+    // Pass 2: each successor inside the block, from the first state of each pixel of the rows above, at and below
+    // (three rows of column tables, reused round-robin) and a few steps along that pixel's states.
     map.local_next_.assign(map.states_.size(), kNone);
     const auto& states = map.states_;
+    std::vector<std::int64_t> first_at(static_cast<std::size_t>(3 * cols), kNone);
+    const auto table = [&](std::int64_t row) { return first_at.data() + (row % 3) * cols; };
+    const auto column = [&](std::int64_t state, std::int64_t row) {
+        return state / kStatesPerPixel - (b.row0 + row) * width - b.col0;
+    };
+    // Sets (or, with `clear`, resets) the table entries of row `row`'s pixels that have states.
+    const auto index_row = [&](std::int64_t row, bool clear) {
+        std::int64_t* t = table(row);
+        for (std::int64_t k = row_start[static_cast<std::size_t>(row + 1)] - 1;
+             k >= row_start[static_cast<std::size_t>(row)];
+             --k) {
+            t[column(states[static_cast<std::size_t>(k)], row)] = clear ? kNone : k;
+        }
+    };
+    if (b.rows > 0) {
+        index_row(0, false);
+    }
     for (std::int64_t r = 0; r < b.rows; ++r) {
-        std::int64_t cursor[3] = {row_start[static_cast<std::size_t>(std::max<std::int64_t>(r - 1, 0))],
-                                  row_start[static_cast<std::size_t>(r)],
-                                  row_start[static_cast<std::size_t>(std::min(r + 1, b.rows - 1))]};
+        if (r >= 2) {
+            index_row(r - 2, true);
+        }
+        if (r + 1 < b.rows) {
+            index_row(r + 1, false);
+        }
         for (auto i = static_cast<std::size_t>(row_start[static_cast<std::size_t>(r)]);
              i < static_cast<std::size_t>(row_start[static_cast<std::size_t>(r + 1)]);
              ++i) {
             const std::int64_t target = map.successors_[i];
+            if (target == states[i]) {
+                map.local_next_[i] = static_cast<std::int64_t>(i);  // a border of one pixel
+                continue;
+            }
             const auto exit = static_cast<std::size_t>(((target & 7) + 4) & 7);
             const std::int64_t tr = r + kRowStep[exit];
-            const std::int64_t tc = states[i] / kStatesPerPixel - (b.row0 + r) * width - b.col0 + kColStep[exit];
+            const std::int64_t tc = column(states[i], r) + kColStep[exit];
             if (tr < 0 || tr >= b.rows || tc < 0 || tc >= b.cols) {
                 continue;
             }
-            const std::int64_t begin = row_start[static_cast<std::size_t>(tr)];
+            std::int64_t k = table(tr)[tc];
             const std::int64_t end = row_start[static_cast<std::size_t>(tr + 1)];
-            std::int64_t& k = cursor[kRowStep[exit] + 1];
-            while (k < end && states[static_cast<std::size_t>(k)] < target) {
+            while (k != kNone && k < end && states[static_cast<std::size_t>(k)] < target) {
                 ++k;
             }
-            while (k > begin && states[static_cast<std::size_t>(k - 1)] >= target) {
-                --k;
-            }
-            if (k == end || states[static_cast<std::size_t>(k)] != target) {
+            if (k == kNone || k == end || states[static_cast<std::size_t>(k)] != target) {
                 // Cannot happen (a border's states are all border states); found on one rank alone, so no exception.
                 abort_job(group.path(),
                           "llc::trace_contours: internal error: the successor of border state " +
