@@ -356,7 +356,7 @@ TEST(TraceContoursTest, RandomBlobsAndNoise) {
 }
 
 TEST(TraceContoursTest, LargerImages) {
-    // Wide enough that every block's rows are scanned 16 pixels at a time at every P, borders crossing many blocks.
+    // Wide enough that every block's rows are scanned 32 pixels at a time at every P, borders crossing many blocks.
     expect_traced(blobs(203, 150, 4, 101), 203, 150, "blobs 203 × 150");
     expect_traced(noise(160, 97, 0.45, 102), 160, 97, "noise 160 × 97");
 }
