@@ -75,3 +75,34 @@ llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "--pattern.*quad" ARGS contour-
 llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "--density" ARGS contour-ranking --n 8 --density 0)
 llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "--lines" ARGS contour-ranking --n 8 --density 1 --lines spiral)
 llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "exactly one" ARGS contour-ranking --density 1)
+
+# --input: a binary image traced and ranked (8- and 4-connectivity), the contours written one a line.
+# A 3 × 3 ring (255 on 0): an outer border of 8 points and a hole of 4 (8-connectivity) or 8 (4-connectivity).
+execute_process(COMMAND printf "P5\\n3 3\\n255\\n\\377\\377\\377\\377\\000\\377\\377\\377\\377"
+                OUTPUT_FILE ${WORK}/cr_ring.pgm)
+# A 1-pixel line of 3 in a 5 × 3 image: one border of 4 points, out and back.
+execute_process(COMMAND printf "P5\\n5 3\\n255\\n\\000\\000\\000\\000\\000\\000\\001\\001\\001\\000\\000\\000\\000\\000\\000"
+                OUTPUT_FILE ${WORK}/cr_line.pgm)
+function(expect_contours file want)
+    file(READ ${file} got)
+    if(NOT got STREQUAL want)
+        message(FATAL_ERROR "${file}: got\n${got}\nexpected\n${want}")
+    endif()
+endfunction()
+foreach(pattern 1-lev-dir logp-lev-bal)
+    file(REMOVE ${WORK}/cr_ring.txt ${WORK}/cr_ring4.txt ${WORK}/cr_line.txt)
+    run_ok("8-connectivity.*12 border states, 2 contours \\(1 outer, 1 holes\\)" contour-ranking
+           --input ${WORK}/cr_ring.pgm --pattern ${pattern} --output ${WORK}/cr_ring.txt --repeat 1)
+    expect_contours(${WORK}/cr_ring.txt "0 outer 8 0,0 1,0 2,0 2,1 2,2 1,2 0,2 0,1\n13 hole 4 0,1 1,2 2,1 1,0\n")
+    run_ok("\"border_states\":16,\"connectivity\":4,\"contours\":2," contour-ranking --input ${WORK}/cr_ring.pgm
+           --connectivity 4 --pattern ${pattern} --output ${WORK}/cr_ring4.txt --json --repeat 1)
+    expect_contours(${WORK}/cr_ring4.txt "0 outer 8 0,0 1,0 2,0 2,1 2,2 1,2 0,2 0,1\n6 hole 8 0,0 0,1 0,2 1,2 2,2 2,1 2,0 1,0\n")
+    run_ok("1 contours \\(1 outer, 0 holes\\)" contour-ranking --input ${WORK}/cr_line.pgm --pattern ${pattern}
+           --output ${WORK}/cr_line.txt --repeat 1)
+    expect_contours(${WORK}/cr_line.txt "48 outer 4 1,1 1,2 1,3 1,2\n")
+endforeach()
+llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "--connectivity.*6"
+                         ARGS contour-ranking --input ${WORK}/cr_ring.pgm --connectivity 6)
+llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "cr_none.pgm" ARGS contour-ranking --input ${WORK}/cr_none.pgm)
+llc_expect_bad_arguments(NP 2 TOOL ${RUN} EXPECT "exactly one"
+                         ARGS contour-ranking --input ${WORK}/cr_ring.pgm --n 8 --density 1)

@@ -38,6 +38,7 @@ const std::vector<Comparison>& comparisons() {
         matrix_chain_comparison(),
 #ifdef LLC_HAVE_OPENCV
         distance_transform_comparison(),
+        contour_ranking_comparison(),
 #endif
 #ifdef LLC_HAVE_OPENBLAS
         symv_comparison(),

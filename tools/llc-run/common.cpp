@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <llc/file.hpp>
+#include <llc/tools/image_io.hpp>
 
 #include "run.hpp"
 
@@ -101,6 +102,35 @@ void check_output_path(const std::string& argument, const std::string& path) {
     if (std::filesystem::is_directory(target, ec)) {
         throw UsageError(argument + ": output file '" + path + "' is a directory");
     }
+}
+
+std::vector<std::uint8_t> read_binary_image(Group& world,
+                                            const std::string& path,
+                                            std::int64_t& width,
+                                            std::int64_t& height) {
+    std::vector<std::uint8_t> image;
+    std::string error;
+    std::int64_t dims[2] = {0, 0};
+    if (world.rank() == 0) {
+        try {
+            const tools::GreyImage grey = tools::read_grey_image(path);
+            dims[0] = grey.width;
+            dims[1] = grey.height;
+            image.resize(grey.pixels.size());
+            for (std::size_t i = 0; i < image.size(); ++i) {
+                image[i] = grey.pixels[i] == 0 ? 0 : 1;
+            }
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+    }
+    agree(world, error.empty(), error);
+    world.bcast(std::span<std::int64_t>(dims, 2), 0);
+    width = dims[0];
+    height = dims[1];
+    image.resize(static_cast<std::size_t>(width * height));
+    world.bcast(std::span<std::uint8_t>(image), 0);
+    return image;
 }
 
 }  // namespace llc::run

@@ -71,6 +71,13 @@ bool read_bytes(const std::string& path, std::uintmax_t offset, std::span<char> 
 /// @throws std::runtime_error naming the file.
 void write_whole(const std::string& path, std::span<const char> data);
 
+/// The greyscale image in `path` (binary PGM or PNG, llc::tools::read_grey_image) as 0/1 (nonzero → 1), whole on every
+/// rank: read by rank 0, its size and pixels broadcast. @throws UsageError on every rank naming the file.
+[[nodiscard]] std::vector<std::uint8_t> read_binary_image(Group& world,
+                                                          const std::string& path,
+                                                          std::int64_t& width,
+                                                          std::int64_t& height);
+
 /// Checks that the directory that would hold `path` exists. @throws UsageError naming the argument and the file.
 void check_output_path(const std::string& argument, const std::string& path);
 

@@ -1,9 +1,10 @@
 // llc-run contour-ranking: contour ranking (algorithms/contour_ranking, C³ paper §5) on a given or generated
-// successor map.
+// successor map, or contour tracing + ranking of a binary image.
 //
 //   mpirun -np P llc-run contour-ranking (--succ FILE.raw --width W --height H | --n N --density D [--seed S]
-//        [--lines diagonal|vertical]) [--pattern 1-lev-dir|2-lev-rc|logp-lev-quad|logp-lev-bal|auto]
-//        [--output FILE.raw] [--repeat K] [--profile F] [--json]
+//        [--lines diagonal|vertical] | --input FILE.pgm|.png [--connectivity 8|4])
+//        [--pattern 1-lev-dir|2-lev-rc|logp-lev-quad|logp-lev-bal|auto] [--output FILE] [--repeat K] [--profile F]
+//        [--json]
 //
 // FILE.raw: width × height int8 codes, row-major: −1 non-edge, 8 head, 0–7 the Freeman direction of the successor
 // (0 = E, 1 = NE, 2 = N, … 7 = SE; row 0 on top). Each processor reads only its block (block_of). --n makes the paper's
@@ -11,6 +12,9 @@
 // --output: width × height (head, rank) pairs of little-endian int32, row-major, (−1, −1) for a non-edge pixel;
 // gathered on rank 0 and written whole or not at all. Prints the pattern (auto: the one chosen), the number of edge
 // pixels and contours, the measured median time and the CCM prediction (with --profile; auto then chooses by it).
+// --input: a greyscale image (nonzero = foreground) read by rank 0, traced (trace_contours) and ranked; the timed run
+// is trace + rank. --output FILE.txt then holds one contour a line, as contours() gives them: "id outer|hole count
+// row,col row,col …", written whole or not at all by rank 0. No CCM prediction (tracing has no cost function yet).
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -99,6 +103,8 @@ struct Options {
     std::int64_t width = 0;
     std::int64_t height = 0;
     std::optional<std::string> succ;
+    std::optional<std::string> input;  ///< a binary image to trace
+    Connectivity connectivity = Connectivity::eight;
     double density = 0.0;
     std::int64_t seed = 0;
     ContourLines lines = ContourLines::diagonal;
@@ -121,9 +127,12 @@ std::optional<Options> parse(Group& world, const std::vector<std::string>& args)
         ("density", po::value<double>(), "edge-pixel density of the generated image, in (0, 1]")
         ("seed", po::value<std::int64_t>()->default_value(0), "shift of the generated lines")
         ("lines", po::value<std::string>()->default_value("diagonal"), "generated lines: diagonal or vertical")
+        ("input", po::value<std::string>(), "FILE.pgm|.png: a greyscale image (nonzero = foreground) to trace and rank")
+        ("connectivity", po::value<int>()->default_value(8), "with --input: 8 (as OpenCV findContours) or 4")
         ("pattern", po::value<std::string>()->default_value("auto"),
          "merge pattern: 1-lev-dir, 2-lev-rc, logp-lev-quad, logp-lev-bal or auto")
-        ("output", po::value<std::string>(), "FILE.raw: int32 (head, rank) pairs, written whole or not at all")
+        ("output", po::value<std::string>(),
+         "FILE.raw: int32 (head, rank) pairs (with --input, FILE.txt: the contours), written whole or not at all")
         ("repeat", po::value<int>()->default_value(5), "timed executions; the median is reported")
         ("profile", po::value<std::string>(), "machine profile (llc-probe): predicted time, and auto's choice")
         ("json", po::bool_switch(), "rank 0 prints one JSON object");
@@ -135,10 +144,19 @@ std::optional<Options> parse(Group& world, const std::vector<std::string>& args)
     const po::variables_map& vm = *parsed;
     Options o;
     const bool generated = vm.count("n") != 0U;
-    if (generated == (vm.count("succ") != 0U)) {
-        throw UsageError("give exactly one of --succ FILE (with --width, --height) and --n N --density D");
+    const bool traced = vm.count("input") != 0U;
+    if ((generated ? 1 : 0) + (traced ? 1 : 0) + (vm.count("succ") != 0U ? 1 : 0) != 1) {
+        throw UsageError(
+            "give exactly one of --succ FILE (with --width, --height), --n N --density D and --input FILE.pgm|.png");
     }
-    if (generated) {
+    const int connectivity = vm["connectivity"].as<int>();
+    if (connectivity != 4 && connectivity != 8) {
+        throw UsageError("--connectivity: " + std::to_string(connectivity) + " must be 4 or 8");
+    }
+    o.connectivity = connectivity == 4 ? Connectivity::four : Connectivity::eight;
+    if (traced) {
+        o.input = vm["input"].as<std::string>();
+    } else if (generated) {
         o.width = o.height = vm["n"].as<std::int64_t>();
         if (o.width < 1) {
             throw UsageError("--n: " + std::to_string(o.width) + " must be at least 1");
@@ -180,7 +198,7 @@ std::optional<Options> parse(Group& world, const std::vector<std::string>& args)
     if (vm.count("output") != 0U) {
         o.output = vm["output"].as<std::string>();
         check_output_path("--output", *o.output);
-        if (o.width * o.height > std::numeric_limits<std::int32_t>::max()) {
+        if (!o.input && o.width * o.height > std::numeric_limits<std::int32_t>::max()) {
             throw UsageError("--output: a " + std::to_string(o.width) + " × " + std::to_string(o.height) +
                              " map has pixel indices beyond int32");
         }
@@ -196,14 +214,12 @@ std::optional<Options> parse(Group& world, const std::vector<std::string>& args)
     return o;
 }
 
-/// Writes the pairs on rank 0; every rank learns whether it worked. Returns false after printing the error.
-bool write_output(Group& world, const std::string& path, const std::vector<std::int32_t>& pairs) {
+/// Writes `bytes` on rank 0; every rank learns whether it worked. Returns false after printing the error.
+bool write_output(Group& world, const std::string& path, std::span<const char> bytes) {
     std::string error;
     if (world.rank() == 0) {
         try {
-            write_whole(path,
-                        std::span<const char>(reinterpret_cast<const char*>(pairs.data()),
-                                              pairs.size() * sizeof(std::int32_t)));
+            write_whole(path, bytes);
         } catch (const std::exception& e) {
             error = e.what();
         }
@@ -216,10 +232,102 @@ bool write_output(Group& world, const std::string& path, const std::vector<std::
     return failed == 0;
 }
 
+/// One contour a line: "id outer|hole count row,col row,col …".
+std::string contour_lines(const std::vector<Contour>& found) {
+    std::string text;
+    for (const Contour& c : found) {
+        text += std::to_string(c.id) + (c.hole ? " hole " : " outer ") + std::to_string(c.points.size());
+        for (const ContourPoint& p : c.points) {
+            text += ' ' + std::to_string(p.row) + ',' + std::to_string(p.col);
+        }
+        text += '\n';
+    }
+    return text;
+}
+
+/// --input: trace + rank timed, then the contours assembled on rank 0 for the counts and the output.
+int run_traced(Group& world, Options o) {
+    const int P = world.size();
+    const std::vector<std::uint8_t> whole = read_binary_image(world, *o.input, o.width, o.height);
+    const BinaryImage image = BinaryImage::from_whole(world, o.width, o.height, whole);
+    const cost::Profile* profile = o.profile ? &*o.profile : nullptr;
+    ContourPattern pattern = o.pattern;
+    std::optional<BorderMap> borders;
+    std::vector<ContourRank> ranks;
+    const std::function<void()> execute = [&] {
+        borders.emplace(trace_contours(world, image, o.connectivity));
+        ranks = contour_rank(world, *borders, pattern, profile);
+    };
+    execute();  // the warm-up
+    if (pattern == ContourPattern::automatic) {
+        const auto states = world.allreduce(static_cast<std::int64_t>(borders->states().size()), Op::sum);
+        const double density = std::min(1.0, static_cast<double>(states) / static_cast<double>(o.width * o.height));
+        pattern = choose_contour_pattern(P, o.width, o.height, density, profile);
+    }
+    std::vector<double> samples;
+    for (int i = 0; i < o.repeat; ++i) {
+        samples.push_back(tools::time_sample(world.native(), 1, execute).seconds);
+    }
+    const double measured = tools::median(samples);
+    const std::int64_t states = world.allreduce(static_cast<std::int64_t>(borders->states().size()), Op::sum);
+    const std::vector<Contour> found = contours(world, *borders, ranks);
+    if (o.output) {
+        const std::string text = world.rank() == 0 ? contour_lines(found) : std::string();
+        if (!write_output(world, *o.output, std::span<const char>(text.data(), text.size()))) {
+            return 1;
+        }
+    }
+    if (world.rank() != 0) {
+        return 0;
+    }
+    const auto holes = std::count_if(found.begin(), found.end(), [](const Contour& c) { return c.hole; });
+    const auto outer = static_cast<std::int64_t>(found.size()) - holes;
+    const int connectivity = o.connectivity == Connectivity::four ? 4 : 8;
+    if (o.json) {
+        const nlohmann::json j{{"algorithm", "contour-ranking"},
+                               {"input", *o.input},
+                               {"connectivity", connectivity},
+                               {"P", P},
+                               {"width", o.width},
+                               {"height", o.height},
+                               {"pattern", std::string(to_string(pattern))},
+                               {"border_states", states},
+                               {"contours", found.size()},
+                               {"outer", outer},
+                               {"holes", holes},
+                               {"repeat", o.repeat},
+                               {"measured_s", measured},
+                               {"samples_s", samples},
+                               {"predicted_s", nullptr},
+                               {"output", o.output ? nlohmann::json(*o.output) : nlohmann::json(nullptr)}};
+        std::printf("%s\n", j.dump().c_str());
+        return 0;
+    }
+    std::printf(
+        "contour-ranking: P = %d, %s traced (%d-connectivity), %lld × %lld, pattern %s, %lld border states, "
+        "%zu contours (%lld outer, %lld holes)\n",
+        P,
+        o.input->c_str(),
+        connectivity,
+        static_cast<long long>(o.width),
+        static_cast<long long>(o.height),
+        std::string(to_string(pattern)).c_str(),
+        static_cast<long long>(states),
+        found.size(),
+        static_cast<long long>(outer),
+        static_cast<long long>(holes));
+    std::printf("measured:  %s (trace + rank, median of %d)\n", cost::format_seconds(measured).c_str(), o.repeat);
+    std::printf("predicted: - (no cost function for tracing yet)\n");
+    return 0;
+}
+
 int run_contour_ranking(Group& world, const std::vector<std::string>& args) {
     const std::optional<Options> parsed = parse(world, args);
     if (!parsed) {
         return 0;
+    }
+    if (parsed->input) {
+        return run_traced(world, *parsed);
     }
     const Options& o = *parsed;
     const int P = world.size();
@@ -270,7 +378,12 @@ int run_contour_ranking(Group& world, const std::vector<std::string>& args) {
         world.allreduce(static_cast<std::int64_t>(std::count_if(
                             ranks.begin(), ranks.end(), [](const ContourRank& x) { return x.rank == 0; })),
                         Op::sum);
-    if (o.output && !write_output(world, *o.output, gather_pairs(world, ranks, o.width, o.height))) {
+    const std::vector<std::int32_t> pairs =
+        o.output ? gather_pairs(world, ranks, o.width, o.height) : std::vector<std::int32_t>();
+    if (o.output && !write_output(world,
+                                  *o.output,
+                                  std::span<const char>(reinterpret_cast<const char*>(pairs.data()),
+                                                        pairs.size() * sizeof(std::int32_t)))) {
         return 1;
     }
     if (world.rank() != 0) {
@@ -311,9 +424,11 @@ int run_contour_ranking(Group& world, const std::vector<std::string>& args) {
 }  // namespace
 
 RunCommand contour_ranking_command() {
-    return {"contour-ranking",
-            "head and rank of every edge pixel of a successor map by the C³ merge patterns (Hambrusch–Khokhar §5)",
-            run_contour_ranking};
+    return {
+        "contour-ranking",
+        "head and rank of every edge pixel of a successor map by the C³ merge patterns (Hambrusch–Khokhar §5), or of "
+        "every border of a traced binary image (--input)",
+        run_contour_ranking};
 }
 
 }  // namespace llc::run

@@ -82,29 +82,7 @@ std::vector<std::uint8_t> whole_image(Group& world,
         width = height = n;
         return random_blob_image(n, n, vm["seed"].as<std::uint64_t>());
     }
-    const std::string path = vm["input"].as<std::string>();
-    std::string error;
-    std::int64_t dims[2] = {0, 0};
-    if (world.rank() == 0) {
-        try {
-            const tools::GreyImage grey = tools::read_grey_image(path);
-            dims[0] = grey.width;
-            dims[1] = grey.height;
-            image.resize(grey.pixels.size());
-            for (std::size_t i = 0; i < image.size(); ++i) {
-                image[i] = grey.pixels[i] == 0 ? 0 : 1;
-            }
-        } catch (const std::exception& e) {
-            error = e.what();
-        }
-    }
-    agree(world, error.empty(), error);
-    world.bcast(std::span<std::int64_t>(dims, 2), 0);
-    width = dims[0];
-    height = dims[1];
-    image.resize(static_cast<std::size_t>(width * height));
-    world.bcast(std::span<std::uint8_t>(image), 0);
-    return image;
+    return read_binary_image(world, vm["input"].as<std::string>(), width, height);
 }
 
 int run_distance_transform(Group& world, const std::vector<std::string>& args) {

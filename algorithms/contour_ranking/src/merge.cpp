@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include <llc/par.hpp>
+
 namespace llc::detail::contour_ranking {
 
 /// The largest q with q² ≤ p.
@@ -120,9 +122,10 @@ Level merge(std::vector<Segment> kids) {
 
 namespace {
 
-bool on_border(const PixelBlock& region, std::int64_t index, std::int64_t width) {
-    const std::int64_t r = index / width;
-    const std::int64_t c = index % width;
+bool on_border(const PixelBlock& region, std::int64_t index, std::int64_t width, std::int64_t per_pixel) {
+    const std::int64_t pixel = index / per_pixel;
+    const std::int64_t r = pixel / width;
+    const std::int64_t c = pixel % width;
     return r == region.row0 || r == region.row0 + region.rows - 1 || c == region.col0 ||
            c == region.col0 + region.cols - 1;
 }
@@ -131,10 +134,13 @@ bool on_border(const PixelBlock& region, std::int64_t index, std::int64_t width)
 
 /// A region's boundary list: the segments that leave it, or whose first pixel is on its border (only those can be
 /// entered from outside). The rest end at a head inside and are resolved as (last, 0).
-std::vector<Segment> boundary_list(std::span<const Segment> segments, const PixelBlock& region, std::int64_t width) {
+std::vector<Segment> boundary_list(std::span<const Segment> segments,
+                                   const PixelBlock& region,
+                                   std::int64_t width,
+                                   std::int64_t per_pixel) {
     std::vector<Segment> out;
     for (const Segment& s : segments) {
-        if (s.out != kNone || on_border(region, s.first, width)) {
+        if (s.out != kNone || on_border(region, s.first, width, per_pixel)) {
             out.push_back(s);
         }
     }
@@ -168,6 +174,93 @@ std::unordered_map<std::int64_t, Resolution> resolve_backward(const std::vector<
         above = std::move(here);
     }
     return above;
+}
+
+namespace {
+
+/// The forward phase on `node`, run by its processors `g` (consecutive leaves' holders): this processor holds the
+/// list `held` of its leaf. Returns the node's region's boundary list, the same on every processor of g, and appends
+/// each merge this processor takes part in to `levels` (narrowest first).
+std::vector<Segment> forward(Group& g,
+                             const PlanNode& node,
+                             const ImageLayout& layout,
+                             std::span<const Segment> held,
+                             std::vector<Level>& levels) {
+    if (node.children.empty()) {
+        return {held.begin(), held.end()};
+    }
+    std::vector<Segment> kids;
+    if (node.gather) {
+        kids = g.allgatherv(held);
+    } else {
+        std::vector<double> weights;
+        for (const PlanNode& child : node.children) {
+            weights.push_back(child.range.count());
+        }
+        // Weights equal to the children's block counts, which sum to g.size(): the subgroups are exactly the
+        // children's runs of holders (split_sizes returns exact quotas).
+        const auto parts = weighted_par(g, weights, [&](Group& sub, int t) {
+            return forward(sub, node.children[static_cast<std::size_t>(t)], layout, held, levels);
+        });
+        for (const auto& part_list : parts) {
+            kids.insert(kids.end(), part_list.begin(), part_list.end());
+        }
+    }
+    levels.push_back(merge(std::move(kids)));
+    return boundary_list(levels.back().composites, layout.pixels(node.range), layout.width, layout.per_pixel);
+}
+
+}  // namespace
+
+std::unordered_map<std::int64_t, Resolution> merge_pattern(Group& group,
+                                                           ContourPattern pattern,
+                                                           const ImageLayout& layout,
+                                                           const std::vector<Segment>& boundary) {
+    const PlanNode plan = plan_of(pattern, layout.grid);
+    std::vector<int> leaves;
+    leaves_of(plan, layout.grid.cols, leaves);
+    const bool balanced = pattern == ContourPattern::log_level_balanced;
+    std::vector<int> holder(leaves.size());
+    for (std::size_t b = 0; b < holder.size(); ++b) {
+        holder[b] = static_cast<int>(b);
+    }
+    std::vector<Segment> held = boundary;
+    std::vector<int> counts(static_cast<std::size_t>(group.size()), 0);
+    if (balanced) {
+        // The paper's first permutation: block b's list to the processor that holds it during the merge.
+        holder = balanced_holders(layout.grid);
+        counts[static_cast<std::size_t>(holder[static_cast<std::size_t>(group.rank())])] =
+            static_cast<int>(boundary.size());
+        held = group.alltoallv(std::span<const Segment>(boundary), counts);
+    }
+    std::vector<int> order(leaves.size());
+    for (std::size_t k = 0; k < leaves.size(); ++k) {
+        order[k] = holder[static_cast<std::size_t>(leaves[k])];
+    }
+    Group& ordered = group.reordered(order);
+    ordered.set_superstep_clock(group.superstep_clock());
+    std::vector<Level> levels;
+    (void)forward(ordered, plan, layout, held, levels);
+    group.set_superstep_clock(ordered.superstep_clock());
+    auto resolved = resolve_backward(levels);
+    if (!balanced) {
+        return resolved;
+    }
+    // The return permutation (digest A9): the resolutions of the held list, in its order, back to its block's rank.
+    std::vector<Resolution> back(held.size());
+    for (std::size_t k = 0; k < held.size(); ++k) {
+        const auto it = resolved.find(held[k].first);
+        back[k] = it == resolved.end() ? Resolution{held[k].last, 0, 0} : it->second;
+    }
+    const auto it = std::find(holder.begin(), holder.end(), group.rank());
+    std::fill(counts.begin(), counts.end(), 0);
+    counts[static_cast<std::size_t>(it - holder.begin())] = static_cast<int>(back.size());
+    const std::vector<Resolution> mine = group.alltoallv(std::span<const Resolution>(back), counts);
+    std::unordered_map<std::int64_t, Resolution> out;
+    for (std::size_t k = 0; k < boundary.size(); ++k) {
+        out[boundary[k].first] = mine[k];
+    }
+    return out;
 }
 
 BlockGrid grid_of(int P) {

@@ -3,6 +3,7 @@
 // their merge (digest §3.4, extended to cycles), and the patterns' merge trees over the block grid (C³ §5.2).
 #include <cstdint>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -81,6 +82,8 @@ struct ImageLayout {
     BlockGrid grid;
     std::int64_t width;
     std::int64_t height;
+    /// Nodes per pixel: a node's global index is pixel·per_pixel + slot (1 for successor maps, 8 for border states).
+    std::int64_t per_pixel = 1;
 
     [[nodiscard]] PixelBlock pixels(const BlockRange& range) const {
         const PixelBlock a = block_of(range.r0 * grid.cols + range.c0, P, width, height);
@@ -98,14 +101,34 @@ struct ImageLayout {
 /// segment each; chains that close are cycles, resolved here.
 [[nodiscard]] Level merge(std::vector<Segment> kids);
 /// A region's boundary list: the segments that leave it, or whose first pixel is on its border (only those can be
-/// entered from outside). The rest end at a head inside and are resolved as (last, 0).
+/// entered from outside). The rest end at a head inside and are resolved as (last, 0). Node index i lies on pixel
+/// i / per_pixel.
 [[nodiscard]] std::vector<Segment> boundary_list(std::span<const Segment> segments,
                                                  const PixelBlock& region,
-                                                 std::int64_t width);
+                                                 std::int64_t width,
+                                                 std::int64_t per_pixel = 1);
 /// The backward phase: from the last (widest) merge down to the first, every child's resolution from its
 /// composite's; a composite that no wider merge lists ends at its own last pixel. Returns the resolutions of the
 /// first merge's children, by first pixel.
 [[nodiscard]] std::unordered_map<std::int64_t, Resolution> resolve_backward(const std::vector<Level>& levels);
+/// Step 2 by `pattern` (not automatic) for this processor's block list `boundary`: the forward merges over the
+/// pattern's tree, then the backward phase; the resolution of each of its segments, by first. Collective over `group`.
+[[nodiscard]] std::unordered_map<std::int64_t, Resolution> merge_pattern(Group& group,
+                                                                         ContourPattern pattern,
+                                                                         const ImageLayout& layout,
+                                                                         const std::vector<Segment>& boundary);
+
+/// Throws llc::Error on every rank when `pattern` is not a ContourPattern or differs across ranks, or with `error`
+/// (this rank's own verdict on other arguments) when not empty.
+void check_pattern(Group& group, const char* function, ContourPattern pattern, std::string error);
+/// `pattern`, or for automatic the pattern choose_contour_pattern picks for the graph's density (nodes per pixel,
+/// `local_nodes` summed over the group by one allreduce, at most 1).
+[[nodiscard]] ContourPattern resolve_pattern(Group& group,
+                                             ContourPattern pattern,
+                                             std::int64_t local_nodes,
+                                             std::int64_t width,
+                                             std::int64_t height,
+                                             const cost::Profile* profile);
 
 /// The grid of block_of: q × q for P = q², else P × 1 (row strips).
 [[nodiscard]] BlockGrid grid_of(int P);

@@ -131,6 +131,123 @@ void validate_successor_map(Group& group, const SuccessorMap& succ);
 [[nodiscard]] ContourPattern choose_contour_pattern(
     int P, std::int64_t width, std::int64_t height, double edge_density, const cost::Profile* profile);
 
+/// Which pixels of a binary image are connected. `eight`: foreground 8-connected, background 4-connected (OpenCV's
+/// findContours); `four`: foreground 4-connected, background 8-connected.
+enum class Connectivity { four = 4, eight = 8 };
+
+/// This processor's block of a binary image, distributed by block_of like SuccessorMap. A pixel is foreground when
+/// its value is nonzero (as OpenCV); pixels off the image are background.
+class BinaryImage {
+  public:
+    /// This rank's block of the whole image `all` (width·height values, row-major, the same on every rank).
+    /// Collective: @throws llc::Error on every rank when width, height differ across ranks, are negative, or
+    /// all.size() ≠ width·height.
+    [[nodiscard]] static BinaryImage from_whole(Group& group,
+                                                std::int64_t width,
+                                                std::int64_t height,
+                                                std::span<const std::uint8_t> all);
+    /// This rank's block given directly (block_of(rank, P, width, height), row-major). Collective, like from_whole.
+    BinaryImage(Group& group, std::int64_t width, std::int64_t height, std::vector<std::uint8_t> local);
+
+    [[nodiscard]] std::int64_t width() const noexcept { return width_; }
+    [[nodiscard]] std::int64_t height() const noexcept { return height_; }
+    [[nodiscard]] const PixelBlock& block() const noexcept { return block_; }
+    [[nodiscard]] std::span<const std::uint8_t> pixels() const noexcept { return pixels_; }
+
+  private:
+    std::int64_t width_;
+    std::int64_t height_;
+    PixelBlock block_;
+    std::vector<std::uint8_t> pixels_;
+};
+
+/// The borders of a binary image as a successor graph on border states, made by trace_contours.
+///
+/// A border is what Suzuki & Abe's border following (OpenCV's findContours) traces between a foreground component and
+/// a background component next to it: outer borders and hole borders. Its pixels may repeat (a 1-pixel line is
+/// traced out and back), so the nodes are states: state p·8 + b is pixel p (= row·width + col) entered from its
+/// neighbour in Freeman direction b (the direction from p back to the previous pixel). The next pixel is the first
+/// foreground neighbour counter-clockwise after b (8-connectivity: among all 8 neighbours; 4-connectivity: among the 4
+/// axial ones), so the successor state depends on p's 3 × 3 neighbourhood alone, and every border is one cycle of
+/// states, followed in OpenCV's order (background on the right, foreground on the left: outer borders run
+/// counter-clockwise on screen, holes clockwise). A pixel with no foreground neighbour (8-connectivity) or no axial one
+/// (4-connectivity) is a border of one state, p·8 + 0, its own successor. The states of a pixel are held by the
+/// pixel's block.
+class BorderMap {
+  public:
+    [[nodiscard]] std::int64_t width() const noexcept { return width_; }
+    [[nodiscard]] std::int64_t height() const noexcept { return height_; }
+    [[nodiscard]] Connectivity connectivity() const noexcept { return connectivity_; }
+    /// The number of processors the map was traced on (its blocks are block_of(rank, processors(), …)).
+    [[nodiscard]] int processors() const noexcept { return processors_; }
+    [[nodiscard]] const PixelBlock& block() const noexcept { return block_; }
+    /// This block's border states, increasing.
+    [[nodiscard]] std::span<const std::int64_t> states() const noexcept { return states_; }
+    /// Each state's successor state (possibly held by another block).
+    [[nodiscard]] std::span<const std::int64_t> successors() const noexcept { return successors_; }
+
+  private:
+    friend BorderMap trace_contours(Group&, const BinaryImage&, Connectivity);
+    friend std::vector<ContourRank> contour_rank(Group&, const BorderMap&, ContourPattern, const cost::Profile*);
+    friend struct BorderMapAccess;
+
+    BorderMap() = default;
+
+    std::int64_t width_ = 0;
+    std::int64_t height_ = 0;
+    Connectivity connectivity_ = Connectivity::eight;
+    int processors_ = 1;
+    PixelBlock block_;
+    std::vector<std::int64_t> states_;
+    std::vector<std::int64_t> successors_;
+    std::vector<std::int64_t> local_next_;  ///< each state's successor among states_ (index), or −1 outside the block
+    std::vector<std::uint8_t> north_;       ///< 1 when the background pixel north of the state's pixel is passed on
+                                            ///< the way from b to the next pixel (tells outer borders from holes)
+};
+
+/// The borders of `image` (see BorderMap), traced locally on every block with a one-pixel halo from the neighbouring
+/// blocks (one allgatherv of the blocks' borders). Collective over `group`.
+/// @throws llc::Error on every rank for a connectivity other than four or eight.
+[[nodiscard]] BorderMap trace_contours(Group& group,
+                                       const BinaryImage& image,
+                                       Connectivity connectivity = Connectivity::eight);
+
+/// Every border state's head and rank, for this block's states (in the order of borders.states()), by the same three
+/// steps and patterns as contour_rank of a successor map. Every border is a cycle: its head is its smallest state
+/// (so the head's pixel is the border's topmost, then leftmost pixel), the head's rank is 0 and the state k steps
+/// before it has rank k. Collective over `group`.
+/// @throws llc::Error on every rank when `borders` was traced on another number of processors or the pattern is not
+/// a ContourPattern.
+[[nodiscard]] std::vector<ContourRank> contour_rank(Group& group,
+                                                    const BorderMap& borders,
+                                                    ContourPattern pattern = ContourPattern::one_level_direct,
+                                                    const cost::Profile* profile = nullptr);
+
+/// A pixel of a contour.
+struct ContourPoint {
+    std::int64_t row = 0;
+    std::int64_t col = 0;
+    friend bool operator==(const ContourPoint&, const ContourPoint&) = default;
+};
+
+/// One border as OpenCV's findContours gives it (RETR_LIST, CHAIN_APPROX_NONE): its pixels in tracing order.
+struct Contour {
+    std::int64_t id = 0;  ///< its head state (see contour_rank of a BorderMap)
+    bool hole = false;    ///< a hole's border (around a background component inside the foreground), else outer
+    std::vector<ContourPoint> points;  ///< from the head's pixel, following successors, each state's pixel once
+};
+
+/// The contours of `borders`, ranked by `ranks` (contour_rank(group, borders, …) on this rank), gathered on `root`
+/// (one gatherv): every border as a Contour, in increasing id (so in raster order of their first pixels); empty on
+/// the other ranks. A border is outer when the background pixel north of its head's pixel is passed by one of its
+/// own states at that pixel (the head of an outer border is its component's topmost-leftmost pixel, whose north is the
+/// outer background; a hole's head lies on the row above the hole, whose north is not in the hole). Collective.
+/// @throws llc::Error on every rank when ranks.size() ≠ borders.states().size() on some rank or root is out of range.
+[[nodiscard]] std::vector<Contour> contours(Group& group,
+                                            const BorderMap& borders,
+                                            std::span<const ContourRank> ranks,
+                                            int root = 0);
+
 namespace cost {
 
 /// The cost of contour_rank(P processors, a width × height map, `edge_density` of its pixels edge pixels, `pattern`)

@@ -1,0 +1,301 @@
+#pragma once
+// Internals shared by contour ranking of successor maps and of traced borders: the halo of a block (its pixels and
+// the ring of pixels around it, from the other blocks' borders) and the three steps of the ranking on any successor
+// graph whose nodes are owned by the blocks (pixels of a successor map, or border states of a binary image).
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <llc/algorithms/contour_ranking.hpp>
+#include <llc/error.hpp>
+#include <llc/group.hpp>
+
+#include "merge.hpp"
+
+namespace llc::detail::contour_ranking {
+
+/// The Freeman directions' steps: 0 = E, 1 = NE, 2 = N, … 7 = SE, row 0 on top.
+inline constexpr std::array<int, 8> kRowStep = {0, -1, -1, -1, 0, 1, 1, 1};
+inline constexpr std::array<int, 8> kColStep = {1, 1, 0, -1, -1, -1, 0, 1};
+
+/// Width and height ≥ 0 and the same on every rank, else llc::Error on every rank (with `error`, this rank's own
+/// verdict, when not empty).
+inline void check_sizes(
+    Group& group, const char* function, std::int64_t width, std::int64_t height, std::string error) {
+    if (error.empty() && (width < 0 || height < 0)) {
+        error = argument_message(
+            function, width < 0 ? "width" : "height", std::to_string(width < 0 ? width : height), "must be ≥ 0");
+    }
+    group.check_same(function, {{"width", width}, {"height", height}}, error);
+}
+
+/// This rank's block of a width × height image given by `local_size` values: checks the sizes (collective) and
+/// returns block_of(rank).
+inline PixelBlock checked_block(
+    Group& group, const char* function, std::int64_t width, std::int64_t height, std::size_t local_size) {
+    const PixelBlock block =
+        width >= 0 && height >= 0 ? block_of(group.rank(), group.size(), width, height) : PixelBlock{};
+    std::string error;
+    if (width >= 0 && height >= 0 && static_cast<std::int64_t>(local_size) != block.size()) {
+        error = argument_message(function,
+                                 "local.size()",
+                                 std::to_string(local_size),
+                                 "must be this rank's block size " + std::to_string(block.size()));
+    }
+    check_sizes(group, function, width, height, error);
+    return block;
+}
+
+/// This rank's block (row-major) of the whole image `all` (width·height values, row-major): checks the sizes
+/// (collective, `all.size()` named in the error) and copies the block's rows.
+template <class T>
+std::vector<T> block_from_whole(
+    Group& group, const char* function, std::int64_t width, std::int64_t height, std::span<const T> all) {
+    std::string error;
+    if (width >= 0 && height >= 0 && static_cast<std::int64_t>(all.size()) != width * height) {
+        error = argument_message(function,
+                                 "all.size()",
+                                 std::to_string(all.size()),
+                                 "must be width·height = " + std::to_string(width * height));
+    }
+    check_sizes(group, function, width, height, error);
+    const PixelBlock b = block_of(group.rank(), group.size(), width, height);
+    std::vector<T> local;
+    local.reserve(static_cast<std::size_t>(b.size()));
+    for (std::int64_t r = b.row0; r < b.row0 + b.rows; ++r) {
+        const auto row = all.subspan(static_cast<std::size_t>(r * width + b.col0), static_cast<std::size_t>(b.cols));
+        local.insert(local.end(), row.begin(), row.end());
+    }
+    return local;
+}
+
+/// Calls f(r, c) for every pixel on the perimeter of `b`, in one fixed order (row-major).
+template <class F>
+void for_each_border_pixel(const PixelBlock& b, F&& f) {
+    if (b.rows <= 0 || b.cols <= 0) {
+        return;
+    }
+    const std::int64_t last_row = b.row0 + b.rows - 1;
+    const std::int64_t last_col = b.col0 + b.cols - 1;
+    for (std::int64_t r = b.row0; r <= last_row; ++r) {
+        if (r == b.row0 || r == last_row) {
+            for (std::int64_t c = b.col0; c <= last_col; ++c) {
+                f(r, c);
+            }
+        } else {
+            f(r, b.col0);
+            if (last_col != b.col0) {
+                f(r, last_col);
+            }
+        }
+    }
+}
+
+/// The ring of pixels around a block, one pixel wide, from the other blocks' perimeters (`outside` off the image): the
+/// rows above and below (columns col0 − 1 … col0 + cols, corners included) and the columns left and right (rows row0 …
+/// row0 + rows − 1). Collective: one allgatherv of the blocks' perimeters.
+template <class T>
+class Ring {
+  public:
+    Ring(Group& group,
+         const PixelBlock& block,
+         std::int64_t width,
+         std::int64_t height,
+         std::span<const T> local,
+         T outside)
+        : block_(block),
+          top_(static_cast<std::size_t>(block.cols + 2), outside),
+          bottom_(top_),
+          left_(static_cast<std::size_t>(block.rows), outside),
+          right_(left_) {
+        std::vector<T> mine;
+        for_each_border_pixel(block_, [&](std::int64_t r, std::int64_t c) {
+            mine.push_back(local[static_cast<std::size_t>((r - block_.row0) * block_.cols + c - block_.col0)]);
+        });
+        const std::vector<T> all = group.allgatherv(std::span<const T>(mine));
+        const PixelBlock around{block_.row0 - 1, block_.col0 - 1, block_.rows + 2, block_.cols + 2};
+        std::size_t next = 0;
+        for (int q = 0; q < group.size(); ++q) {
+            const PixelBlock b = block_of(q, group.size(), width, height);
+            for_each_border_pixel(b, [&](std::int64_t r, std::int64_t c) {
+                if (q != group.rank() && around.contains(r, c) && !block_.contains(r, c)) {
+                    slot(r, c) = all[next];
+                }
+                ++next;
+            });
+        }
+    }
+
+    /// The row above the block: cols + 2 values, from column col0 − 1.
+    [[nodiscard]] std::span<const T> top() const noexcept { return top_; }
+    /// The row below the block, like top().
+    [[nodiscard]] std::span<const T> bottom() const noexcept { return bottom_; }
+    /// The column left of the block: rows values, from row row0.
+    [[nodiscard]] std::span<const T> left() const noexcept { return left_; }
+    /// The column right of the block, like left().
+    [[nodiscard]] std::span<const T> right() const noexcept { return right_; }
+
+  private:
+    T& slot(std::int64_t r, std::int64_t c) {
+        if (r == block_.row0 - 1) {
+            return top_[static_cast<std::size_t>(c - block_.col0 + 1)];
+        }
+        if (r == block_.row0 + block_.rows) {
+            return bottom_[static_cast<std::size_t>(c - block_.col0 + 1)];
+        }
+        return (c < block_.col0 ? left_ : right_)[static_cast<std::size_t>(r - block_.row0)];
+    }
+
+    PixelBlock block_;
+    std::vector<T> top_;
+    std::vector<T> bottom_;
+    std::vector<T> left_;
+    std::vector<T> right_;
+};
+
+/// The values of this block and of the ring of pixels around it (Ring): every neighbour of this block's pixels, in
+/// one padded array read in constant time. Collective: one allgatherv of the blocks' perimeters.
+template <class T>
+class Halo {
+  public:
+    Halo(Group& group,
+         const PixelBlock& block,
+         std::int64_t width,
+         std::int64_t height,
+         std::span<const T> local,
+         T outside)
+        : block_(block), stride_(block_.cols + 2), halo_(new T[static_cast<std::size_t>((block_.rows + 2) * stride_)]) {
+        // Every slot written once: the ring's rows and columns, the block's rows between them.
+        const Ring<T> ring(group, block, width, height, local, outside);
+        std::copy(ring.top().begin(), ring.top().end(), halo_.get());
+        std::copy(ring.bottom().begin(), ring.bottom().end(), halo_.get() + (block_.rows + 1) * stride_);
+        for (std::int64_t r = 0; r < block_.rows; ++r) {
+            T* row = halo_.get() + (r + 1) * stride_;
+            const auto k = static_cast<std::size_t>(r);
+            row[0] = ring.left()[k];
+            const auto values =
+                local.subspan(static_cast<std::size_t>(r * block_.cols), static_cast<std::size_t>(block_.cols));
+            std::copy(values.begin(), values.end(), row + 1);
+            row[stride_ - 1] = ring.right()[k];
+        }
+    }
+
+    /// The value of pixel (r, c) of this block or next to it; `outside` off the image.
+    [[nodiscard]] T at(std::int64_t r, std::int64_t c) const { return halo_[slot(r, c)]; }
+
+  private:
+    [[nodiscard]] std::size_t slot(std::int64_t r, std::int64_t c) const {
+        return static_cast<std::size_t>((r - block_.row0 + 1) * stride_ + (c - block_.col0 + 1));
+    }
+
+    PixelBlock block_;
+    std::int64_t stride_;
+    std::unique_ptr<T[]> halo_;  ///< (rows + 2) × stride, not value-initialised: every slot is written once
+};
+
+/// Step 1: a block's segments, and for each of its nodes its segment (or kNone) and distance to the segment's last.
+struct LocalRanking {
+    std::vector<Segment> segments;
+    std::vector<std::int64_t> segment_of;
+    std::vector<std::int64_t> to_last;
+};
+
+/// Step 1 on the block's part of a successor graph. `View` gives the block's nodes 0 … size() − 1:
+/// `active(i)` (a node of the graph), `global(i)` (its index in the whole graph, increasing with i), `next(i)` (its
+/// successor's node in the block, or kNone) and `out(i)` (when next(i) is kNone: its successor's global index, or kNone
+/// for a head). Cycles inside the block are ranked at once into `result` (one entry per node).
+template <class View>
+LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
+    const std::size_t n = view.size();
+    std::vector<char> has_predecessor(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (view.active(i)) {
+            const std::int64_t j = view.next(i);
+            if (j != kNone) {
+                has_predecessor[static_cast<std::size_t>(j)] = 1;
+            }
+        }
+    }
+    LocalRanking out{{}, std::vector<std::int64_t>(n, kNone), std::vector<std::int64_t>(n, 0)};
+    std::vector<std::int64_t> path;
+    for (std::size_t start = 0; start < n; ++start) {
+        if (!view.active(start) || has_predecessor[start] != 0) {
+            continue;
+        }
+        path.clear();
+        for (auto i = static_cast<std::int64_t>(start); i != kNone; i = view.next(static_cast<std::size_t>(i))) {
+            path.push_back(i);
+        }
+        const auto last = static_cast<std::size_t>(path.back());
+        Segment s{view.global(static_cast<std::size_t>(path.front())),
+                  view.global(last),
+                  static_cast<std::int64_t>(path.size()),
+                  view.out(last),
+                  std::numeric_limits<std::int64_t>::max(),
+                  0};
+        for (std::size_t k = 0; k < path.size(); ++k) {
+            const auto slot = static_cast<std::size_t>(path[k]);
+            out.segment_of[slot] = static_cast<std::int64_t>(out.segments.size());
+            out.to_last[slot] = static_cast<std::int64_t>(path.size() - 1 - k);
+            if (view.global(slot) < s.low) {
+                s.low = view.global(slot);
+                s.low_to_last = out.to_last[slot];
+            }
+        }
+        out.segments.push_back(s);
+    }
+    // What is left are cycles inside the block: every node has a predecessor in it. Walked from their smallest node
+    // (the first met), which is the canonical head since global indices increase with i.
+    for (std::size_t start = 0; start < n; ++start) {
+        if (!view.active(start) || out.segment_of[start] != kNone || result[start].head != kNone) {
+            continue;
+        }
+        path.clear();
+        for (auto i = static_cast<std::int64_t>(start); path.empty() || i != path.front();
+             i = view.next(static_cast<std::size_t>(i))) {
+            path.push_back(i);
+        }
+        const auto length = static_cast<std::int64_t>(path.size());
+        const std::int64_t head = view.global(start);
+        for (std::int64_t k = 0; k < length; ++k) {
+            result[static_cast<std::size_t>(path[static_cast<std::size_t>(k)])] = {head, (length - k) % length};
+        }
+    }
+    return out;
+}
+
+/// Steps 1–3 on the block's part of a successor graph (`view` as for rank_locally): every node's head and rank (one
+/// entry per node; inactive nodes (−1, −1)). `pattern` is not automatic. Collective over `group`.
+template <class View>
+std::vector<ContourRank> rank_graph(
+    Group& group, ContourPattern pattern, const ImageLayout& layout, const PixelBlock& block, const View& view) {
+    std::vector<ContourRank> result(view.size());
+    // Step 1: local ranking. The boundary list keeps the segments that leave the block or may be entered from outside.
+    const LocalRanking local = rank_locally(view, result);
+    const std::vector<Segment> boundary = boundary_list(local.segments, block, layout.width, layout.per_pixel);
+    // Step 2: the merge of the boundary lists by the pattern, forward and backward.
+    const auto resolved = merge_pattern(group, pattern, layout, boundary);
+    // Step 3: every node from its segment's last.
+    std::vector<Resolution> last_of(local.segments.size());
+    for (std::size_t k = 0; k < last_of.size(); ++k) {
+        const auto it = resolved.find(local.segments[k].first);
+        last_of[k] = it == resolved.end() ? Resolution{local.segments[k].last, 0, 0} : it->second;
+    }
+    for (std::size_t i = 0; i < result.size(); ++i) {
+        const std::int64_t s = local.segment_of[i];
+        if (s == kNone) {
+            continue;  // inactive, or on a cycle inside the block (done in step 1)
+        }
+        const Resolution& r = last_of[static_cast<std::size_t>(s)];
+        const std::int64_t rank = local.to_last[i] + r.rank_last;
+        result[i] = {r.head, r.period == 0 ? rank : rank % r.period};
+    }
+    return result;
+}
+
+}  // namespace llc::detail::contour_ranking
