@@ -1,6 +1,8 @@
 // llc::cost::contour_rank (the CCM expression of each pattern) and the C³ analysis against the paper's Figure 14.
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <numbers>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -62,6 +64,10 @@ cost::Profile profile(double allgather_seconds, double division_seconds) {
     cost::Profile p;
     p.set_kernel("cr.pixel.2^10", {2e-9, "pixel"});
     p.set_kernel("cr.edge.2^10", {3e-9, "edge pixel"});
+    p.set_kernel("cr.sparse_edge.2^10", {1e-8, "edge pixel"});
+    p.set_kernel("tr.pixel.2^10", {4e-10, "pixel"});
+    p.set_kernel("tr.state.2^10", {2e-8, "state"});
+    p.set_kernel("tr.rank.2^10", {1e-8, "state"});
     p.set_kernel("cr.merge", {1e-8, "segment"});
     for (const int P : {1, 2, 4, 16}) {
         p.set_collective("allgatherv", P, cost::Piecewise::linear(allgather_seconds, 1e-10));
@@ -76,9 +82,17 @@ TEST(ContourRankCost, ExprFollowsThePatternsSupersteps) {
     const cost::Profile p = profile(1e-5, 1e-5);
     const auto model = cost::make_model("ccm", p);
     // P = 1: the validation's two supersteps (borders of 2·(50 + 100) bytes) and the local work (every pixel at
-    // cr.pixel, half of them edge pixels at cr.edge on top); quad has nothing to merge.
+    // cr.pixel, half of them edge pixels on top: lines 2 apart, 1/7 of the way from cr.edge to cr.sparse_edge); quad
+    // has nothing to merge.
     EXPECT_NEAR(cost::predict(cost::contour_rank(1, 100, 50, 0.5, ContourPattern::log_level_quad, p), *model),
-                1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * (2e-9 + 0.5 * 3e-9),
+                1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * (2e-9 + 0.5 * (6.0 / 7 * 3e-9 + 1.0 / 7 * 1e-8)),
+                1e-15);
+    // 5 %: lines 20 apart, every edge pixel at cr.sparse_edge; 100 %: at cr.edge.
+    EXPECT_NEAR(cost::predict(cost::contour_rank(1, 100, 50, 0.05, ContourPattern::log_level_quad, p), *model),
+                1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * (2e-9 + 0.05 * 1e-8),
+                1e-15);
+    EXPECT_NEAR(cost::predict(cost::contour_rank(1, 100, 50, 1.0, ContourPattern::log_level_quad, p), *model),
+                1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * (2e-9 + 3e-9),
                 1e-15);
     // P = 16 on 1024²: every pattern costs at least the local work of a 256 × 256 block and the validation.
     for (const auto pattern : kPatterns) {
@@ -99,6 +113,53 @@ TEST(ContourRankCost, ExprFollowsThePatternsSupersteps) {
     EXPECT_NEAR(bal - quad, 2 * 2e-6, 1e-12);
     // Row strips (P = 2): quad halves the strips once.
     EXPECT_GT(cost::predict(cost::contour_rank(2, 64, 64, 1.0, ContourPattern::log_level_quad, p), *model), 0.0);
+}
+
+TEST(ContourRankCost, TracingAndRankingOfBorders) {
+    const cost::Profile p = profile(1e-5, 1e-5);
+    const auto model = cost::make_model("ccm", p);
+    const cost::BorderDensity density{0.02};
+    // P = 1, 100 × 50: the halo's allgatherv of 2·(50 + 100) bytes, the scan of every pixel and of 100 states.
+    EXPECT_NEAR(cost::predict(cost::trace_contours(1, 100, 50, density, p), *model),
+                1e-5 + 1e-10 * 300 + 5000 * 4e-10 + 100 * 2e-8,
+                1e-15);
+    // Ranking them at P = 1: 100 states, no merge.
+    EXPECT_NEAR(cost::predict(cost::contour_rank(1, 100, 50, density, ContourPattern::log_level_quad, p), *model),
+                100 * 1e-8,
+                1e-15);
+    // 1-lev-dir on 16 blocks of 256²: the lists priced as lines of density 2·0.02/π, 511 units of rows + cols.
+    const double lists = 16 * std::ceil(511 * 2 * 0.02 / std::numbers::pi);
+    EXPECT_NEAR(cost::predict(cost::contour_rank(16, 1024, 1024, density, ContourPattern::one_level_direct, p), *model),
+                256.0 * 256 * 0.02 * 1e-8 + 1e-5 + 1e-10 * lists * 48 + lists * 1e-8,
+                1e-12);
+    // Every pattern: at least the local ranking; bal dearer than quad by its two permutations.
+    for (const auto pattern : kPatterns) {
+        if (pattern != ContourPattern::automatic) {
+            EXPECT_GE(cost::predict(cost::contour_rank(16, 1024, 1024, density, pattern, p), *model),
+                      256.0 * 256 * 0.02 * 1e-8)
+                << llc::to_string(pattern);
+        }
+    }
+}
+
+TEST(ContourRankCost, TracingBadArguments) {
+    const cost::Profile p = profile(1e-5, 1e-5);
+    EXPECT_THROW((void)cost::trace_contours(0, 8, 8, {0.1}, p), llc::Error);
+    EXPECT_THROW((void)cost::trace_contours(2, 8, -8, {0.1}, p), llc::Error);
+    EXPECT_THROW((void)cost::trace_contours(2, 8, 8, {-0.1}, p), llc::Error);
+    EXPECT_THROW((void)cost::trace_contours(2, 8, 8, {9.0}, p), llc::Error);
+    EXPECT_THROW((void)cost::trace_contours(2, 8, 8, {std::nan("")}, p), llc::Error);
+    EXPECT_THROW((void)cost::trace_contours(2, 8, 8, {0.1}, cost::Profile{}), llc::Error);
+    EXPECT_THROW((void)cost::contour_rank(2, 8, 8, cost::BorderDensity{0.1}, ContourPattern::automatic, p), llc::Error);
+    EXPECT_THROW(
+        (void)cost::contour_rank(2, 8, 8, cost::BorderDensity{0.1}, ContourPattern::log_level_quad, cost::Profile{}),
+        llc::Error);
+    try {
+        (void)cost::trace_contours(2, 8, 8, {9.0}, p);
+    } catch (const llc::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("llc::cost::trace_contours"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("states_per_pixel"), std::string::npos) << e.what();
+    }
 }
 
 TEST(ContourRankCost, AutomaticTakesTheCheapestPattern) {

@@ -245,6 +245,7 @@ TEST(ContourRank, CostExpressionMirrorsTheTrace) {
     llc::cost::Profile profile;
     profile.set_kernel("cr.pixel.2^10", {1e-8, "pixel"});
     profile.set_kernel("cr.edge.2^10", {1e-8, "edge pixel"});
+    profile.set_kernel("cr.sparse_edge.2^10", {1e-8, "edge pixel"});
     profile.set_kernel("cr.merge", {1e-7, "segment"});
     for (int P = 1; P <= world().size(); ++P) {
         for (const char* f : {"allgatherv", "allreduce", "alltoallv"}) {

@@ -14,6 +14,9 @@
 #include <gtest/gtest.h>
 
 #include <llc/algorithms/contour_ranking.hpp>
+#include <llc/cost/compare.hpp>
+#include <llc/cost/model.hpp>
+#include <llc/cost/piecewise.hpp>
 #include <llc/llc.hpp>
 
 #include "expect_error.hpp"
@@ -359,6 +362,61 @@ TEST(TraceContoursTest, LargerImages) {
     // Wide enough that every block's rows are scanned 32 pixels at a time at every P, borders crossing many blocks.
     expect_traced(blobs(203, 150, 4, 101), 203, 150, "blobs 203 × 150");
     expect_traced(noise(160, 97, 0.45, 102), 160, 97, "noise 160 × 97");
+}
+
+TEST(TraceContoursTest, BorderDensityCountsEveryBlocksStates) {
+    // A 3 × 3 square in a 5 × 5 image: 8 border pixels, each with one state (the corners' diagonal moves included):
+    // 8 states, 8/25 a pixel, at every P. An empty image has none.
+    Image image(25, 0);
+    for (int r = 1; r <= 3; ++r) {
+        for (int c = 1; c <= 3; ++c) {
+            image[static_cast<std::size_t>(r * 5 + c)] = 1;
+        }
+    }
+    const auto borders = llc::trace_contours(world(), llc::BinaryImage::from_whole(world(), 5, 5, image));
+    EXPECT_DOUBLE_EQ(llc::cost::border_density(world(), borders).states_per_pixel, 8.0 / 25.0);
+    const auto none = llc::trace_contours(world(), llc::BinaryImage::from_whole(world(), 5, 5, Image(25, 0)));
+    EXPECT_EQ(llc::cost::border_density(world(), none).states_per_pixel, 0.0);
+}
+
+TEST(TraceContoursTest, CostExpressionsMirrorTheTrace) {
+    // cost::trace_contours followed by cost::contour_rank of a BorderDensity have the supersteps that trace_contours
+    // and contour_rank of its BorderMap record, node for node, for every pattern (placeholder prices: only the
+    // structure is compared).
+    llc::cost::Profile profile;
+    for (const char* kernel : {"tr.pixel.2^10", "tr.state.2^10", "tr.rank.2^10"}) {
+        profile.set_kernel(kernel, {1e-8, "unit"});
+    }
+    profile.set_kernel("cr.merge", {1e-7, "segment"});
+    for (int P = 1; P <= world().size(); ++P) {
+        for (const char* f : {"allgatherv", "allreduce", "alltoallv"}) {
+            profile.set_collective(f, P, llc::cost::Piecewise::constant(1e-6));
+        }
+        profile.set_division(P, {1e-6, llc::cost::Piecewise::constant(1e-6), 1e-6});
+    }
+    const auto model = llc::cost::make_model("ccm", profile);
+    const Image image = blobs(48, 40, 3, 7);
+    const auto bin = llc::BinaryImage::from_whole(world(), 48, 40, image);
+    for (const auto pattern : {llc::ContourPattern::one_level_direct,
+                               llc::ContourPattern::two_level_row_column,
+                               llc::ContourPattern::log_level_quad,
+                               llc::ContourPattern::log_level_balanced}) {
+        llc::Trace::enable(true);
+        world().restart_superstep_clock();
+        const auto borders = llc::trace_contours(world(), bin);
+        (void)llc::contour_rank(world(), borders, pattern);
+        const llc::Trace trace = llc::Trace::gather(world());
+        llc::Trace::enable(false);
+        const auto density = llc::cost::border_density(world(), borders);
+        if (world().rank() == 0) {
+            const auto expr =
+                llc::cost::Expr::sequence("trace+rank",
+                                          {llc::cost::trace_contours(world().size(), 48, 40, density, profile),
+                                           llc::cost::contour_rank(world().size(), 48, 40, density, pattern, profile)});
+            const auto c = llc::cost::compare(trace.merged(), expr, *model);
+            EXPECT_TRUE(c.structure_matches) << llc::to_string(pattern) << "\n" << c.to_text();
+        }
+    }
 }
 
 TEST(TraceContoursTest, BadArgumentsFailOnEveryRank) {

@@ -1,9 +1,13 @@
 // Validation cases of contour ranking (algorithms/contour_ranking): the C³ paper's synthetic images (diagonal lines,
-// §5.3) of n × n pixels at 5 % and 100 % edge pixels, ranked by each of the four merge patterns, priced by
-// llc::cost::contour_rank for the same (P, n, density, pattern).
+// §5.3) of n × n pixels at 5 %, 25 % and 100 % edge pixels, ranked by each of the four merge patterns, priced by
+// llc::cost::contour_rank for the same (P, n, density, pattern); and the tracing of a random blob image followed by
+// the ranking of its borders (cr-trace), priced by llc::cost::trace_contours and contour_rank of a BorderDensity.
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/contour_ranking.hpp>
 
 #include "case.hpp"
@@ -25,6 +29,39 @@ class ContourRankInstance final : public Instance {
     SuccessorMap succ_;
     std::vector<ContourRank> ranks_;
 };
+
+/// The n × n random blob image the tracing case traces (llc-compare contour-ranking's).
+std::vector<std::uint8_t> blob_image(std::int64_t n) {
+    return random_blob_image(n, n, 20261125);
+}
+
+class TraceInstance final : public Instance {
+  public:
+    TraceInstance(Group& g, std::int64_t n) : g_(g), image_(BinaryImage::from_whole(g, n, n, blob_image(n))) {}
+    void run() override {
+        const BorderMap borders = trace_contours(g_, image_);
+        ranks_ = contour_rank(g_, borders, ContourPattern::one_level_direct);
+    }
+
+  private:
+    Group& g_;
+    BinaryImage image_;
+    std::vector<ContourRank> ranks_;
+};
+
+/// The border density of the n × n blob image, traced once on this process alone (the expression is built on rank 0
+/// only, so no collective may be used here).
+cost::BorderDensity blob_border_density(std::int64_t n) {
+    static std::mutex mutex;
+    static std::map<std::int64_t, cost::BorderDensity> known;
+    const std::lock_guard lock(mutex);
+    if (const auto it = known.find(n); it != known.end()) {
+        return it->second;
+    }
+    Group& alone = Group::world().self();
+    const BorderMap borders = trace_contours(alone, BinaryImage::from_whole(alone, n, n, blob_image(n)));
+    return known[n] = cost::border_density(alone, borders);
+}
 
 std::vector<std::int64_t> sizes(SizeClass size_class) {
     switch (size_class) {
@@ -56,6 +93,28 @@ Case contour_case(ContourPattern pattern, double density) {
     };
 }
 
+Case trace_case() {
+    return Case{
+        .algorithm = "cr-trace",
+        .family = "contour-ranking",
+        .size_unit = "n (n × n pixels)",
+        .sizes = sizes,
+        .prepare = [](Group& g, std::int64_t n) -> std::unique_ptr<Instance> {
+            return std::make_unique<TraceInstance>(g, n);
+        },
+        .expr =
+            [](int p, std::int64_t n, const cost::Profile& profile) {
+                const cost::BorderDensity density = blob_border_density(n);
+                return cost::Expr::sequence(
+                    "trace+rank",
+                    {cost::trace_contours(p, n, n, density, profile),
+                     cost::contour_rank(p, n, n, density, ContourPattern::one_level_direct, profile)});
+            },
+        .applies = {},
+        .goal = {.median = 0.15},  // issue #21's bound for ranking, kept for tracing + ranking
+    };
+}
+
 }  // namespace
 
 std::vector<Case> contour_ranking_cases() {
@@ -64,10 +123,11 @@ std::vector<Case> contour_ranking_cases() {
                                          ContourPattern::two_level_row_column,
                                          ContourPattern::log_level_quad,
                                          ContourPattern::log_level_balanced}) {
-        for (const double density : {0.05, 1.0}) {
+        for (const double density : {0.05, 0.25, 1.0}) {
             cases.push_back(contour_case(pattern, density));
         }
     }
+    cases.push_back(trace_case());
     return cases;
 }
 

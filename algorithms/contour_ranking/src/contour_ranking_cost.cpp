@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
+#include <numbers>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llc/algorithms/contour_ranking.hpp>
@@ -22,7 +25,11 @@ namespace cr = llc::detail::contour_ranking;
 
 constexpr const char* pixel_kernel = "cr.pixel";
 constexpr const char* edge_kernel = "cr.edge";
+constexpr const char* sparse_edge_kernel = "cr.sparse_edge";
 constexpr const char* merge_kernel = "cr.merge";
+constexpr const char* trace_pixel_kernel = "tr.pixel";
+constexpr const char* trace_state_kernel = "tr.state";
+constexpr const char* trace_rank_kernel = "tr.rank";
 constexpr double segment_bytes = sizeof(cr::Segment);
 constexpr double resolution_bytes = sizeof(cr::Resolution);
 
@@ -86,21 +93,78 @@ Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double d
                           {Expr::weighted_division("cr.division", P, weights, std::move(tasks), bytes), merge});
 }
 
-/// Seconds of contour_rank's local work (validation, local ranking, resolution) on a block of `pixels` pixels with the
-/// given fraction of edge pixels: τ_pixel·pixels + τ_edge·edge pixels, each read from its per-size table
-/// ("cr.pixel.2^e", "cr.edge.2^e", e = log2 of the block's side; the solo constants at P = 1).
-double local_seconds(double pixels, double edge_density, int P, const Profile& profile) {
+/// Seconds of local work priced per unit from per-size kernel tables ("<kernel>.2^e", e = log2 of the side of a
+/// square block of `pixels` pixels; the solo constants at P = 1): the sum of units·τ over `terms`.
+double local_seconds(const char* function,
+                     std::initializer_list<std::pair<const char*, double>> terms,
+                     double pixels,
+                     int P,
+                     const Profile& profile) {
     const double side = std::sqrt(std::max(1.0, pixels));
     double seconds = 0.0;
-    for (const auto& [kernel, units] : {std::pair{pixel_kernel, pixels}, {edge_kernel, pixels * edge_density}}) {
+    for (const auto& [kernel, units] : terms) {
         const KernelSizeTable table = kernel_size_table(profile, kernel, P);
         if (table.empty()) {
-            throw Error(std::string("llc::cost::contour_rank: the profile has no \"") + kernel +
+            throw Error(std::string(function) + ": the profile has no \"" + kernel +
                         ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
         }
         seconds += units * kernel_per_unit(table, side, 0.0);
     }
     return seconds;
+}
+
+/// How far an edge pixel of the paper's lines at `density` is from the dense end of the per-edge-pixel price and
+/// towards the sparse one (0 at 100 %, 1 for lines 8 or more pixels apart). Walks along lines k = 1/density apart
+/// share the cache lines of 8 entries of the 8-byte arrays 8/k at a time, so the misses per step grow as k/8 until k =
+/// 8; the probes measure k = 1 (cr.edge) and k = 16 (cr.sparse_edge).
+double sparseness(double density) {
+    if (density <= 0.0) {
+        return 1.0;
+    }
+    const double k = std::min(8.0, std::max(1.0, 1.0 / density));
+    return (k - 1.0) / 7.0;
+}
+
+/// Pixels of the largest block of a width × height image on P processors (part() puts the remainder last).
+double largest_block_pixels(int P, std::int64_t width, std::int64_t height) {
+    const PixelBlock first = block_of(0, P, width, height);
+    const PixelBlock last = block_of(P - 1, P, width, height);
+    return static_cast<double>(std::max(first.size(), last.size()));
+}
+
+/// Bytes of the allgatherv of every block's perimeter, one byte a pixel (validation's, and tracing's halo).
+double perimeters_bytes(int P, std::int64_t width, std::int64_t height) {
+    const PixelBlock block = block_of(0, P, width, height);
+    return 2.0 * static_cast<double>(P) * static_cast<double>(block.rows + block.cols);
+}
+
+void check_borders(const char* name, int P, std::int64_t width, std::int64_t height, BorderDensity density) {
+    // Eight states a pixel at most (a pixel entered from each neighbour).
+    if (!(density.states_per_pixel >= 0.0 && density.states_per_pixel <= 8.0)) {
+        throw_argument_error(
+            name, "density.states_per_pixel", std::to_string(density.states_per_pixel), "must be in [0, 8]");
+    }
+    check(name, P, width, height, 0.0, ContourPattern::one_level_direct);
+}
+
+/// The merge tree of `pattern` on boundary lists of `list_density` segments per unit of a region's rows + cols, with
+/// the bit-reversal permutation and its return for logp-lev-bal (`own`: this block's list).
+void append_merge(std::vector<Expr>& items,
+                  int P,
+                  std::int64_t width,
+                  std::int64_t height,
+                  double list_density,
+                  ContourPattern pattern,
+                  const Profile& profile) {
+    const cr::ImageLayout layout{P, cr::grid_of(P), width, height};
+    const double own = list_segments(block_of(0, P, width, height), list_density);
+    if (pattern == ContourPattern::log_level_balanced) {
+        items.push_back(Expr::normal("cr.bal.permute", 0.0, "alltoallv", P, own * segment_bytes));
+    }
+    items.push_back(node_expr(cr::plan_of(pattern, layout.grid), layout, list_density, profile));
+    if (pattern == ContourPattern::log_level_balanced) {
+        items.push_back(Expr::normal("cr.bal.return", 0.0, "alltoallv", P, own * resolution_bytes));
+    }
 }
 
 }  // namespace
@@ -113,28 +177,66 @@ Expr contour_rank(int P,
                   const Profile& profile) {
     constexpr const char* name = "llc::cost::contour_rank";
     check(name, P, width, height, edge_density, pattern);
-    const cr::ImageLayout layout{P, cr::grid_of(P), width, height};
-    const PixelBlock block = block_of(0, P, width, height);  // the largest block (part() puts the remainder last)
-    const PixelBlock last = block_of(P - 1, P, width, height);
-    const double pixels = static_cast<double>(std::max(block.size(), last.size()));
+    const double pixels = largest_block_pixels(P, width, height);
     // Validation, local ranking and resolution, measured together on one processor: per pixel, and per edge pixel on
-    // top (a 100 % map takes about four times a 5 % one), at the block's size (whether it stays in cache).
-    const Expr local = Expr::compute("cr.local", local_seconds(pixels, edge_density, P, profile));
+    // top (a 100 % map takes about four times an empty one), at the block's size (whether it stays in cache). An edge
+    // pixel costs more where the lines are sparse (cache misses along the walks), priced between cr.edge (dense) and
+    // cr.sparse_edge by sparseness().
+    const double edges = pixels * edge_density;
+    const double s = sparseness(edge_density);
+    const Expr local = Expr::compute(
+        "cr.local",
+        local_seconds(name,
+                      {{pixel_kernel, pixels}, {edge_kernel, edges * (1.0 - s)}, {sparse_edge_kernel, edges * s}},
+                      pixels,
+                      P,
+                      profile));
     // Validation's exchange of the blocks' borders (one byte a pixel) and the verdict; at P = 1 too, as the code runs
     // them (the CCM charges what the profile measured at P = 1).
-    const double borders = 2.0 * static_cast<double>(P) * static_cast<double>(block.rows + block.cols);
-    std::vector<Expr> items = {Expr::normal("cr.validate.borders", 0.0, "allgatherv", P, borders),
-                               Expr::normal("cr.validate", 0.0, "allreduce", P, 8.0),
-                               local};
-    const double own = list_segments(block, edge_density);
-    if (pattern == ContourPattern::log_level_balanced) {
-        items.push_back(Expr::normal("cr.bal.permute", 0.0, "alltoallv", P, own * segment_bytes));
-    }
-    items.push_back(node_expr(cr::plan_of(pattern, layout.grid), layout, edge_density, profile));
-    if (pattern == ContourPattern::log_level_balanced) {
-        items.push_back(Expr::normal("cr.bal.return", 0.0, "alltoallv", P, own * resolution_bytes));
-    }
+    std::vector<Expr> items = {
+        Expr::normal("cr.validate.borders", 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
+        Expr::normal("cr.validate", 0.0, "allreduce", P, 8.0),
+        local};
+    append_merge(items, P, width, height, edge_density, pattern, profile);
     return Expr::sequence("cr", std::move(items));
+}
+
+BorderDensity border_density(Group& group, const BorderMap& borders) {
+    const std::int64_t states = group.allreduce(static_cast<std::int64_t>(borders.states().size()), Op::sum);
+    const std::int64_t pixels = borders.width() * borders.height();
+    return {pixels == 0 ? 0.0 : static_cast<double>(states) / static_cast<double>(pixels)};
+}
+
+Expr trace_contours(int P, std::int64_t width, std::int64_t height, BorderDensity density, const Profile& profile) {
+    constexpr const char* name = "llc::cost::trace_contours";
+    check_borders(name, P, width, height, density);
+    const double pixels = largest_block_pixels(P, width, height);
+    const double states = pixels * density.states_per_pixel;
+    return Expr::sequence(
+        "tr",
+        {Expr::normal("tr.halo", 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
+         Expr::compute(
+             "tr.scan",
+             local_seconds(name, {{trace_pixel_kernel, pixels}, {trace_state_kernel, states}}, pixels, P, profile))});
+}
+
+Expr contour_rank(int P,
+                  std::int64_t width,
+                  std::int64_t height,
+                  BorderDensity density,
+                  ContourPattern pattern,
+                  const Profile& profile) {
+    constexpr const char* name = "llc::cost::contour_rank";
+    check_borders(name, P, width, height, density);
+    check(name, P, width, height, 0.0, pattern);
+    const double pixels = largest_block_pixels(P, width, height);
+    const double states = pixels * density.states_per_pixel;
+    std::vector<Expr> items = {
+        Expr::compute("tr.local", local_seconds(name, {{trace_rank_kernel, states}}, pixels, P, profile))};
+    // Cauchy–Crofton: lines of length ℓ meet borders of length λ per pixel 2λℓ/π times; two ends a segment.
+    const double list_density = 2.0 * density.states_per_pixel / std::numbers::pi;
+    append_merge(items, P, width, height, list_density, pattern, profile);
+    return Expr::sequence("tr.rank", std::move(items));
 }
 
 namespace {

@@ -3,11 +3,16 @@
 // - cr.pixel.2^e: seconds per pixel of everything contour_rank does on one processor outside the merge of the lists
 //   (validation, local ranking, resolution), timed as a whole one-processor run on a 2^e × 2^e map without edge pixels;
 // - cr.edge.2^e: seconds per edge pixel on top of that, from a run on the paper's diagonal lines at 100 % density
-// (every
-//   pixel an edge pixel) less the run without edge pixels (a 100 % map takes about four times a 5 % one, so one
-//   constant per pixel, measured at 25 %, under-predicted 100 % maps by 70 % and over-predicted 5 % ones);
+//   (every pixel an edge pixel) less the run without edge pixels;
+// - cr.sparse_edge.2^e: seconds per edge pixel on top of cr.pixel when the lines are 16 pixels apart (6.25 %): the
+//   walks along lines at least 8 apart share no cache line of the 8-byte arrays, so each step misses, where at 100 %
+//   eight neighbouring walks share one (a 5 % map took 40–60 % more per edge pixel than cr.edge prices);
 // - cr.merge: seconds per segment of one merge of boundary lists and its backward resolution, on chains of four
 //   segments given in shuffled order, as lists of adjacent regions link up.
+// - tr.pixel.2^e: seconds per pixel of a one-processor trace_contours of a 2^e × 2^e image without foreground;
+// - tr.state.2^e: seconds per border state on top of that, from the random blob image (llc::random_blob_image, the
+//   image llc-compare and llc-validate trace) less the empty one;
+// - tr.rank.2^e: seconds per border state of a one-processor contour_rank of that blob image's BorderMap.
 // The per-size constants are measured alone on the node too (the one-processor run's prices).
 #include <algorithm>
 #include <cstdint>
@@ -15,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/contour_ranking.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
@@ -26,6 +32,9 @@
 namespace llc::detail::contour_ranking {
 
 namespace {
+
+/// The density of cr.sparse_edge's lines: 16 pixels apart.
+constexpr double kSparseDensity = 1.0 / 16.0;
 
 /// Seconds of one one-processor contour_rank of a side × side diagonal-line map at `density`.
 double one_processor_run(bool quick, std::int64_t side, double density) {
@@ -53,6 +62,68 @@ double edge_probe(bool quick, int e) {
     const double all_edges = one_processor_run(quick, side, 1.0);
     // At least a thousandth of the whole run: noise must not make the difference zero or negative.
     return std::max(all_edges - without, 1e-3 * all_edges) / static_cast<double>(side * side);
+}
+
+/// A side × side binary image: empty, or the random blob image of the validation and comparison tools.
+BinaryImage probe_image(std::int64_t side, bool blobs) {
+    const std::vector<std::uint8_t> pixels = blobs
+                                                 ? random_blob_image(side, side, 20261125)
+                                                 : std::vector<std::uint8_t>(static_cast<std::size_t>(side * side), 0);
+    return BinaryImage::from_whole(Group::world().self(), side, side, pixels);
+}
+
+/// Seconds of one one-processor trace_contours of `image`; its border states in `states`.
+double trace_run(bool quick, const BinaryImage& image, std::int64_t& states) {
+    Group& alone = Group::world().self();
+    std::int64_t sink = 0;
+    const double t = cost::median_seconds_per_call(quick, [&] {
+        const BorderMap map = trace_contours(alone, image);
+        states = static_cast<std::int64_t>(map.states().size());
+        sink += states;
+    });
+    volatile std::int64_t keep = sink;
+    (void)keep;
+    return t;
+}
+
+double trace_pixel_probe(bool quick, int e) {
+    const std::int64_t side = std::int64_t{1} << e;
+    std::int64_t states = 0;
+    return trace_run(quick, probe_image(side, false), states) / static_cast<double>(side * side);
+}
+
+double trace_state_probe(bool quick, int e) {
+    const std::int64_t side = std::int64_t{1} << e;
+    std::int64_t none = 0;
+    std::int64_t states = 0;
+    const double empty = trace_run(quick, probe_image(side, false), none);
+    const double blobs = trace_run(quick, probe_image(side, true), states);
+    // At least a thousandth of the whole run: noise must not make the difference zero or negative.
+    return std::max(blobs - empty, 1e-3 * blobs) / static_cast<double>(std::max<std::int64_t>(states, 1));
+}
+
+double trace_rank_probe(bool quick, int e) {
+    Group& alone = Group::world().self();
+    const std::int64_t side = std::int64_t{1} << e;
+    const BorderMap map = trace_contours(alone, probe_image(side, true));
+    std::int64_t sink = 0;
+    const double t = cost::median_seconds_per_call(quick, [&] {
+        const auto ranks = contour_rank(alone, map, ContourPattern::one_level_direct);
+        sink += ranks.empty() ? 0 : ranks.back().rank;
+    });
+    volatile std::int64_t keep = sink;
+    (void)keep;
+    return t / static_cast<double>(std::max<std::size_t>(map.states().size(), 1));
+}
+
+double sparse_edge_probe(bool quick, int e) {
+    const std::int64_t side = std::int64_t{1} << e;
+    const double without = one_processor_run(quick, side, 0.0);
+    const double sparse = one_processor_run(quick, side, kSparseDensity);
+    const std::vector<std::int8_t> codes = synthetic_successor_map(side, side, kSparseDensity, ContourLines::diagonal);
+    const auto edges =
+        std::count_if(codes.begin(), codes.end(), [](std::int8_t c) { return c != succ_code::non_edge; });
+    return std::max(sparse - without, 1e-3 * sparse) / static_cast<double>(std::max<std::int64_t>(edges, 1));
 }
 
 double merge_probe(bool quick) {
@@ -93,6 +164,28 @@ std::vector<cost::KernelProbe> kernel_probes() {
                           "edge pixel of a one-processor contour ranking, on top of cr.pixel, " + side + " block",
                           [e](bool quick) { return edge_probe(quick, e); },
                           solo("cr.edge", e)});
+        probes.push_back(
+            {key("cr.sparse_edge", e),
+             "edge pixel of a one-processor contour ranking of lines 16 pixels apart, on top of cr.pixel, " + side +
+                 " block",
+             [e](bool quick) { return sparse_edge_probe(quick, e); },
+             solo("cr.sparse_edge", e)});
+    }
+    for (int e = 9; e <= 11; ++e) {
+        const std::string side = "2^" + std::to_string(e);
+        probes.push_back({key("tr.pixel", e),
+                          "pixel of a one-processor trace_contours without foreground, " + side + " image",
+                          [e](bool quick) { return trace_pixel_probe(quick, e); },
+                          solo("tr.pixel", e)});
+        probes.push_back(
+            {key("tr.state", e),
+             "border state of a one-processor trace_contours of random blobs, on top of tr.pixel, " + side + " image",
+             [e](bool quick) { return trace_state_probe(quick, e); },
+             solo("tr.state", e)});
+        probes.push_back({key("tr.rank", e),
+                          "border state of a one-processor contour_rank of random blobs' borders, " + side + " image",
+                          [e](bool quick) { return trace_rank_probe(quick, e); },
+                          solo("tr.rank", e)});
     }
     probes.push_back({"cr.merge", "segment of a merge of boundary lists and its backward resolution", merge_probe});
     return probes;

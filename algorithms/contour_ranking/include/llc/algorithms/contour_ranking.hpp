@@ -254,13 +254,47 @@ namespace cost {
 /// on the paper's synthetic image (C³ §5.3: diagonal lines, spaced for the density), superstep by superstep as
 /// contour_rank runs it: local ranking, the pattern's collectives and divisions over the boundary lists (sizes from
 /// the block grid and the density), the merges, the resolution. Local work is priced from the profile's per-size
-/// "cr.pixel.2^e" (seconds per pixel) and "cr.edge.2^e" (per edge pixel on top), merges from "cr.merge" (per segment).
+/// "cr.pixel.2^e" (seconds per pixel) and per edge pixel on top, between "cr.edge.2^e" (lines side by side) and
+/// "cr.sparse_edge.2^e" (lines 8 or more pixels apart: walks that share no cache line) linearly in the lines' spacing
+/// 1/density; merges from "cr.merge" (per segment).
 /// @throws llc::Error naming the argument (P < 1, negative sizes, density outside [0, 1], automatic) or the missing
 /// kernel constant.
 [[nodiscard]] Expr contour_rank(int P,
                                 std::int64_t width,
                                 std::int64_t height,
                                 double edge_density,
+                                ContourPattern pattern,
+                                const Profile& profile);
+
+/// What the costs of trace_contours and of contour_rank on a BorderMap depend on besides the image's size: how many
+/// border states the image has, per pixel (about the fraction of foreground pixels on a border; a 1-pixel line counts
+/// twice, as it is traced out and back).
+struct BorderDensity {
+    double states_per_pixel = 0.0;
+};
+
+/// The border density of a traced image: all blocks' states over width·height (0 for an empty image). Collective
+/// (one allreduce).
+[[nodiscard]] BorderDensity border_density(Group& group, const BorderMap& borders);
+
+/// The cost of trace_contours(P processors, a width × height image with `density`), superstep by superstep: the halo's
+/// allgatherv of the blocks' perimeters (a byte a pixel), then the block's scan, priced per pixel by the profile's
+/// "tr.pixel.2^e" and per border state on top by "tr.state.2^e" (e = log2 of the block's side; the solo constants at
+/// P = 1). @throws llc::Error naming the argument (P < 1, negative sizes, a density outside [0, 8]) or the missing
+/// kernel constant.
+[[nodiscard]] Expr trace_contours(
+    int P, std::int64_t width, std::int64_t height, BorderDensity density, const Profile& profile);
+
+/// The cost of contour_rank(P processors, the BorderMap of a width × height image with `density`, `pattern`): the
+/// local ranking and resolution of the block's states ("tr.rank.2^e" per state) and the pattern's supersteps over the
+/// boundary lists. A block's list holds the borders that cross its perimeter; for borders that run in every direction
+/// a line of length ℓ is crossed 2·λ·ℓ/π times (Cauchy–Crofton, λ the border length per pixel, ≈ states_per_pixel),
+/// and each segment has two ends, so a region of rows × cols pixels is priced with (rows + cols − 1)·2λ/π segments
+/// (the successor maps' rule for lines of density 2λ/π). @throws llc::Error like trace_contours, and for automatic.
+[[nodiscard]] Expr contour_rank(int P,
+                                std::int64_t width,
+                                std::int64_t height,
+                                BorderDensity density,
                                 ContourPattern pattern,
                                 const Profile& profile);
 
