@@ -88,21 +88,43 @@ TEST(MatrixChainCost, PricesMiddleEdgesAndDiagonalByTheirOwnConstants) {
 
 TEST(MatrixChainCost, OneProcessorWithTheDefaultRIsPricedByTheWholeEngine) {
     // With "mc.run_solo.2^e" in the profile, P = 1 at the default r is (n³ − n)/6 updates at the whole engine's
-    // constant (interpolated in log n between the measured sizes); another r, or P > 1, is priced block by block.
-    cost::Profile p = profile(1e-9, 0.0, 2e-9, 3e-9);
-    p.set_kernel(cost::kernel_size_key("mc.run", 9), {9e-9, "update"});  // side by side: not read at P = 1
+    // constant (interpolated in log n between the measured sizes).
+    const cost::Profile blocks_only = profile(1e-9, 0.0, 2e-9, 3e-9);
+    cost::Profile p = blocks_only;
+    p.set_kernel(cost::kernel_size_key("mc.run", 9), {9e-10, "update"});  // side by side: not read at P = 1
     p.set_kernel(cost::kernel_size_key("mc.run_solo", 9), {4e-10, "update"});
     p.set_kernel(cost::kernel_size_key("mc.run_solo", 11), {6e-10, "update"});
     const auto model = cost::make_model("ccm", p);
-    const double updates = (1024.0 * 1024 * 1024 - 1024) / 6;
+    const auto updates = [](double n) { return (n * n * n - n) / 6; };
     ASSERT_EQ(llc::default_block_size(1, 1024), 64);
-    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 1024, 64, p), *model), updates * 5e-10, 1e-12);
-    const double blocks = cost::predict(cost::matrix_chain(1, 1024, 32, p), *model);
-    EXPECT_GT(blocks, updates * 1e-9 * 0.99);
+    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 1024, 64, p), *model), updates(1024) * 5e-10, 1e-12);
     // Below the smallest measured n, its constant.
-    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 128, 64, p), *model), (128.0 * 128 * 128 - 128) / 6 * 4e-10, 1e-15);
-    // P = 2 reads the blocks' constants only.
-    EXPECT_GT(cost::predict(cost::matrix_chain(2, 1024, 64, p), *model), updates / 2 * 1e-9 * 0.99);
+    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 128, 64, p), *model), updates(128) * 4e-10, 1e-15);
+}
+
+TEST(MatrixChainCost, BlockPricesAreScaledToTheWholeEngine) {
+    // Another r at P = 1, and every P > 1, are priced block by block, scaled by the whole engine's run time over the
+    // blocks' price of the same one-processor run (n = 2^e, the default r), in log n between the measured sizes; the
+    // solo runs at P = 1, the side-by-side ones at P > 1. Without run constants the scale is 1.
+    const cost::Profile blocks_only = profile(1e-9, 0.0, 2e-9, 3e-9);
+    cost::Profile p = blocks_only;
+    p.set_kernel(cost::kernel_size_key("mc.run", 9), {9e-10, "update"});
+    p.set_kernel(cost::kernel_size_key("mc.run_solo", 9), {4e-10, "update"});
+    p.set_kernel(cost::kernel_size_key("mc.run_solo", 11), {6e-10, "update"});
+    const auto model = cost::make_model("ccm", p);
+    const auto plain_model = cost::make_model("ccm", blocks_only);
+    const auto plain = [&](int P, std::int64_t n, std::int64_t r) {
+        return cost::predict(cost::matrix_chain(P, n, r, blocks_only), *plain_model);
+    };
+    const auto updates = [](double n) { return (n * n * n - n) / 6; };
+    const double ratio9 = 4e-10 * updates(512) / plain(1, 512, 64);
+    const double ratio11 = 6e-10 * updates(2048) / plain(1, 2048, 64);
+    EXPECT_NEAR(
+        cost::predict(cost::matrix_chain(1, 1024, 32, p), *model), plain(1, 1024, 32) * (ratio9 + ratio11) / 2, 1e-12);
+    // P = 2 (no communication priced in this profile): the side-by-side run at 2^9 sets the scale at every n.
+    const double side_by_side = 9e-10 * updates(512) / plain(1, 512, 64);
+    EXPECT_NEAR(cost::predict(cost::matrix_chain(2, 1024, 64, p), *model), plain(2, 1024, 64) * side_by_side, 1e-12);
+    EXPECT_LT(side_by_side, 1.0);  // the engine here is faster per update than the blocks' 1–3 ns
 }
 
 }  // namespace
