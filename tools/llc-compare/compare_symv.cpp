@@ -1,19 +1,24 @@
 // llc-compare symv: llc::symv at the world's P (reflection mapping, overlapped shifts, the matrix built once and
 // reused) against OpenBLAS on rank 0 while the other ranks wait: dsymv on the full n × n array (one triangle read) and
-// dspmv on the packed triangle, both with one OpenBLAS thread (the ranks own the cores), on the same random matrix,
-// timed interleaved. Our y is checked against dsymv's with the bound 4nε(|A||x|)_i. Default n: 2048, 4096, 8192;
-// repeat 5.
+// dspmv on the packed triangle, both with one OpenBLAS thread (the ranks own the cores), and at P > 1 dsymv with P
+// OpenBLAS threads while the other ranks sleep in a barrier (tools::sleepy_barrier: they give their cores to
+// OpenBLAS's threads; waking takes up to 0.5 ms more, charged to the peer), timed after the others), on the same random
+// matrix, timed interleaved. Our y is checked against dsymv's with the bound 4nε(|A||x|)_i. Default n: 2048, 4096,
+// 8192, 16384; repeat 5.
 #include <cblas.h>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <llc/algorithms/symv.hpp>
 #include <llc/error.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/timing.hpp>
 
 #include "comparison.hpp"
 
@@ -77,7 +82,7 @@ std::vector<Row> run(Group& world, const Options& options) {
     const int repeat = options.repeat > 0 ? options.repeat : 5;
     std::vector<std::int64_t> sizes = options.sizes;
     if (sizes.empty()) {
-        sizes = {2048, 4096, 8192};
+        sizes = {2048, 4096, 8192, 16384};
     }
     openblas_set_num_threads(1);
     std::vector<Row> rows;
@@ -90,21 +95,15 @@ std::vector<Row> run(Group& world, const Options& options) {
         std::vector<double> y(x.size(), 0.0);
         Peer peer = world.rank() == 0 ? make_peer(n) : Peer{};
         const int ni = static_cast<int>(n);
+        const auto dsymv = [&] {
+            cblas_dsymv(
+                CblasRowMajor, CblasLower, ni, 1.0, peer.full.data(), ni, peer.x.data(), 1, 0.0, peer.y.data(), 1);
+        };
         const std::vector<std::function<void()>> bodies{
             [&] { symv<double>(world, 1.0, A, x, 0.0, y); },
             [&] {
                 if (world.rank() == 0) {
-                    cblas_dsymv(CblasRowMajor,
-                                CblasLower,
-                                ni,
-                                1.0,
-                                peer.full.data(),
-                                ni,
-                                peer.x.data(),
-                                1,
-                                0.0,
-                                peer.y.data(),
-                                1);
+                    dsymv();
                 }
             },
             [&] {
@@ -122,15 +121,32 @@ std::vector<Row> run(Group& world, const Options& options) {
                 }
             },
         };
-        const std::vector<double> t = time_medians_interleaved(world, repeat, bodies);
+        std::vector<double> t = time_medians_interleaved(world, repeat, bodies);
+        if (P > 1) {
+            // After the others, not interleaved with them: OpenBLAS's threads spin a while after each call, which
+            // would slow whatever ran next. Then a pause for them to go to sleep before the next size.
+            t.push_back(time_medians_interleaved(world, repeat, {[&] {
+                                                     if (world.rank() == 0) {
+                                                         openblas_set_num_threads(P);
+                                                         dsymv();
+                                                         openblas_set_num_threads(1);
+                                                     }
+                                                     tools::sleepy_barrier(world.native());
+                                                 }})
+                            .front());
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            world.barrier();
+        }
         const std::vector<double> ours = gather_vector<double>(world, A.layout(), y, 0);
         if (world.rank() == 0) {
-            cblas_dsymv(
-                CblasRowMajor, CblasLower, ni, 1.0, peer.full.data(), ni, peer.x.data(), 1, 0.0, peer.y.data(), 1);
+            dsymv();
             check(n, peer, ours);
         }
         rows.push_back({"symv", P, n, t[0], "openblas-dsymv-1thread", t[1]});
         rows.push_back({"symv", P, n, t[0], "openblas-dspmv-1thread", t[2]});
+        if (P > 1) {
+            rows.push_back({"symv", P, n, t[0], "openblas-dsymv-" + std::to_string(P) + "threads", t[3]});
+        }
     }
     return rows;
 }
@@ -138,7 +154,10 @@ std::vector<Row> run(Group& world, const Options& options) {
 }  // namespace
 
 Comparison symv_comparison() {
-    return {"symv", "llc::symv (reflection, packed) at P vs OpenBLAS dsymv and dspmv (one thread) on rank 0", run};
+    return {"symv",
+            "llc::symv (reflection, packed) at P vs OpenBLAS dsymv and dspmv (one thread), and dsymv with P threads, "
+            "on rank 0",
+            run};
 }
 
 }  // namespace llc::compare
