@@ -39,6 +39,23 @@ double setup_seconds(int P, std::int64_t width, std::int64_t height, std::int64_
     return profile.kernel("dt.path_setup").seconds_per_unit * static_cast<double>(rows * width);
 }
 
+/// Seconds per pixel of a sweep in segments of k columns for a processor holding `pixels` cells: "dt.path_sweep.2^j"
+/// (measured on an 8 MiB map, in the caches) up to 8 MiB of cells, "dt.path_memory.2^j" (a 64 MiB map, streamed from
+/// memory: slower for short segments, whose rows are far apart, faster for whole rows, which the prefetchers follow)
+/// from 64 MiB, linear in log2 of the bytes between; the solo constants at P = 1, the side-by-side ones at P > 1 (the
+/// ranks share the memory bus). Only the first table without the second (profiles made before it).
+double sweep_seconds_per_pixel(const Profile& profile, int P, std::int64_t k, std::int64_t pixels) {
+    const KernelSizeTable in_cache = kernel_size_table(profile, "dt.path_sweep", P);
+    const KernelSizeTable in_memory = kernel_size_table(profile, "dt.path_memory", P);
+    const double small = kernel_per_unit(in_cache, static_cast<double>(k), 0.0);
+    if (in_memory.empty()) {
+        return small;
+    }
+    const double bytes = static_cast<double>(pixels) * sizeof(detail::sweep::Cell);
+    const double t = std::clamp((std::log2(std::max(bytes, 1.0)) - 23.0) / (26.0 - 23.0), 0.0, 1.0);
+    return small + t * (kernel_per_unit(in_memory, static_cast<double>(k), 0.0) - small);
+}
+
 /// One sweep; `before` seconds of local work join its first step (the run's setup, for the first sweep).
 Expr sweep(int P,
            std::int64_t width,
@@ -57,7 +74,8 @@ Expr sweep(int P,
             throw_argument_error(name, argument, std::to_string(value), "must be at least 1");
         }
     }
-    const KernelSizeTable table = kernel_size_table(profile, "dt.path_sweep");
+    // The solo constants at P = 1 (the node to itself), the side-by-side ones at P > 1.
+    const KernelSizeTable table = kernel_size_table(profile, "dt.path_sweep", P);
     if (table.empty()) {
         throw Error(std::string(name) +
                     ": the profile has no kernel constants dt.path_sweep.2^j; calibrate with llc-probe (this build "
@@ -69,7 +87,8 @@ Expr sweep(int P,
         g.r = height;
         g.k = width + height;
     }
-    const double per_pixel = kernel_per_unit(table, static_cast<double>(std::min(g.k, width)), 0.0);
+    const std::int64_t busiest_rows = block_rows_held(P, 0, height, P == 1 ? height : r);
+    const double per_pixel = sweep_seconds_per_pixel(profile, P, std::min(g.k, width), busiest_rows * width);
     const char* label = blue ? "pp.blue" : "pp.red";
     std::vector<Expr> items;
     if (P == 1) {
@@ -134,11 +153,11 @@ namespace detail::sweep {
 
 namespace {
 
-/// Seconds per pixel of a red sweep over a map of random costs in segments of 2^j columns, everything reachable (the
-/// second sweep of a run: most pixels have finite costs to improve on).
-double path_probe(bool quick, int j) {
+/// Seconds per pixel of a red sweep over a 2048 × `height` map of random costs in segments of 2^j columns, everything
+/// reachable (the second sweep of a run: most pixels have finite costs to improve on). 256 rows: 8 MiB of cells, in
+/// the caches; 2048 rows: 64 MiB, streamed from memory (sweep_seconds_per_pixel).
+double path_probe(bool quick, int j, int height = 256) {
     constexpr int width = 2048;
-    constexpr int height = 256;
     const std::vector<std::uint8_t> blobs = random_blob_image(width, height, 14);
     std::vector<Cell> cells(blobs.size());
     for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -197,7 +216,13 @@ std::vector<cost::KernelProbe> path_kernel_probes() {
     for (int j = 3; j <= 11; ++j) {
         probes.push_back({cost::kernel_size_key("dt.path_sweep", j),
                           "pixel of a path-planning sweep in segments of 2^" + std::to_string(j) + " columns",
-                          [j](bool quick) { return path_probe(quick, j); }});
+                          [j](bool quick) { return path_probe(quick, j); },
+                          cost::kernel_size_key(cost::solo_kernel_name("dt.path_sweep"), j)});
+        probes.push_back({cost::kernel_size_key("dt.path_memory", j),
+                          "pixel of a path-planning sweep in segments of 2^" + std::to_string(j) +
+                              " columns on a 64 MiB map (beyond the caches)",
+                          [j](bool quick) { return path_probe(quick, j, 2048); },
+                          cost::kernel_size_key(cost::solo_kernel_name("dt.path_memory"), j)});
     }
     return probes;
 }
