@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 
@@ -49,6 +50,23 @@ double kernel_per_unit(const KernelSizeTable& table, double x, double fallback) 
     const auto lo = std::prev(hi);
     const double t = (e - lo->first) / (hi->first - lo->first);
     return lo->second + t * (hi->second - lo->second);
+}
+
+double kernel_per_unit_by_footprint(const KernelSizeTable& in_cache,
+                                    const KernelSizeTable& in_memory,
+                                    double x,
+                                    double bytes,
+                                    double cache_bytes,
+                                    double memory_bytes) {
+    const double cached = kernel_per_unit(in_cache, x, 0.0);
+    if (in_memory.empty()) {
+        return cached;
+    }
+    const double low = std::log2(cache_bytes);
+    const double high = std::log2(memory_bytes);
+    const double t = high > low ? std::clamp((std::log2(std::max(bytes, 1.0)) - low) / (high - low), 0.0, 1.0)
+                                : (bytes >= memory_bytes ? 1.0 : 0.0);
+    return cached + t * (kernel_per_unit(in_memory, x, 0.0) - cached);
 }
 
 }  // namespace llc::cost

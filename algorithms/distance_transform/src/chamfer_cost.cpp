@@ -6,6 +6,7 @@
 #include <string>
 
 #include <llc/algorithms/chamfer.hpp>
+#include <llc/algorithms/row_image.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
@@ -18,8 +19,17 @@ namespace {
 
 constexpr const char* name = "llc::cost::chamfer_distance_transform";
 
-/// The profile's per-pixel table of the standard mask nearest to `mask` in number of steps.
-KernelSizeTable sweep_table(const ChamferMask& mask, const Profile& profile, int P) {
+/// The per-pixel tables of one mask: measured on an image in the caches and on one streamed from memory.
+struct SweepTables {
+    KernelSizeTable in_cache;   ///< "dt.sweep_cache.<mask>.2^j": a 4096 × 256 image (5 MiB of image and distances)
+    KernelSizeTable in_memory;  ///< "dt.sweep.<mask>.2^j": a 4096 × 2048 image (40 MiB)
+};
+
+/// Bytes a pixel of a pass holds: its image byte and its int32 distance.
+constexpr double pixel_bytes = 5.0;
+
+/// The profile's per-pixel tables of the standard mask nearest to `mask` in number of steps.
+SweepTables sweep_tables(const ChamferMask& mask, const Profile& profile, int P) {
     const ChamferMask standard[] = {
         ChamferMask::d4(), ChamferMask::d8(), ChamferMask::chamfer34(), ChamferMask::chamfer5711()};
     const ChamferMask* nearest = &standard[0];
@@ -35,16 +45,28 @@ KernelSizeTable sweep_table(const ChamferMask& mask, const Profile& profile, int
             nearest = &m;
         }
     }
-    KernelSizeTable table = kernel_size_table(profile, "dt.sweep." + nearest->name(), P);
-    if (table.empty()) {
+    SweepTables tables{kernel_size_table(profile, "dt.sweep_cache." + nearest->name(), P),
+                       kernel_size_table(profile, "dt.sweep." + nearest->name(), P)};
+    if (tables.in_memory.empty()) {
         throw Error(std::string(name) + ": the profile has no kernel constants dt.sweep." + nearest->name() +
                     ".2^j; calibrate with llc-probe (this build measures them)");
     }
-    return table;
+    if (tables.in_cache.empty()) {
+        // A profile made before the in-cache table: the streamed one for every image.
+        tables.in_cache = tables.in_memory;
+    }
+    return tables;
 }
 
-Expr pass(const detail::sweep::Geometry& g, const KernelSizeTable& table, const char* label) {
-    const double per_pixel = kernel_per_unit(table, static_cast<double>(g.k), 0.0);
+/// The pass of geometry g, its steps priced per pixel by the tables at the busiest processor's bytes.
+Expr pass(const detail::sweep::Geometry& g, const SweepTables& tables, const char* label) {
+    const auto held = static_cast<double>(block_rows_held(g.P, 0, g.height, g.r) * g.width);
+    const double per_pixel = kernel_per_unit_by_footprint(tables.in_cache,
+                                                          tables.in_memory,
+                                                          static_cast<double>(g.k),
+                                                          held * pixel_bytes,
+                                                          4096.0 * 256 * pixel_bytes,
+                                                          4096.0 * 2048 * pixel_bytes);
     if (g.P == 1) {
         const double pixels = static_cast<double>(g.width * g.height);
         return Expr::compute(label, per_pixel * pixels);
@@ -94,16 +116,16 @@ Expr chamfer_distance_transform(int P,
             throw_argument_error(name, argument, std::to_string(value), "must be at least 1");
         }
     }
-    const KernelSizeTable table = sweep_table(mask, profile, P);
+    const SweepTables tables = sweep_tables(mask, profile, P);
     detail::sweep::Geometry g{
         .width = width, .height = height, .r = r, .k = k, .lead = mask.lead(), .reach = mask.reach(), .P = P};
     if (P == 1) {
         g.r = height;
         g.k = width + height * mask.lead();
     }
-    Expr forward = pass(g, table, "dt.forward");
+    Expr forward = pass(g, tables, "dt.forward");
     g.backward = true;
-    Expr backward = pass(g, table, "dt.backward");
+    Expr backward = pass(g, tables, "dt.backward");
     return Expr::sequence("dt", {std::move(forward), std::move(backward)});
 }
 

@@ -6,6 +6,7 @@
 // marking are not free.)
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <llc/algorithms/blob_image.hpp>
@@ -20,12 +21,13 @@ namespace llc::detail::sweep {
 
 namespace {
 
-double sweep_probe(bool quick, const ChamferMask& mask, int j) {
-    // 4096 × 2048 pixels: 40 MB of image and distances, beyond the last-level cache like the images worth distributing.
-    // (On a 4096 × 256 image, 5 MB, the one-processor transforms of 2048² … 8192² took 16 % longer than priced, those
-    // of 1024² 7 %.)
+/// Seconds per pixel of one pass in segments of 2^j columns on a 4096 × `height` blob image: 2048 rows, 40 MB of image
+/// and distances, beyond the last-level cache like the images worth distributing ("dt.sweep"); 256 rows, 5 MB, in
+/// the caches ("dt.sweep_cache"). The cost reads between the two by the processor's bytes: with the streamed table
+/// alone, 1024² transforms were priced 55–65 % high once the in-row pass was vectorised; with the in-cache one alone,
+/// the 2048² … 8192² ones 16 % low (before).
+double sweep_probe(bool quick, const ChamferMask& mask, int j, int height) {
     constexpr int width = 4096;
-    constexpr int height = 2048;
     const std::vector<std::uint8_t> image = random_blob_image(width, height, 13);
     std::vector<std::int32_t> out(image.size());
     const std::int64_t k = std::int64_t{1} << j;
@@ -73,12 +75,15 @@ std::vector<cost::KernelProbe> kernel_probes() {
          {ChamferMask::d4(), ChamferMask::d8(), ChamferMask::chamfer34(), ChamferMask::chamfer5711()}) {
         for (int j = 3; j <= 12; ++j) {
             // The largest segment is what a one-processor run reads (whole rows): measured alone too.
-            const std::string key = "dt.sweep." + mask.name();
-            probes.push_back(
-                {cost::kernel_size_key(key, j),
-                 "pixel of one " + mask.name() + " pass in segments of 2^" + std::to_string(j) + " columns",
-                 [mask, j](bool quick) { return sweep_probe(quick, mask, j); },
-                 j == 12 ? cost::kernel_size_key(cost::solo_kernel_name(key), j) : std::string{}});
+            for (const auto& [key, height, where] :
+                 {std::tuple{"dt.sweep." + mask.name(), 2048, ""},
+                  std::tuple{"dt.sweep_cache." + mask.name(), 256, ", in the caches"}}) {
+                probes.push_back(
+                    {cost::kernel_size_key(key, j),
+                     "pixel of one " + mask.name() + " pass in segments of 2^" + std::to_string(j) + " columns" + where,
+                     [mask, j, height](bool quick) { return sweep_probe(quick, mask, j, height); },
+                     j == 12 ? cost::kernel_size_key(cost::solo_kernel_name(key), j) : std::string{}});
+            }
         }
     }
     return probes;

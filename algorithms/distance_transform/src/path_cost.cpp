@@ -40,20 +40,18 @@ double setup_seconds(int P, std::int64_t width, std::int64_t height, std::int64_
 }
 
 /// Seconds per pixel of a sweep in segments of k columns for a processor holding `pixels` cells: "dt.path_sweep.2^j"
-/// (measured on an 8 MiB map, in the caches) up to 8 MiB of cells, "dt.path_memory.2^j" (a 64 MiB map, streamed from
-/// memory: slower for short segments, whose rows are far apart, faster for whole rows, which the prefetchers follow)
-/// from 64 MiB, linear in log2 of the bytes between; the solo constants at P = 1, the side-by-side ones at P > 1 (the
-/// ranks share the memory bus). Only the first table without the second (profiles made before it).
+/// (measured on an 8 MiB map, in the caches) and "dt.path_memory.2^j" (a 64 MiB map, streamed from memory: slower for
+/// short segments, whose rows are far apart, faster for whole rows, which the prefetchers follow), by the cells' bytes
+/// (kernel_per_unit_by_footprint); the solo constants at P = 1, the side-by-side ones at P > 1 (the ranks share the
+/// memory bus).
 double sweep_seconds_per_pixel(const Profile& profile, int P, std::int64_t k, std::int64_t pixels) {
-    const KernelSizeTable in_cache = kernel_size_table(profile, "dt.path_sweep", P);
-    const KernelSizeTable in_memory = kernel_size_table(profile, "dt.path_memory", P);
-    const double small = kernel_per_unit(in_cache, static_cast<double>(k), 0.0);
-    if (in_memory.empty()) {
-        return small;
-    }
-    const double bytes = static_cast<double>(pixels) * sizeof(detail::sweep::Cell);
-    const double t = std::clamp((std::log2(std::max(bytes, 1.0)) - 23.0) / (26.0 - 23.0), 0.0, 1.0);
-    return small + t * (kernel_per_unit(in_memory, static_cast<double>(k), 0.0) - small);
+    constexpr double cell = sizeof(detail::sweep::Cell);
+    return kernel_per_unit_by_footprint(kernel_size_table(profile, "dt.path_sweep", P),
+                                        kernel_size_table(profile, "dt.path_memory", P),
+                                        static_cast<double>(k),
+                                        static_cast<double>(pixels) * cell,
+                                        2048.0 * 256 * cell,
+                                        2048.0 * 2048 * cell);
 }
 
 /// One sweep; `before` seconds of local work join its first step (the run's setup, for the first sweep).

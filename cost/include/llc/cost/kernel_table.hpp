@@ -34,4 +34,17 @@ using KernelSizeTable = std::map<int, double>;
 /// larger than any probed costs per unit what the largest probed one does); `fallback` when the table is empty.
 [[nodiscard]] double kernel_per_unit(const KernelSizeTable& table, double x, double fallback);
 
+/// Seconds per unit at size x of a kernel whose working set is `bytes`, from two tables: `in_cache` measured on
+/// `cache_bytes` of data (in the caches) and `in_memory` measured on `memory_bytes` (streamed from memory). The first
+/// up to cache_bytes, the second from memory_bytes, linear in log2 of the bytes between; `in_cache` alone when
+/// `in_memory` is empty (profiles made before it was measured). The cache-resident and the streaming regimes of a
+/// sweep differ by up to 2× on this kind of machine, in either direction (short segments of far-apart rows stream
+/// slower, whole rows faster).
+[[nodiscard]] double kernel_per_unit_by_footprint(const KernelSizeTable& in_cache,
+                                                  const KernelSizeTable& in_memory,
+                                                  double x,
+                                                  double bytes,
+                                                  double cache_bytes,
+                                                  double memory_bytes);
+
 }  // namespace llc::cost
