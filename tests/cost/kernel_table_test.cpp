@@ -73,6 +73,23 @@ TEST(KernelTimingTest, median_of_a_call_that_takes_a_known_time) {
     EXPECT_LT(t, 50e-3);
 }
 
+TEST(KernelTableTest, by_footprint_reads_between_the_cache_and_the_memory_tables) {
+    using llc::cost::kernel_per_unit_by_footprint;
+    const llc::cost::KernelSizeTable cache = {{4, 1e-9}, {6, 3e-9}};
+    const llc::cost::KernelSizeTable memory = {{4, 5e-9}, {6, 1e-9}};
+    constexpr double small = 1 << 20;  // the in-cache table's data
+    constexpr double big = 1 << 26;    // the streamed table's data
+    // In the caches, in memory, and half-way in log2 of the bytes (2^23), at a size in each table and between.
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_footprint(cache, memory, 16.0, 1 << 10, small, big), 1e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_footprint(cache, memory, 16.0, small, small, big), 1e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_footprint(cache, memory, 16.0, big, small, big), 5e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_footprint(cache, memory, 64.0, 1e12, small, big), 1e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_footprint(cache, memory, 16.0, 1 << 23, small, big), 3e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_footprint(cache, memory, 32.0, 1 << 23, small, big), 2.5e-9);
+    // Without the streamed table: the in-cache one at every footprint.
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_footprint(cache, {}, 64.0, 1e12, small, big), 3e-9);
+}
+
 TEST(KernelTimingTest, probe_values_are_reproducible_in_range_and_not_constant) {
     llc::cost::ProbeValues a(42);
     llc::cost::ProbeValues b(42);
