@@ -108,7 +108,8 @@ namespace cost {
 /// each pass is a sequence of steps; step t costs max over processors of (its r·k-pixel segment's compute) plus
 /// T_shift(P, the bytes a processor sends and receives), i.e. article [2]'s τ_step = β + k·τ_c + r·k·τ_a with β + k·τ_c
 /// measured as the profile's shift. Per-pixel compute from the kernel constants "dt.sweep.<mask>.2^j" (seconds per
-/// pixel of one pass over rows of 2^j-pixel segments; a custom mask takes the standard mask with the nearest number of
+/// pixel of one pass over rows of 2^j-pixel segments, on a 40 MB image; "dt.sweep_cache.<mask>.2^j" on a 5 MB one,
+/// the two read by the busiest processor's bytes; a custom mask takes the standard mask with the nearest number of
 /// steps). At P = 1: the two passes over the whole image, no communication.
 [[nodiscard]] Expr chamfer_distance_transform(int P,
                                               std::int64_t width,
