@@ -207,19 +207,51 @@ void check_pattern(Group& group, const char* function, ContourPattern pattern, s
     group.check_same(function, {{"pattern", static_cast<long long>(pattern)}}, error);
 }
 
+ContourPattern cheapest_pattern(
+    int P, std::int64_t width, std::int64_t height, double density, const cost::Profile* profile, PatternPrice price) {
+    if (profile == nullptr) {
+        return ContourPattern::log_level_quad;
+    }
+    const auto model = cost::make_model("ccm", *profile);
+    ContourPattern best = ContourPattern::one_level_direct;
+    double best_time = std::numeric_limits<double>::max();
+    for (const auto p : kPatterns) {
+        if (p == ContourPattern::automatic) {
+            continue;
+        }
+        const double t = cost::predict(price(P, width, height, density, p, *profile), *model);
+        if (t < best_time) {
+            best_time = t;
+            best = p;
+        }
+    }
+    return best;
+}
+
 ContourPattern resolve_pattern(Group& group,
                                ContourPattern pattern,
                                std::int64_t local_nodes,
                                std::int64_t width,
                                std::int64_t height,
-                               const cost::Profile* profile) {
+                               const cost::Profile* profile,
+                               PatternPrice price) {
     if (pattern != ContourPattern::automatic) {
         return pattern;
     }
     const std::int64_t total = group.allreduce(local_nodes, Op::sum);
     const std::int64_t pixels = width * height;
-    const double density = pixels == 0 ? 0.0 : std::min(1.0, static_cast<double>(total) / static_cast<double>(pixels));
-    return choose_contour_pattern(group.size(), width, height, density, profile);
+    const double density = pixels == 0 ? 0.0 : static_cast<double>(total) / static_cast<double>(pixels);
+    return cheapest_pattern(group.size(), width, height, density, profile, price);
+}
+
+/// cost::contour_rank of a successor map with `density` edge pixels a pixel (at most 1).
+cost::Expr successor_map_price(int P,
+                               std::int64_t width,
+                               std::int64_t height,
+                               double density,
+                               ContourPattern pattern,
+                               const cost::Profile& profile) {
+    return cost::contour_rank(P, width, height, std::min(1.0, density), pattern, profile);
 }
 
 }  // namespace detail::contour_ranking
@@ -235,7 +267,7 @@ std::vector<ContourRank> contour_rank(Group& group,
             ? 0
             : static_cast<std::int64_t>(std::count_if(
                   succ.codes().begin(), succ.codes().end(), [](std::int8_t c) { return c != succ_code::non_edge; }));
-    pattern = resolve_pattern(group, pattern, edges, succ.width(), succ.height(), profile);
+    pattern = resolve_pattern(group, pattern, edges, succ.width(), succ.height(), profile, successor_map_price);
     const ImageLayout layout{group.size(), grid_of(group.size()), succ.width(), succ.height()};
     return rank_graph(group, pattern, layout, succ.block(), PixelView(succ));
 }
@@ -271,23 +303,8 @@ std::vector<std::int8_t> synthetic_successor_map(
 
 ContourPattern choose_contour_pattern(
     int P, std::int64_t width, std::int64_t height, double edge_density, const cost::Profile* profile) {
-    if (profile == nullptr) {
-        return ContourPattern::log_level_quad;
-    }
-    const auto model = cost::make_model("ccm", *profile);
-    ContourPattern best = ContourPattern::one_level_direct;
-    double best_time = std::numeric_limits<double>::max();
-    for (const auto p : kPatterns) {
-        if (p == ContourPattern::automatic) {
-            continue;
-        }
-        const double t = cost::predict(cost::contour_rank(P, width, height, edge_density, p, *profile), *model);
-        if (t < best_time) {
-            best_time = t;
-            best = p;
-        }
-    }
-    return best;
+    return detail::contour_ranking::cheapest_pattern(
+        P, width, height, edge_density, profile, detail::contour_ranking::successor_map_price);
 }
 
 }  // namespace llc

@@ -121,14 +121,25 @@ struct ImageLayout {
 /// Throws llc::Error on every rank when `pattern` is not a ContourPattern or differs across ranks, or with `error`
 /// (this rank's own verdict on other arguments) when not empty.
 void check_pattern(Group& group, const char* function, ContourPattern pattern, std::string error);
-/// `pattern`, or for automatic the pattern choose_contour_pattern picks for the graph's density (nodes per pixel,
-/// `local_nodes` summed over the group by one allreduce, at most 1).
+/// The CCM expression of ranking a width × height graph of `density` nodes per pixel with `pattern` (not automatic) on
+/// P processors: cost::contour_rank of a successor map or of a BorderDensity.
+using PatternPrice = cost::Expr (*)(
+    int P, std::int64_t width, std::int64_t height, double density, ContourPattern pattern, const cost::Profile&);
+
+/// The pattern whose `price` the CCM under `profile` predicts lowest; logp-lev-quad (the paper's best overall, §5.3)
+/// when profile is nullptr.
+[[nodiscard]] ContourPattern cheapest_pattern(
+    int P, std::int64_t width, std::int64_t height, double density, const cost::Profile* profile, PatternPrice price);
+
+/// `pattern`, or for automatic the cheapest_pattern by `price` at the graph's density (nodes per pixel, `local_nodes`
+/// summed over the group by one allreduce).
 [[nodiscard]] ContourPattern resolve_pattern(Group& group,
                                              ContourPattern pattern,
                                              std::int64_t local_nodes,
                                              std::int64_t width,
                                              std::int64_t height,
-                                             const cost::Profile* profile);
+                                             const cost::Profile* profile,
+                                             PatternPrice price);
 
 /// The grid of block_of: q × q for P = q², else P × 1 (row strips).
 [[nodiscard]] BlockGrid grid_of(int P);

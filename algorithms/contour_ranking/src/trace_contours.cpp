@@ -324,8 +324,18 @@ std::vector<ContourRank> contour_rank(Group& group,
                                  "must be traced on this group's " + std::to_string(group.size()));
     }
     check_pattern(group, function, pattern, error);
-    pattern = resolve_pattern(
-        group, pattern, static_cast<std::int64_t>(borders.states().size()), borders.width(), borders.height(), profile);
+    // automatic: the pattern cost::contour_rank of the image's BorderDensity prices lowest.
+    const PatternPrice price =
+        [](int P, std::int64_t width, std::int64_t height, double density, ContourPattern p, const cost::Profile& f) {
+            return cost::contour_rank(P, width, height, cost::BorderDensity{density}, p, f);
+        };
+    pattern = resolve_pattern(group,
+                              pattern,
+                              static_cast<std::int64_t>(borders.states().size()),
+                              borders.width(),
+                              borders.height(),
+                              profile,
+                              price);
     const ImageLayout layout{group.size(), grid_of(group.size()), borders.width(), borders.height(), kStatesPerPixel};
     return rank_graph(
         group, pattern, layout, borders.block(), StateView(borders.states_, borders.successors_, borders.local_next_));

@@ -215,7 +215,8 @@ class BorderMap {
 /// Every border state's head and rank, for this block's states (in the order of borders.states()), by the same three
 /// steps and patterns as contour_rank of a successor map. Every border is a cycle: its head is its smallest state
 /// (so the head's pixel is the border's topmost, then leftmost pixel), the head's rank is 0 and the state k steps
-/// before it has rank k. Collective over `group`.
+/// before it has rank k. ContourPattern::automatic takes the pattern cost::contour_rank of the image's BorderDensity
+/// (one allreduce) prices lowest under `profile` (logp-lev-quad without one). Collective over `group`.
 /// @throws llc::Error on every rank when `borders` was traced on another number of processors or the pattern is not
 /// a ContourPattern.
 [[nodiscard]] std::vector<ContourRank> contour_rank(Group& group,
