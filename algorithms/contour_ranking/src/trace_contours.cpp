@@ -164,6 +164,7 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     };
     const std::int64_t cols = b.cols;
     std::vector<std::int64_t> candidates(static_cast<std::size_t>(cols) + 1);  // one row's, at most every column
+    std::vector<std::uint8_t> masks(candidates.size());                        // their neighbour masks
     for (std::int64_t r = 0; r < b.rows; ++r) {
         row_start[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(map.states_.size());
         // Rows r − 1, r, r + 1 (the ring's top or bottom row at the block's edge), each with its values left and right
@@ -186,33 +187,51 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
             const auto i = static_cast<std::size_t>(dr + 1);
             return c < 0 ? lefts[i] : c >= cols ? rights[i] : rows[i][c];
         };
-        // The mask of column c; `near` says its neighbours are in [0, cols) (no ring column needed).
-        const auto mask_of = [&](std::int64_t c, bool near) {
+        // The mask of column c, read pixel by pixel (bit d: the neighbour in direction d is foreground).
+        const auto mask_of = [&](std::int64_t c) {
             unsigned mask = 0;
             for (std::size_t d = 0; d < 8; ++d) {
-                const int dr = kRowStep[d];
-                const std::int64_t cc = c + kColStep[d];
-                const std::uint8_t v = near ? rows[dr + 1][cc] : at(dr, cc);
-                mask |= (v != 0 ? 1U : 0U) << d;
+                mask |= (at(kRowStep[d], c + kColStep[d]) != 0 ? 1U : 0U) << d;
             }
             return mask;
         };
-        // First the row's candidates, in a loop without calls: kLanes pixels at a time while all their neighbours are
-        // in the block's columns, keeping only the foreground pixels that are not interior (every axial neighbour
-        // foreground for 8-connectivity, every neighbour for 4-connectivity); most runs of kLanes have none. The
-        // first column and the last ones: every foreground pixel.
-        std::int64_t* next = candidates.data();
+        // First the row's border pixels with their masks, in a loop without calls: kLanes pixels at a time while all
+        // their neighbours are in the block's columns, keeping the foreground pixels that are not interior (every
+        // axial neighbour foreground for 8-connectivity, every neighbour for 4-connectivity); most runs of kLanes have
+        // none. The masks of a run that has some are made in the vector registers the test already holds. The first
+        // column and the last ones: every foreground pixel, its mask read pixel by pixel.
         const std::uint8_t* const up = rows[0];
         const std::uint8_t* const mid = rows[1];
         const std::uint8_t* const down = rows[2];
+        std::int64_t* next = candidates.data();
+        std::uint8_t* next_mask = masks.data();
+        const auto add_if_border = [&](std::int64_t at_c) {
+            if (mid[at_c] == 0) {
+                return;
+            }
+            const unsigned mask = mask_of(at_c);
+            if ((mask & interior) != interior) {
+                *next++ = at_c;
+                *next_mask++ = static_cast<std::uint8_t>(mask);
+            }
+        };
         std::int64_t c = 0;
-        if (cols > 0 && mid[0] != 0) {
-            *next++ = 0;
+        if (cols > 0) {
+            add_if_border(0);
         }
         for (c = 1; c + kLanes + 1 <= cols; c += kLanes) {
-            Bytes open = is_zero(mid + c - 1) | is_zero(mid + c + 1) | is_zero(up + c) | is_zero(down + c);
+            // Zero (background) lanes of each neighbour, in Freeman order: E, NE, N, NW, W, SW, S, SE.
+            const Bytes zero[8] = {is_zero(mid + c + 1),
+                                   is_zero(up + c + 1),
+                                   is_zero(up + c),
+                                   is_zero(up + c - 1),
+                                   is_zero(mid + c - 1),
+                                   is_zero(down + c - 1),
+                                   is_zero(down + c),
+                                   is_zero(down + c + 1)};
+            Bytes open = zero[0] | zero[2] | zero[4] | zero[6];
             if (!eight) {
-                open |= is_zero(up + c - 1) | is_zero(up + c + 1) | is_zero(down + c - 1) | is_zero(down + c + 1);
+                open |= zero[1] | zero[3] | zero[5] | zero[7];
             }
             const Bytes border = open & ~is_zero(mid + c);
             std::uint64_t words[kLanes / 8];
@@ -224,31 +243,36 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
             if (any == 0) {
                 continue;
             }
+            Bytes mask_lanes{};
+            for (int d = 0; d < 8; ++d) {
+                mask_lanes |= ~zero[d] & static_cast<std::int8_t>(1 << d);
+            }
+            std::uint8_t lane_masks[kLanes];
+            std::memcpy(lane_masks, &mask_lanes, sizeof lane_masks);
             if constexpr (std::endian::native == std::endian::little) {
                 // Byte k of word w is lane 8w + k: one bit a border lane, taken lowest first.
                 for (std::size_t w = 0; w < kLanes / 8; ++w) {
                     for (std::uint64_t bits = words[w] & 0x8080808080808080ULL; bits != 0; bits &= bits - 1) {
-                        *next++ = c + static_cast<std::int64_t>(8 * w) + std::countr_zero(bits) / 8;
+                        const std::size_t lane = 8 * w + static_cast<std::size_t>(std::countr_zero(bits)) / 8;
+                        *next++ = c + static_cast<std::int64_t>(lane);
+                        *next_mask++ = lane_masks[lane];
                     }
                 }
             } else {
                 for (int j = 0; j < kLanes; ++j) {
-                    *next = c + j;
-                    next += border[j] != 0 ? 1 : 0;
+                    if (border[j] != 0) {
+                        *next++ = c + j;
+                        *next_mask++ = lane_masks[j];
+                    }
                 }
             }
         }
         for (; c < cols; ++c) {
-            *next = c;
-            next += mid[c] != 0 ? 1 : 0;
+            add_if_border(c);
         }
         // Then their states.
-        for (const std::int64_t* it = candidates.data(); it != next; ++it) {
-            const std::int64_t at_c = *it;
-            const unsigned mask = mask_of(at_c, at_c >= 1 && at_c + 1 < cols);
-            if ((mask & interior) != interior) {
-                visit(mask, r, at_c);
-            }
+        for (std::size_t i = 0; i < static_cast<std::size_t>(next - candidates.data()); ++i) {
+            visit(masks[i], r, candidates[i]);
         }
     }
     row_start.back() = static_cast<std::int64_t>(map.states_.size());
@@ -261,24 +285,23 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     const auto column = [&](std::int64_t state, std::int64_t row) {
         return state / kStatesPerPixel - (b.row0 + row) * width - b.col0;
     };
-    // Sets (or, with `clear`, resets) the table entries of row `row`'s pixels that have states.
-    const auto index_row = [&](std::int64_t row, bool clear) {
+    // Sets the table entries of row `row`'s pixels that have states to their first state. The entries of other pixels
+    // keep what an earlier row left there: a successor always has states, so only its own pixel's entry is read, and
+    // the check below tells a stale entry from the right one by its pixel.
+    const auto index_row = [&](std::int64_t row) {
         std::int64_t* t = table(row);
         for (std::int64_t k = row_start[static_cast<std::size_t>(row + 1)] - 1;
              k >= row_start[static_cast<std::size_t>(row)];
              --k) {
-            t[column(states[static_cast<std::size_t>(k)], row)] = clear ? kNone : k;
+            t[column(states[static_cast<std::size_t>(k)], row)] = k;
         }
     };
     if (b.rows > 0) {
-        index_row(0, false);
+        index_row(0);
     }
     for (std::int64_t r = 0; r < b.rows; ++r) {
-        if (r >= 2) {
-            index_row(r - 2, true);
-        }
         if (r + 1 < b.rows) {
-            index_row(r + 1, false);
+            index_row(r + 1);
         }
         for (auto i = static_cast<std::size_t>(row_start[static_cast<std::size_t>(r)]);
              i < static_cast<std::size_t>(row_start[static_cast<std::size_t>(r + 1)]);
@@ -296,6 +319,10 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
             }
             std::int64_t k = table(tr)[tc];
             const std::int64_t end = row_start[static_cast<std::size_t>(tr + 1)];
+            const std::int64_t pixel = target / kStatesPerPixel;
+            if (k != kNone && states[static_cast<std::size_t>(k)] / kStatesPerPixel != pixel) {
+                k = kNone;  // a stale entry: the successor's pixel has no states
+            }
             while (k != kNone && k < end && states[static_cast<std::size_t>(k)] < target) {
                 ++k;
             }
