@@ -263,7 +263,8 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
         const auto length = static_cast<std::int64_t>(path.size());
         const std::int64_t head = view.global(start);
         for (std::int64_t k = 0; k < length; ++k) {
-            result[static_cast<std::size_t>(path[static_cast<std::size_t>(k)])] = {head, (length - k) % length};
+            // (length − k) mod length, without the division: the head (k = 0) has rank 0.
+            result[static_cast<std::size_t>(path[static_cast<std::size_t>(k)])] = {head, k == 0 ? 0 : length - k};
         }
     }
     return out;
