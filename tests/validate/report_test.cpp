@@ -101,8 +101,10 @@ TEST(ValidateReport, VerdictWantsTheCcmAtLeastAsAccurateAsBspAndHockney) {
     const auto hockney_closer = llc::validate::judge(goal, median_only(0.05), Accuracy{}, median_only(0.01), quiet);
     EXPECT_FALSE(hockney_closer.meets);
     EXPECT_NE(hockney_closer.why.find("Hockney"), std::string::npos);
-    // A tie is not worse.
+    // A tie is not worse, nor a difference the report's 0.1 % does not show; one it shows is.
     EXPECT_TRUE(llc::validate::judge(goal, median_only(0.05), median_only(0.05), median_only(0.07), quiet).meets);
+    EXPECT_TRUE(llc::validate::judge(goal, median_only(0.0981), median_only(0.0978), median_only(0.1), quiet).meets);
+    EXPECT_FALSE(llc::validate::judge(goal, median_only(0.0981), median_only(0.0970), median_only(0.1), quiet).meets);
 }
 
 TEST(ValidateReport, VerdictAppliesAP90BoundWhereTheGoalSetsOne) {
