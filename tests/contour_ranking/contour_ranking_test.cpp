@@ -15,6 +15,7 @@
 #include <llc/llc.hpp>
 
 #include "expect_error.hpp"
+#include "structure_profile.hpp"
 
 namespace {
 
@@ -242,17 +243,10 @@ TEST(ContourRank, PatternNames) {
 TEST(ContourRank, CostExpressionMirrorsTheTrace) {
     // cost::contour_rank has the supersteps contour_rank records, node for node, for every pattern (the prices here
     // are placeholders: only the structure is compared).
-    llc::cost::Profile profile;
-    profile.set_kernel("cr.pixel.2^10", {1e-8, "pixel"});
-    profile.set_kernel("cr.edge.2^10", {1e-8, "edge pixel"});
-    profile.set_kernel("cr.sparse_edge.2^10", {1e-8, "edge pixel"});
-    profile.set_kernel("cr.merge", {1e-7, "segment"});
-    for (int P = 1; P <= world().size(); ++P) {
-        for (const char* f : {"allgatherv", "allreduce", "alltoallv"}) {
-            profile.set_collective(f, P, llc::cost::Piecewise::constant(1e-6));
-        }
-        profile.set_division(P, {1e-6, llc::cost::Piecewise::constant(1e-6), 1e-6});
-    }
+    const llc::cost::Profile profile =
+        llc::test::structure_profile(world().size(),
+                                     {"cr.pixel.2^10", "cr.edge.2^10", "cr.sparse_edge.2^10", "cr.merge"},
+                                     {"allgatherv", "allreduce", "alltoallv"});
     const auto model = llc::cost::make_model("ccm", profile);
     const auto map = llc::SuccessorMap::from_whole(
         world(), 32, 24, llc::synthetic_successor_map(32, 24, 0.5, llc::ContourLines::diagonal));

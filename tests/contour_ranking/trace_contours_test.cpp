@@ -20,6 +20,7 @@
 #include <llc/llc.hpp>
 
 #include "expect_error.hpp"
+#include "structure_profile.hpp"
 
 #ifdef LLC_HAVE_OPENCV
 #include <opencv2/imgproc.hpp>
@@ -383,17 +384,10 @@ TEST(TraceContoursTest, CostExpressionsMirrorTheTrace) {
     // cost::trace_contours followed by cost::contour_rank of a BorderDensity have the supersteps that trace_contours
     // and contour_rank of its BorderMap record, node for node, for every pattern (placeholder prices: only the
     // structure is compared).
-    llc::cost::Profile profile;
-    for (const char* kernel : {"tr.pixel.2^10", "tr.state.2^10", "tr.rank.2^10"}) {
-        profile.set_kernel(kernel, {1e-8, "unit"});
-    }
-    profile.set_kernel("cr.merge", {1e-7, "segment"});
-    for (int P = 1; P <= world().size(); ++P) {
-        for (const char* f : {"allgatherv", "allreduce", "alltoallv"}) {
-            profile.set_collective(f, P, llc::cost::Piecewise::constant(1e-6));
-        }
-        profile.set_division(P, {1e-6, llc::cost::Piecewise::constant(1e-6), 1e-6});
-    }
+    const llc::cost::Profile profile =
+        llc::test::structure_profile(world().size(),
+                                     {"tr.pixel.2^10", "tr.state.2^10", "tr.rank.2^10", "cr.merge"},
+                                     {"allgatherv", "allreduce", "alltoallv"});
     const auto model = llc::cost::make_model("ccm", profile);
     const Image image = blobs(48, 40, 3, 7);
     const auto bin = llc::BinaryImage::from_whole(world(), 48, 40, image);

@@ -1,0 +1,30 @@
+#pragma once
+/// @file
+/// A profile for comparing a cost expression's structure with a run's trace (cost::compare's structure_matches): every
+/// kernel named and the collectives and divisions of P = 1 … max_P priced with placeholder constants, since only the
+/// supersteps' shape is compared, not their times.
+
+#include <initializer_list>
+
+#include <llc/cost/piecewise.hpp>
+#include <llc/cost/profile.hpp>
+
+namespace llc::test {
+
+inline cost::Profile structure_profile(int max_P,
+                                       std::initializer_list<const char*> kernels,
+                                       std::initializer_list<const char*> collectives) {
+    cost::Profile profile;
+    for (const char* kernel : kernels) {
+        profile.set_kernel(kernel, {1e-8, "unit"});
+    }
+    for (int P = 1; P <= max_P; ++P) {
+        for (const char* f : collectives) {
+            profile.set_collective(f, P, cost::Piecewise::constant(1e-6));
+        }
+        profile.set_division(P, {1e-6, cost::Piecewise::constant(1e-6), 1e-6});
+    }
+    return profile;
+}
+
+}  // namespace llc::test
