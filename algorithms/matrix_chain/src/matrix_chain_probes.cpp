@@ -147,7 +147,7 @@ std::vector<cost::KernelProbe> kernel_probes() {
                           [e](bool quick) { return edge_probe(quick, e, true); },
                           solo("mc.diag", e)});
     }
-    for (int e = 9; e <= 11; ++e) {
+    for (int e = 6; e <= 11; ++e) {
         probes.push_back({cost::kernel_size_key("mc.run", e),
                           "update of a whole one-processor matrix_chain of 2^" + std::to_string(e) + " matrices",
                           [e](bool quick) { return run_probe(quick, e); },
