@@ -90,7 +90,7 @@ constexpr int kLanes = 32;
 using Bytes = std::int8_t __attribute__((vector_size(kLanes)));
 
 /// −1 in each byte of the kLanes at p that is zero, 0 elsewhere.
-Bytes is_zero(const std::uint8_t* p) {
+[[gnu::always_inline]] inline Bytes is_zero(const std::uint8_t* p) {
     Bytes v;
     std::memcpy(&v, p, sizeof v);
     return v == Bytes{};
@@ -165,6 +165,10 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     const std::int64_t cols = b.cols;
     std::vector<std::int64_t> candidates(static_cast<std::size_t>(cols) + 1);  // one row's, at most every column
     std::vector<std::uint8_t> masks(candidates.size());                        // their neighbour masks
+    std::array<Bytes, 8> bit_lanes;                                            // bit d of a mask in every lane
+    for (std::size_t d = 0; d < 8; ++d) {
+        std::memset(&bit_lanes[d], 1 << d, sizeof(Bytes));
+    }
     for (std::int64_t r = 0; r < b.rows; ++r) {
         row_start[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(map.states_.size());
         // Rows r − 1, r, r + 1 (the ring's top or bottom row at the block's edge), each with its values left and right
@@ -244,8 +248,8 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
                 continue;
             }
             Bytes mask_lanes{};
-            for (int d = 0; d < 8; ++d) {
-                mask_lanes |= ~zero[d] & static_cast<std::int8_t>(1 << d);
+            for (std::size_t d = 0; d < 8; ++d) {
+                mask_lanes |= ~zero[d] & bit_lanes[d];
             }
             std::uint8_t lane_masks[kLanes];
             std::memcpy(lane_masks, &mask_lanes, sizeof lane_masks);

@@ -147,27 +147,28 @@ std::int32_t from_rows(std::span<const Term> terms, std::int64_t x, std::int64_t
 }
 
 /// Eight int32 lanes (GCC and Clang vector extensions: AVX2 on x86-64, two NEON registers on ARM, scalar code
-/// elsewhere).
+/// elsewhere). The helpers that pass them by value are always inlined: never called, they have no ABI (GCC warns
+/// about the 32-byte one when AVX is off, as in the sanitizer build).
 using Lanes = std::int32_t __attribute__((vector_size(32)));
 constexpr std::int64_t kLanes = 8;
 constexpr std::int32_t kTop = std::numeric_limits<std::int32_t>::max();
 
-Lanes load(const std::int32_t* p) {
+[[gnu::always_inline]] inline Lanes load(const std::int32_t* p) {
     Lanes v;
     std::memcpy(&v, p, sizeof v);
     return v;
 }
 
-void store(std::int32_t* p, Lanes v) {
+[[gnu::always_inline]] inline void store(std::int32_t* p, Lanes v) {
     std::memcpy(p, &v, sizeof v);
 }
 
-Lanes lanes_min(Lanes a, Lanes b) {
+[[gnu::always_inline]] inline Lanes lanes_min(Lanes a, Lanes b) {
     return a < b ? a : b;
 }
 
 /// Lane i: the minimum of lanes 0 … i (a scan in three shifted minima).
-Lanes scan_up(Lanes v) {
+[[gnu::always_inline]] inline Lanes scan_up(Lanes v) {
     const Lanes top = Lanes{} + kTop;
     v = lanes_min(v, __builtin_shuffle(top, v, Lanes{0, 8, 9, 10, 11, 12, 13, 14}));
     v = lanes_min(v, __builtin_shuffle(top, v, Lanes{0, 1, 8, 9, 10, 11, 12, 13}));
@@ -175,7 +176,7 @@ Lanes scan_up(Lanes v) {
 }
 
 /// Lane i: the minimum of lanes i … 7.
-Lanes scan_down(Lanes v) {
+[[gnu::always_inline]] inline Lanes scan_down(Lanes v) {
     const Lanes top = Lanes{} + kTop;
     v = lanes_min(v, __builtin_shuffle(v, top, Lanes{1, 2, 3, 4, 5, 6, 7, 8}));
     v = lanes_min(v, __builtin_shuffle(v, top, Lanes{2, 3, 4, 5, 6, 7, 8, 8}));
