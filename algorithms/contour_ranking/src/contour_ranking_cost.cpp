@@ -138,13 +138,18 @@ double perimeters_bytes(int P, std::int64_t width, std::int64_t height) {
     return 2.0 * static_cast<double>(P) * static_cast<double>(block.rows + block.cols);
 }
 
-void check_borders(const char* name, int P, std::int64_t width, std::int64_t height, BorderDensity density) {
+void check_borders(const char* name,
+                   int P,
+                   std::int64_t width,
+                   std::int64_t height,
+                   BorderDensity density,
+                   ContourPattern pattern = ContourPattern::one_level_direct) {
     // Eight states a pixel at most (a pixel entered from each neighbour).
     if (!(density.states_per_pixel >= 0.0 && density.states_per_pixel <= 8.0)) {
         throw_argument_error(
             name, "density.states_per_pixel", std::to_string(density.states_per_pixel), "must be in [0, 8]");
     }
-    check(name, P, width, height, 0.0, ContourPattern::one_level_direct);
+    check(name, P, width, height, 0.0, pattern);
 }
 
 /// The merge tree of `pattern` on boundary lists of `list_density` segments per unit of a region's rows + cols, with
@@ -227,8 +232,7 @@ Expr contour_rank(int P,
                   ContourPattern pattern,
                   const Profile& profile) {
     constexpr const char* name = "llc::cost::contour_rank";
-    check_borders(name, P, width, height, density);
-    check(name, P, width, height, 0.0, pattern);
+    check_borders(name, P, width, height, density, pattern);
     const double pixels = largest_block_pixels(P, width, height);
     const double states = pixels * density.states_per_pixel;
     std::vector<Expr> items = {

@@ -173,6 +173,25 @@ double engine_scale(const Kernels& kernels, const Profile& profile, int P, std::
     return kernel_per_unit(ratio, static_cast<double>(n), 1.0);
 }
 
+/// The run on P processors priced block by block, every W times `scale` (engine_scale): one compute node at P = 1, the
+/// ring's macro-steps otherwise.
+Expr blocks_expr(int P, std::int64_t n, std::int64_t r, const Kernels& kernels, double scale) {
+    std::vector<double> steps = step_seconds(kernels, P, n, r);
+    for (double& t : steps) {
+        t *= scale;
+    }
+    if (P == 1) {
+        return Expr::sequence("mc", {Expr::compute("mc.compute", sum(steps))});
+    }
+    std::vector<Expr> items;
+    for (std::size_t d = 1; d < steps.size(); ++d) {
+        const StepCounts s = step_counts(P, n, r, static_cast<std::int64_t>(d));
+        items.push_back(Expr::normal("mc.rotate", steps[d - 1], "shift", P, max_of(s.words) * word_bytes));
+    }
+    items.push_back(Expr::normal("mc.result", steps.back(), "bcast", P, word_bytes));
+    return Expr::sequence("mc", std::move(items));
+}
+
 }  // namespace
 
 Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile) {
@@ -189,21 +208,7 @@ Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile)
         }
     }
     // The blocks' prices, brought to the whole engine's measured level.
-    std::vector<double> steps = step_seconds(kernels, P, n, r);
-    const double scale = engine_scale(kernels, profile, P, n);
-    for (double& t : steps) {
-        t *= scale;
-    }
-    if (P == 1) {
-        return Expr::sequence("mc", {Expr::compute("mc.compute", sum(steps))});
-    }
-    std::vector<Expr> items;
-    for (std::size_t d = 1; d < steps.size(); ++d) {
-        const StepCounts s = step_counts(P, n, r, static_cast<std::int64_t>(d));
-        items.push_back(Expr::normal("mc.rotate", steps[d - 1], "shift", P, max_of(s.words) * word_bytes));
-    }
-    items.push_back(Expr::normal("mc.result", steps.back(), "bcast", P, word_bytes));
-    return Expr::sequence("mc", std::move(items));
+    return blocks_expr(P, n, r, kernels, engine_scale(kernels, profile, P, n));
 }
 
 std::int64_t matrix_chain_best_r(int P, std::int64_t n, const Profile& profile) {
@@ -213,11 +218,15 @@ std::int64_t matrix_chain_best_r(int P, std::int64_t n, const Profile& profile) 
     }
     const std::int64_t top = std::max<std::int64_t>(1, (n + P - 1) / P);
     const auto model = make_model("ccm", profile);
+    // What matrix_chain(P, n, r, profile) prices, with the tables and the engine's scale (the same for every r) read
+    // once.
+    const Kernels kernels(profile, P);
+    const double scale = engine_scale(kernels, profile, P, n);
     std::int64_t best_r = 1;
     double best = std::numeric_limits<double>::max();
     // Every r up to 64, then steps of about 6 %: the time is flat near its minimum.
     for (std::int64_t r = 1; r <= top; r = r < 64 ? r + 1 : r + std::max<std::int64_t>(1, r / 16)) {
-        const double t = predict(matrix_chain(P, n, r, profile), *model);
+        const double t = predict(blocks_expr(P, n, r, kernels, scale), *model);
         if (t < best) {
             best = t;
             best_r = r;
