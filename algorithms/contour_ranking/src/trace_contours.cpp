@@ -4,6 +4,11 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 #include <string>
 
 #include <llc/algorithms/contour_ranking.hpp>
@@ -63,6 +68,49 @@ std::array<PixelRule, 256> make_rules(Connectivity connectivity) {
     return rules;
 }
 
+constexpr std::int64_t kStatesPerPixel = 8;
+
+/// A pixel's border states, at most four (each state's sweep holds an axial background neighbour of its own, or, for
+/// 4-connectivity, an axial entry of its own), from its neighbour mask: entry directions increasing, each state's
+/// successor as an offset from 8 · pixel (so state = 8 · pixel + entry, successor = 8 · pixel + offset), the north
+/// flags as bits, and the entries as a set for finding a state from its pixel's first.
+struct PixelStates {
+    /// Four 64-bit lanes (GCC and Clang vector extensions): a pixel's four state slots written with one store.
+    using Lanes = std::int64_t __attribute__((vector_size(32)));
+    Lanes entry{};
+    Lanes successor_offset{};
+    std::array<std::uint8_t, 4> north{};  ///< written as one 32-bit word
+    std::uint8_t count = 0;
+    std::uint8_t entries = 0;
+};
+
+/// PixelStates for every mask, for images `width` pixels wide. A foreground pixel without a neighbour it can move to
+/// is a border of one pixel: one state (entry 0), its own successor, north flag set.
+std::array<PixelStates, 256> make_pixel_states(const std::array<PixelRule, 256>& rules,
+                                               std::uint8_t moves,
+                                               std::int64_t width) {
+    std::array<PixelStates, 256> table{};
+    for (std::size_t mask = 0; mask < 256; ++mask) {
+        PixelStates& p = table[mask];
+        if ((mask & moves) == 0) {
+            p = PixelStates{{}, {}, {1, 0, 0, 0}, 1, 1};
+            continue;
+        }
+        const PixelRule& rule = rules[mask];
+        p.entries = rule.border;
+        for (unsigned bits = rule.border; bits != 0; bits &= bits - 1) {
+            const auto entry = static_cast<std::size_t>(std::countr_zero(bits));
+            const auto exit = static_cast<std::size_t>(rule.out[entry]);
+            const auto k = static_cast<std::size_t>(p.count++);
+            p.entry[k] = static_cast<std::int64_t>(entry);
+            p.successor_offset[k] =
+                (kRowStep[exit] * width + kColStep[exit]) * kStatesPerPixel + static_cast<std::int64_t>((exit + 4) & 7);
+            p.north[k] = static_cast<std::uint8_t>((rule.north >> entry) & 1);
+        }
+    }
+    return table;
+}
+
 /// A BorderMap's block as the nodes of rank_graph: its states.
 class StateView {
   public:
@@ -82,18 +130,229 @@ class StateView {
     std::span<const std::int64_t> local_next_;
 };
 
-constexpr std::int64_t kStatesPerPixel = 8;
+/// One row of the block and the ring pixels left and right of it as bits (1: foreground): column c (−1 … cols) at bit
+/// c + 64, so the block's columns start at word 1 and word 0 holds only column −1 (bit 63). One spare word at the end
+/// lets three_bits read past the right ring pixel.
+class BitRow {
+  public:
+    explicit BitRow(std::int64_t cols) : words_(static_cast<std::size_t>((cols + 64) / 64 + 2), 0) {}
 
-/// Pixels tested at once, as a vector (GCC and Clang vector extensions: SSE2/AVX on x86-64, NEON on ARM, scalar code
-/// elsewhere).
-constexpr int kLanes = 32;
-using Bytes = std::int8_t __attribute__((vector_size(kLanes)));
+    /// Sets the row from `pixels` (cols values, nonzero: foreground) and the values left and right of it.
+    void assign(const std::uint8_t* pixels, std::int64_t cols, std::uint8_t left, std::uint8_t right) {
+        std::fill(words_.begin(), words_.end(), 0);
+        words_[0] = left != 0 ? std::uint64_t{1} << 63 : 0;
+        pack_bits(pixels, cols, words_.data() + 1);
+        if (right != 0) {
+            words_[static_cast<std::size_t>((cols + 64) / 64)] |= std::uint64_t{1} << ((cols + 64) % 64);
+        }
+    }
 
-/// −1 in each byte of the kLanes at p that is zero, 0 elsewhere.
-[[gnu::always_inline]] inline Bytes is_zero(const std::uint8_t* p) {
-    Bytes v;
-    std::memcpy(&v, p, sizeof v);
-    return v == Bytes{};
+    [[nodiscard]] const std::uint64_t* words() const noexcept { return words_.data(); }
+
+  private:
+    /// Bit j of out[k]: pixels[64k + j] ≠ 0, for the n pixels; the last word's bits past n stay as they are (zero).
+    static void pack_bits(const std::uint8_t* pixels, std::int64_t n, std::uint64_t* out) {
+        std::int64_t k = 0;
+        for (; k + 64 <= n; k += 64) {
+            *out++ = nonzero_bits_64(pixels + k);
+        }
+        std::uint64_t last = 0;
+        for (std::int64_t j = k; j < n; ++j) {
+            last |= static_cast<std::uint64_t>(pixels[j] != 0) << (j - k);
+        }
+        if (k < n) {
+            *out = last;
+        }
+    }
+
+    /// Bit j: p[j] ≠ 0, for 64 bytes, with the widest byte compare the compiler was told the processor has.
+    static std::uint64_t nonzero_bits_64(const std::uint8_t* p) {
+#if defined(__AVX512BW__)
+        const __m512i v = _mm512_loadu_si512(p);
+        return _mm512_test_epi8_mask(v, v);
+#elif defined(__AVX2__)
+        std::uint64_t bits = 0;
+        for (int half = 0; half < 2; ++half) {
+            const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32 * half));
+            const auto zero = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, __m256i{})));
+            bits |= static_cast<std::uint64_t>(~zero) << (32 * half);
+        }
+        return bits;
+#elif defined(__SSE2__)
+        std::uint64_t bits = 0;
+        for (int quarter = 0; quarter < 4; ++quarter) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * quarter));
+            const auto zero = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, __m128i{})));
+            bits |= static_cast<std::uint64_t>(~zero & 0xFFFFU) << (16 * quarter);
+        }
+        return bits;
+#else
+        std::uint64_t bits = 0;
+        for (int j = 0; j < 64; ++j) {
+            bits |= static_cast<std::uint64_t>(p[j] != 0) << j;
+        }
+        return bits;
+#endif
+    }
+
+    std::vector<std::uint64_t> words_;
+};
+
+/// Bits pos, pos + 1, pos + 2 of a BitRow's words (bit 0 of the result: bit pos). On little-endian machines one
+/// unaligned load of the bytes from bit pos on (the BitRow's spare word keeps it inside), without a branch.
+[[gnu::always_inline]] inline unsigned three_bits(const std::uint64_t* words, std::int64_t pos) {
+    std::uint64_t v = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(&v, reinterpret_cast<const unsigned char*>(words) + (pos >> 3), sizeof v);
+        v >>= pos & 7;
+    } else {
+        const auto w = static_cast<std::size_t>(pos >> 6);
+        const auto shift = static_cast<unsigned>(pos & 63);
+        v = words[w] >> shift;
+        if (shift > 61) {
+            v |= words[w + 1] << (64 - shift);
+        }
+    }
+    return static_cast<unsigned>(v & 7);
+}
+
+/// The neighbour mask (bit d: the neighbour in Freeman direction d is foreground) of a pixel from the three bits of
+/// columns c − 1, c, c + 1 in the rows above (u), at (m) and below (d): index u | m << 3 | d << 6.
+constexpr std::array<std::uint8_t, 512> make_mask_table() {
+    std::array<std::uint8_t, 512> table{};
+    for (unsigned i = 0; i < 512; ++i) {
+        const unsigned u = i & 7;
+        const unsigned m = (i >> 3) & 7;
+        const unsigned d = (i >> 6) & 7;
+        const unsigned mask = (m >> 2 & 1) | (u >> 2 & 1) << 1 | (u >> 1 & 1) << 2 | (u & 1) << 3 | (m & 1) << 4 |
+                              (d & 1) << 5 | (d >> 1 & 1) << 6 | (d >> 2 & 1) << 7;
+        table[i] = static_cast<std::uint8_t>(mask);
+    }
+    return table;
+}
+constexpr std::array<std::uint8_t, 512> kMaskTable = make_mask_table();
+
+/// The columns of row `mid`'s border pixels (foreground, and not interior: every axial neighbour foreground for
+/// 8-connectivity, every neighbour for 4-connectivity), 64 columns a word, written to `out` (room for cols + 8
+/// values): their number. The columns of up to eight border pixels of a word are written without a branch each.
+std::size_t find_border_columns(const std::uint64_t* up,
+                                const std::uint64_t* mid,
+                                const std::uint64_t* down,
+                                std::int64_t cols,
+                                bool eight,
+                                std::int64_t* out) {
+    std::int64_t* next = out;
+    const std::int64_t words = (cols + 63) / 64;
+    for (std::int64_t w = 1; w <= words; ++w) {
+        const auto k = static_cast<std::size_t>(w);
+        const std::uint64_t self = mid[k];
+        const std::uint64_t east = (self >> 1) | (mid[k + 1] << 63);
+        const std::uint64_t west = (self << 1) | (mid[k - 1] >> 63);
+        std::uint64_t inside = east & west & up[k] & down[k];
+        if (!eight) {
+            inside &= ((up[k] >> 1) | (up[k + 1] << 63)) & ((up[k] << 1) | (up[k - 1] >> 63)) &
+                      ((down[k] >> 1) | (down[k + 1] << 63)) & ((down[k] << 1) | (down[k - 1] >> 63));
+        }
+        std::uint64_t border = self & ~inside;
+        if (w == words && cols % 64 != 0) {
+            border &= (std::uint64_t{1} << (cols % 64)) - 1;  // not the ring pixel right of the block
+        }
+        if (border == 0) {
+            continue;
+        }
+        const std::int64_t first_column = 64 * (w - 1);
+        const int found = std::popcount(border);
+        for (int j = 0; j < 8; ++j) {  // past `found`, the writes land in the slack and are overwritten
+            next[j] = first_column + std::countr_zero(border);
+            border &= border - 1;
+        }
+        for (int j = 8; j < found; ++j) {
+            next[j] = first_column + std::countr_zero(border);
+            border &= border - 1;
+        }
+        next += found;
+    }
+    return static_cast<std::size_t>(next - out);
+}
+
+/// Where trace_contours writes the states: each state, its successor, its north flag and its successor's index among
+/// the block's states (kNone outside the block).
+struct StateArrays {
+    std::int64_t* states;
+    std::int64_t* successors;
+    std::uint8_t* north;
+    std::int64_t* local_next;
+};
+
+/// Writes the states of the border pixels at `columns` of one row (neighbour bits in up / mid / down; its pixel 0 is
+/// image pixel `row_pixel`) from index `count` on, four slots a pixel (the count advanced by its real number of
+/// states, the room made by the caller), and records each pixel's first state and entry set in `first` and
+/// `entry_set`. Returns the new count.
+std::size_t write_row_states(std::span<const std::int64_t> columns,
+                             const std::uint64_t* up,
+                             const std::uint64_t* mid,
+                             const std::uint64_t* down,
+                             const std::array<PixelStates, 256>& pixel_states,
+                             std::int64_t row_pixel,
+                             StateArrays out,
+                             std::size_t count,
+                             std::int64_t* first,
+                             std::uint8_t* entry_set) {
+    for (const std::int64_t c : columns) {
+        const std::int64_t left = c + 63;  // the bit of column c − 1
+        const unsigned mask =
+            kMaskTable[three_bits(up, left) | three_bits(mid, left) << 3 | three_bits(down, left) << 6];
+        const PixelStates& p = pixel_states[mask];
+        const std::int64_t state = (row_pixel + c) * kStatesPerPixel;
+        first[c] = static_cast<std::int64_t>(count);
+        entry_set[c] = p.entries;
+        const PixelStates::Lanes states = state + p.entry;
+        const PixelStates::Lanes successors = state + p.successor_offset;
+        std::memcpy(out.states + count, &states, sizeof states);
+        std::memcpy(out.successors + count, &successors, sizeof successors);
+        std::memcpy(out.north + count, p.north.data(), p.north.size());
+        count += p.count;
+    }
+    return count;
+}
+
+/// Sets local_next of the states [begin, end) of block row r (its pixel 0 is image pixel `row_pixel`; the block has
+/// `rows` × `cols` pixels, `count` states so far): the first state of the successor's pixel (`first` and `entry_set`,
+/// three rows round-robin, hold rows r − 1 … r + 1) plus the states of that pixel with smaller entry directions.
+/// Returns false when a successor inside the block is not a border state (cannot happen).
+bool link_row_states(StateArrays a,
+                     std::size_t begin,
+                     std::size_t end,
+                     std::size_t count,
+                     std::int64_t r,
+                     std::int64_t row_pixel,
+                     std::int64_t rows,
+                     std::int64_t cols,
+                     const std::int64_t* first,
+                     const std::uint8_t* entry_set) {
+    for (std::size_t i = begin; i < end; ++i) {
+        const std::int64_t target = a.successors[i];
+        const auto entry = static_cast<unsigned>(target & 7);
+        const auto exit = static_cast<std::size_t>((entry + 4) & 7);
+        const std::int64_t tr = r + kRowStep[exit];
+        const std::int64_t tc = a.states[i] / kStatesPerPixel - row_pixel + kColStep[exit];
+        if (target == a.states[i]) {
+            a.local_next[i] = static_cast<std::int64_t>(i);  // a border of one pixel
+            continue;
+        }
+        if (tr < 0 || tr >= rows || tc < 0 || tc >= cols) {
+            a.local_next[i] = kNone;
+            continue;
+        }
+        const auto slot = static_cast<std::size_t>((tr % 3) * cols + tc);
+        const auto k = static_cast<std::size_t>(
+            first[slot] + std::popcount(static_cast<unsigned>(entry_set[slot]) & ((1U << entry) - 1)));
+        if (k >= count || a.states[k] != target) {
+            return false;
+        }
+        a.local_next[i] = static_cast<std::int64_t>(k);
+    }
+    return true;
 }
 
 }  // namespace
@@ -136,209 +395,101 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     map.block_ = image.block();
     const PixelBlock& b = map.block_;
     const std::int64_t width = image.width();
+    const std::int64_t cols = b.cols;
     // The ring of pixels around the block; the block's own pixels are read in place (foreground: nonzero).
     const std::span<const std::uint8_t> pixels = image.pixels();
     const Ring<std::uint8_t> ring(group, b, width, image.height(), pixels, 0);
-    const std::uint8_t interior = eight ? 0x55 : 0xFF;  // the neighbours that make a foreground pixel interior
-    // Pass 1: every border state, its successor and north flag; row_start[r] is the first state of block row r.
-    std::vector<std::int64_t> row_start(static_cast<std::size_t>(b.rows + 1), 0);
-    // The states of pixel (row0 + r, col0 + c), foreground with neighbour mask `mask`, not interior.
-    const auto visit = [&](unsigned mask, std::int64_t r, std::int64_t c) {
-        const std::int64_t pixel = (b.row0 + r) * width + b.col0 + c;
-        if ((mask & moves) == 0) {
-            // A border of one pixel: one state, its own successor.
-            map.states_.push_back(pixel * kStatesPerPixel);
-            map.successors_.push_back(pixel * kStatesPerPixel);
-            map.north_.push_back(1);
-            return;
-        }
-        const PixelRule& rule = rules[mask];
-        for (unsigned bits = rule.border; bits != 0; bits &= bits - 1) {
-            const auto entry = static_cast<std::size_t>(std::countr_zero(bits));
-            const std::uint8_t exit = rule.out[entry];
-            const std::int64_t next_pixel = pixel + kRowStep[exit] * width + kColStep[exit];
-            map.states_.push_back(pixel * kStatesPerPixel + static_cast<std::int64_t>(entry));
-            map.successors_.push_back(next_pixel * kStatesPerPixel + ((exit + 4) & 7));
-            map.north_.push_back(static_cast<std::uint8_t>((rule.north >> entry) & 1));
-        }
-    };
-    const std::int64_t cols = b.cols;
-    std::vector<std::int64_t> candidates(static_cast<std::size_t>(cols) + 1);  // one row's, at most every column
-    std::vector<std::uint8_t> masks(candidates.size());                        // their neighbour masks
-    std::array<Bytes, 8> bit_lanes;                                            // bit d of a mask in every lane
-    for (std::size_t d = 0; d < 8; ++d) {
-        std::memset(&bit_lanes[d], 1 << d, sizeof(Bytes));
-    }
-    for (std::int64_t r = 0; r < b.rows; ++r) {
-        row_start[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(map.states_.size());
-        // Rows r − 1, r, r + 1 (the ring's top or bottom row at the block's edge), each with its values left and right
-        // of the block.
+    // One pass over the rows. Row r's pixels as bits (row −1 and row `rows` from the ring, with the ring's corners),
+    // three rows kept round-robin: a row's border pixels and their neighbour masks come from whole words of them.
+    std::array<BitRow, 3> bit_rows{BitRow(cols), BitRow(cols), BitRow(cols)};
+    const auto bits_of = [&](std::int64_t r) -> BitRow& { return bit_rows[static_cast<std::size_t>((r + 3) % 3)]; };
+    const auto load_bits = [&](std::int64_t r) {
         const auto k = static_cast<std::size_t>(r);
-        const std::uint8_t* rows[3] = {
-            r == 0 ? ring.top().data() + 1 : pixels.data() + (r - 1) * cols,
-            pixels.data() + r * cols,
-            r == b.rows - 1 ? ring.bottom().data() + 1 : pixels.data() + (r + 1) * cols,
-        };
-        const std::uint8_t lefts[3] = {r == 0 ? ring.top()[0] : ring.left()[k - 1],
-                                       ring.left()[k],
-                                       r == b.rows - 1 ? ring.bottom()[0] : ring.left()[k + 1]};
-        const std::uint8_t rights[3] = {
-            r == 0 ? ring.top()[static_cast<std::size_t>(cols + 1)] : ring.right()[k - 1],
-            ring.right()[k],
-            r == b.rows - 1 ? ring.bottom()[static_cast<std::size_t>(cols + 1)] : ring.right()[k + 1]};
-        // Neighbour (dr, dc) of column c, anywhere in [0, cols).
-        const auto at = [&](int dr, std::int64_t c) {
-            const auto i = static_cast<std::size_t>(dr + 1);
-            return c < 0 ? lefts[i] : c >= cols ? rights[i] : rows[i][c];
-        };
-        // The mask of column c, read pixel by pixel (bit d: the neighbour in direction d is foreground).
-        const auto mask_of = [&](std::int64_t c) {
-            unsigned mask = 0;
-            for (std::size_t d = 0; d < 8; ++d) {
-                mask |= (at(kRowStep[d], c + kColStep[d]) != 0 ? 1U : 0U) << d;
-            }
-            return mask;
-        };
-        // First the row's border pixels with their masks, in a loop without calls: kLanes pixels at a time while all
-        // their neighbours are in the block's columns, keeping the foreground pixels that are not interior (every
-        // axial neighbour foreground for 8-connectivity, every neighbour for 4-connectivity); most runs of kLanes have
-        // none. The masks of a run that has some are made in the vector registers the test already holds. The first
-        // column and the last ones: every foreground pixel, its mask read pixel by pixel.
-        const std::uint8_t* const up = rows[0];
-        const std::uint8_t* const mid = rows[1];
-        const std::uint8_t* const down = rows[2];
-        std::int64_t* next = candidates.data();
-        std::uint8_t* next_mask = masks.data();
-        const auto add_if_border = [&](std::int64_t at_c) {
-            if (mid[at_c] == 0) {
-                return;
-            }
-            const unsigned mask = mask_of(at_c);
-            if ((mask & interior) != interior) {
-                *next++ = at_c;
-                *next_mask++ = static_cast<std::uint8_t>(mask);
-            }
-        };
-        std::int64_t c = 0;
-        if (cols > 0) {
-            add_if_border(0);
+        if (r < 0 || r >= b.rows) {
+            const std::span<const std::uint8_t> edge = r < 0 ? ring.top() : ring.bottom();
+            bits_of(r).assign(edge.data() + 1, cols, edge[0], edge[static_cast<std::size_t>(cols + 1)]);
+        } else {
+            bits_of(r).assign(pixels.data() + r * cols, cols, ring.left()[k], ring.right()[k]);
         }
-        for (c = 1; c + kLanes + 1 <= cols; c += kLanes) {
-            // Zero (background) lanes of each neighbour, in Freeman order: E, NE, N, NW, W, SW, S, SE.
-            const Bytes zero[8] = {is_zero(mid + c + 1),
-                                   is_zero(up + c + 1),
-                                   is_zero(up + c),
-                                   is_zero(up + c - 1),
-                                   is_zero(mid + c - 1),
-                                   is_zero(down + c - 1),
-                                   is_zero(down + c),
-                                   is_zero(down + c + 1)};
-            Bytes open = zero[0] | zero[2] | zero[4] | zero[6];
-            if (!eight) {
-                open |= zero[1] | zero[3] | zero[5] | zero[7];
-            }
-            const Bytes border = open & ~is_zero(mid + c);
-            std::uint64_t words[kLanes / 8];
-            std::memcpy(words, &border, sizeof words);
-            std::uint64_t any = 0;
-            for (const std::uint64_t w : words) {
-                any |= w;
-            }
-            if (any == 0) {
-                continue;
-            }
-            Bytes mask_lanes{};
-            for (std::size_t d = 0; d < 8; ++d) {
-                mask_lanes |= ~zero[d] & bit_lanes[d];
-            }
-            std::uint8_t lane_masks[kLanes];
-            std::memcpy(lane_masks, &mask_lanes, sizeof lane_masks);
-            if constexpr (std::endian::native == std::endian::little) {
-                // Byte k of word w is lane 8w + k: one bit a border lane, taken lowest first.
-                for (std::size_t w = 0; w < kLanes / 8; ++w) {
-                    for (std::uint64_t bits = words[w] & 0x8080808080808080ULL; bits != 0; bits &= bits - 1) {
-                        const std::size_t lane = 8 * w + static_cast<std::size_t>(std::countr_zero(bits)) / 8;
-                        *next++ = c + static_cast<std::int64_t>(lane);
-                        *next_mask++ = lane_masks[lane];
-                    }
-                }
-            } else {
-                for (int j = 0; j < kLanes; ++j) {
-                    if (border[j] != 0) {
-                        *next++ = c + j;
-                        *next_mask++ = lane_masks[j];
-                    }
-                }
-            }
-        }
-        for (; c < cols; ++c) {
-            add_if_border(c);
-        }
-        // Then their states.
-        for (std::size_t i = 0; i < static_cast<std::size_t>(next - candidates.data()); ++i) {
-            visit(masks[i], r, candidates[i]);
-        }
-    }
-    row_start.back() = static_cast<std::int64_t>(map.states_.size());
-    // Pass 2: each successor inside the block, from the first state of each pixel of the rows above, at and below
-    // (three rows of column tables, reused round-robin) and a few steps along that pixel's states.
-    map.local_next_.assign(map.states_.size(), kNone);
-    const auto& states = map.states_;
-    std::vector<std::int64_t> first_at(static_cast<std::size_t>(3 * cols), kNone);
-    const auto table = [&](std::int64_t row) { return first_at.data() + (row % 3) * cols; };
-    const auto column = [&](std::int64_t state, std::int64_t row) {
-        return state / kStatesPerPixel - (b.row0 + row) * width - b.col0;
     };
-    // Sets the table entries of row `row`'s pixels that have states to their first state. The entries of other pixels
-    // keep what an earlier row left there: a successor always has states, so only its own pixel's entry is read, and
-    // the check below tells a stale entry from the right one by its pixel.
-    const auto index_row = [&](std::int64_t row) {
-        std::int64_t* t = table(row);
-        for (std::int64_t k = row_start[static_cast<std::size_t>(row + 1)] - 1;
-             k >= row_start[static_cast<std::size_t>(row)];
-             --k) {
-            t[column(states[static_cast<std::size_t>(k)], row)] = k;
+    // The states, their successors, north flags and successors in the block, written through pointers into vectors
+    // kept at least four states a column ahead of the count (every pixel's four possible states written at once, the
+    // count advanced by its real number), cut to the count at the end.
+    std::size_t count = 0;
+    StateArrays arrays{};
+    const auto make_room = [&](std::size_t room) {
+        if (map.states_.size() < count + room) {
+            const std::size_t size = std::max(2 * map.states_.size(), count + room);
+            map.states_.resize(size);
+            map.successors_.resize(size);
+            map.north_.resize(size);
+            map.local_next_.resize(size);
+            arrays = {map.states_.data(), map.successors_.data(), map.north_.data(), map.local_next_.data()};
+        }
+    };
+    const std::array<PixelStates, 256> pixel_states = make_pixel_states(rules, moves, width);
+    // For the successors inside the block, each row's pixels keep their first state's index and their set of entry
+    // directions (three rows, round-robin).
+    std::vector<std::int64_t> first_state(static_cast<std::size_t>(3 * cols), 0);
+    std::vector<std::uint8_t> entries(static_cast<std::size_t>(3 * cols), 0);
+    std::vector<std::int64_t> row_start(static_cast<std::size_t>(b.rows + 1), 0);
+    std::vector<std::int64_t> border_columns(static_cast<std::size_t>(cols + 8));
+    const auto row_pixel = [&](std::int64_t r) { return (b.row0 + r) * width + b.col0; };
+    const auto trace_row = [&](std::int64_t r) {
+        row_start[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(count);
+        const std::uint64_t* up = bits_of(r - 1).words();
+        const std::uint64_t* mid = bits_of(r).words();
+        const std::uint64_t* down = bits_of(r + 1).words();
+        const std::size_t found = find_border_columns(up, mid, down, cols, eight, border_columns.data());
+        make_room(4 * found);
+        const auto slot = static_cast<std::size_t>((r % 3) * cols);
+        count = write_row_states(std::span<const std::int64_t>(border_columns.data(), found),
+                                 up,
+                                 mid,
+                                 down,
+                                 pixel_states,
+                                 row_pixel(r),
+                                 arrays,
+                                 count,
+                                 first_state.data() + slot,
+                                 entries.data() + slot);
+    };
+    const auto link_row = [&](std::int64_t r) {
+        if (!link_row_states(arrays,
+                             static_cast<std::size_t>(row_start[static_cast<std::size_t>(r)]),
+                             static_cast<std::size_t>(row_start[static_cast<std::size_t>(r + 1)]),
+                             count,
+                             r,
+                             row_pixel(r),
+                             b.rows,
+                             cols,
+                             first_state.data(),
+                             entries.data())) {
+            // A border's states are all border states; found on one rank alone, so no exception.
+            abort_job(group.path(),
+                      "llc::trace_contours: internal error: a successor in row " + std::to_string(b.row0 + r) +
+                          " is not a border state");
         }
     };
     if (b.rows > 0) {
-        index_row(0);
+        load_bits(-1);
+        load_bits(0);
     }
     for (std::int64_t r = 0; r < b.rows; ++r) {
-        if (r + 1 < b.rows) {
-            index_row(r + 1);
-        }
-        for (auto i = static_cast<std::size_t>(row_start[static_cast<std::size_t>(r)]);
-             i < static_cast<std::size_t>(row_start[static_cast<std::size_t>(r + 1)]);
-             ++i) {
-            const std::int64_t target = map.successors_[i];
-            if (target == states[i]) {
-                map.local_next_[i] = static_cast<std::int64_t>(i);  // a border of one pixel
-                continue;
-            }
-            const auto exit = static_cast<std::size_t>(((target & 7) + 4) & 7);
-            const std::int64_t tr = r + kRowStep[exit];
-            const std::int64_t tc = column(states[i], r) + kColStep[exit];
-            if (tr < 0 || tr >= b.rows || tc < 0 || tc >= b.cols) {
-                continue;
-            }
-            std::int64_t k = table(tr)[tc];
-            const std::int64_t end = row_start[static_cast<std::size_t>(tr + 1)];
-            const std::int64_t pixel = target / kStatesPerPixel;
-            if (k != kNone && states[static_cast<std::size_t>(k)] / kStatesPerPixel != pixel) {
-                k = kNone;  // a stale entry: the successor's pixel has no states
-            }
-            while (k != kNone && k < end && states[static_cast<std::size_t>(k)] < target) {
-                ++k;
-            }
-            if (k == kNone || k == end || states[static_cast<std::size_t>(k)] != target) {
-                // Cannot happen (a border's states are all border states); found on one rank alone, so no exception.
-                abort_job(group.path(),
-                          "llc::trace_contours: internal error: the successor of border state " +
-                              std::to_string(states[i]) + " is not a border state");
-            }
-            map.local_next_[i] = k;
+        load_bits(r + 1);
+        trace_row(r);
+        if (r > 0) {
+            link_row(r - 1);
         }
     }
+    row_start.back() = static_cast<std::int64_t>(count);
+    if (b.rows > 0) {
+        link_row(b.rows - 1);
+    }
+    map.states_.resize(count);
+    map.successors_.resize(count);
+    map.north_.resize(count);
+    map.local_next_.resize(count);
     return map;
 }
 
