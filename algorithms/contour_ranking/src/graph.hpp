@@ -198,12 +198,49 @@ class Halo {
     std::unique_ptr<T[]> halo_;  ///< (rows + 2) × stride, not value-initialised: every slot is written once
 };
 
-/// Step 1: a block's segments, and for each of its nodes its segment (or kNone) and distance to the segment's last.
+/// Step 1: a block's segments, and for each of its nodes its segment (or kNone) and distance to the segment's last
+/// (set for the nodes of segments only).
 struct LocalRanking {
     std::vector<Segment> segments;
     std::vector<std::int64_t> segment_of;
-    std::vector<std::int64_t> to_last;
+    std::unique_ptr<std::int64_t[]> to_last;
 };
+
+/// Ranks the cycle through `head` (its smallest node) into `result`, walking it from both ends at once: forward by
+/// `view.next` and backward by `predecessor`, two independent chains of loads instead of one (the walk is bound by
+/// their latency). A node b steps before the head has rank b; one a steps after it has rank length − a, set when the
+/// walks meet. `forward` is scratch space.
+template <class View>
+void rank_cycle(const View& view,
+                std::size_t head,
+                std::span<const std::int64_t> predecessor,
+                std::span<std::int64_t> forward,
+                std::vector<ContourRank>& result) {
+    const std::int64_t id = view.global(head);
+    std::size_t after = 0;                     // the forward walk's nodes, in forward[0, after)
+    auto f = static_cast<std::int64_t>(head);  // the last node the forward walk took
+    auto g = static_cast<std::int64_t>(head);  // the last node the backward walk took
+    std::int64_t before = 0;
+    while (true) {
+        const std::int64_t next_f = view.next(static_cast<std::size_t>(f));
+        if (next_f == g) {
+            break;
+        }
+        f = next_f;
+        forward[after++] = f;
+        const std::int64_t next_g = predecessor[static_cast<std::size_t>(g)];
+        if (next_g == f) {
+            break;
+        }
+        g = next_g;
+        result[static_cast<std::size_t>(g)] = {id, ++before};
+    }
+    const auto length = static_cast<std::int64_t>(after) + before + 1;
+    result[head] = {id, 0};
+    for (std::size_t k = 0; k < after; ++k) {
+        result[static_cast<std::size_t>(forward[k])] = {id, length - 1 - static_cast<std::int64_t>(k)};
+    }
+}
 
 /// Step 1 on the block's part of a successor graph. `View` gives the block's nodes 0 … size() − 1:
 /// `active(i)` (a node of the graph), `global(i)` (its index in the whole graph, increasing with i), `next(i)` (its
@@ -212,19 +249,19 @@ struct LocalRanking {
 template <class View>
 LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
     const std::size_t n = view.size();
-    std::vector<char> has_predecessor(n, 0);
+    std::vector<std::int64_t> predecessor(n, kNone);  // valid maps have at most one predecessor a node
     for (std::size_t i = 0; i < n; ++i) {
         if (view.active(i)) {
             const std::int64_t j = view.next(i);
             if (j != kNone) {
-                has_predecessor[static_cast<std::size_t>(j)] = 1;
+                predecessor[static_cast<std::size_t>(j)] = static_cast<std::int64_t>(i);
             }
         }
     }
-    LocalRanking out{{}, std::vector<std::int64_t>(n, kNone), std::vector<std::int64_t>(n, 0)};
+    LocalRanking out{{}, std::vector<std::int64_t>(n, kNone), std::make_unique_for_overwrite<std::int64_t[]>(n)};
     std::vector<std::int64_t> path;
     for (std::size_t start = 0; start < n; ++start) {
-        if (!view.active(start) || has_predecessor[start] != 0) {
+        if (!view.active(start) || predecessor[start] != kNone) {
             continue;
         }
         path.clear();
@@ -251,20 +288,10 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
     }
     // What is left are cycles inside the block: every node has a predecessor in it. Walked from their smallest node
     // (the first met), which is the canonical head since global indices increase with i.
+    const auto forward = std::make_unique_for_overwrite<std::int64_t[]>(n);
     for (std::size_t start = 0; start < n; ++start) {
-        if (!view.active(start) || out.segment_of[start] != kNone || result[start].head != kNone) {
-            continue;
-        }
-        path.clear();
-        for (auto i = static_cast<std::int64_t>(start); path.empty() || i != path.front();
-             i = view.next(static_cast<std::size_t>(i))) {
-            path.push_back(i);
-        }
-        const auto length = static_cast<std::int64_t>(path.size());
-        const std::int64_t head = view.global(start);
-        for (std::int64_t k = 0; k < length; ++k) {
-            // (length − k) mod length, without the division: the head (k = 0) has rank 0.
-            result[static_cast<std::size_t>(path[static_cast<std::size_t>(k)])] = {head, k == 0 ? 0 : length - k};
+        if (view.active(start) && out.segment_of[start] == kNone && result[start].head == kNone) {
+            rank_cycle(view, start, predecessor, std::span<std::int64_t>(forward.get(), n), result);
         }
     }
     return out;
@@ -287,7 +314,7 @@ std::vector<ContourRank> rank_graph(
         const auto it = resolved.find(local.segments[k].first);
         last_of[k] = it == resolved.end() ? Resolution{local.segments[k].last, 0, 0} : it->second;
     }
-    for (std::size_t i = 0; i < result.size(); ++i) {
+    for (std::size_t i = 0; i < result.size() && !local.segments.empty(); ++i) {
         const std::int64_t s = local.segment_of[i];
         if (s == kNone) {
             continue;  // inactive, or on a cycle inside the block (done in step 1)

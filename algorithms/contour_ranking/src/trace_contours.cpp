@@ -137,10 +137,21 @@ class BitRow {
   public:
     explicit BitRow(std::int64_t cols) : words_(static_cast<std::size_t>((cols + 64) / 64 + 2), 0) {}
 
-    /// Sets the row from `pixels` (cols values, nonzero: foreground) and the values left and right of it.
-    void assign(const std::uint8_t* pixels, std::int64_t cols, std::uint8_t left, std::uint8_t right) {
+    /// Sets the row from `pixels` (cols values, nonzero: foreground) and the values left and right of it, and asks
+    /// the processor to fetch the `ahead` row (cols values; null: none) meanwhile: an image row is often one memory
+    /// page, which the hardware prefetchers do not cross.
+    void assign(const std::uint8_t* pixels,
+                std::int64_t cols,
+                std::uint8_t left,
+                std::uint8_t right,
+                const std::uint8_t* ahead) {
         std::fill(words_.begin(), words_.end(), 0);
         words_[0] = left != 0 ? std::uint64_t{1} << 63 : 0;
+        if (ahead != nullptr) {
+            for (std::int64_t k = 0; k < cols; k += 64) {
+                __builtin_prefetch(ahead + k);
+            }
+        }
         pack_bits(pixels, cols, words_.data() + 1);
         if (right != 0) {
             words_[static_cast<std::size_t>((cols + 64) / 64)] |= std::uint64_t{1} << ((cols + 64) % 64);
@@ -232,43 +243,51 @@ constexpr std::array<std::uint8_t, 512> make_mask_table() {
 }
 constexpr std::array<std::uint8_t, 512> kMaskTable = make_mask_table();
 
-/// The columns of row `mid`'s border pixels (foreground, and not interior: every axial neighbour foreground for
-/// 8-connectivity, every neighbour for 4-connectivity), 64 columns a word, written to `out` (room for cols + 8
-/// values): their number. The columns of up to eight border pixels of a word are written without a branch each.
-std::size_t find_border_columns(const std::uint64_t* up,
-                                const std::uint64_t* mid,
-                                const std::uint64_t* down,
-                                std::int64_t cols,
-                                bool eight,
-                                std::int64_t* out) {
-    std::int64_t* next = out;
+/// The border pixels of row `mid` (foreground, and not interior: every axial neighbour foreground for 8-connectivity,
+/// every neighbour for 4-connectivity) as bits, 64 columns a word (bit j of border[w]: column 64w + j), in a loop of
+/// whole-word operations that the compiler vectorises.
+void find_border_words(const std::uint64_t* up,
+                       const std::uint64_t* mid,
+                       const std::uint64_t* down,
+                       std::int64_t cols,
+                       bool eight,
+                       std::uint64_t* border) {
     const std::int64_t words = (cols + 63) / 64;
-    for (std::int64_t w = 1; w <= words; ++w) {
-        const auto k = static_cast<std::size_t>(w);
-        const std::uint64_t self = mid[k];
-        const std::uint64_t east = (self >> 1) | (mid[k + 1] << 63);
-        const std::uint64_t west = (self << 1) | (mid[k - 1] >> 63);
-        std::uint64_t inside = east & west & up[k] & down[k];
-        if (!eight) {
-            inside &= ((up[k] >> 1) | (up[k + 1] << 63)) & ((up[k] << 1) | (up[k - 1] >> 63)) &
-                      ((down[k] >> 1) | (down[k + 1] << 63)) & ((down[k] << 1) | (down[k - 1] >> 63));
+    const auto east_of = [](const std::uint64_t* row, std::size_t k) { return (row[k] >> 1) | (row[k + 1] << 63); };
+    const auto west_of = [](const std::uint64_t* row, std::size_t k) { return (row[k] << 1) | (row[k - 1] >> 63); };
+    if (eight) {
+        for (std::size_t k = 1; k <= static_cast<std::size_t>(words); ++k) {
+            border[k - 1] = mid[k] & ~(east_of(mid, k) & west_of(mid, k) & up[k] & down[k]);
         }
-        std::uint64_t border = self & ~inside;
-        if (w == words && cols % 64 != 0) {
-            border &= (std::uint64_t{1} << (cols % 64)) - 1;  // not the ring pixel right of the block
+    } else {
+        for (std::size_t k = 1; k <= static_cast<std::size_t>(words); ++k) {
+            border[k - 1] = mid[k] & ~(east_of(mid, k) & west_of(mid, k) & up[k] & down[k] & east_of(up, k) &
+                                       west_of(up, k) & east_of(down, k) & west_of(down, k));
         }
-        if (border == 0) {
+    }
+    if (cols % 64 != 0) {
+        border[words - 1] &= (std::uint64_t{1} << (cols % 64)) - 1;  // not the ring pixel right of the block
+    }
+}
+
+/// The columns of the set bits of `border` (find_border_words' words), increasing, written to `out` (room for the
+/// count + 8): their number. The columns of up to eight set bits of a word are written without a branch each.
+std::size_t border_columns_of(std::span<const std::uint64_t> border, std::int64_t* out) {
+    std::int64_t* next = out;
+    for (std::size_t w = 0; w < border.size(); ++w) {
+        std::uint64_t bits = border[w];
+        if (bits == 0) {
             continue;
         }
-        const std::int64_t first_column = 64 * (w - 1);
-        const int found = std::popcount(border);
+        const auto first_column = static_cast<std::int64_t>(64 * w);
+        const int found = std::popcount(bits);
         for (int j = 0; j < 8; ++j) {  // past `found`, the writes land in the slack and are overwritten
-            next[j] = first_column + std::countr_zero(border);
-            border &= border - 1;
+            next[j] = first_column + std::countr_zero(bits);
+            bits &= bits - 1;
         }
         for (int j = 8; j < found; ++j) {
-            next[j] = first_column + std::countr_zero(border);
-            border &= border - 1;
+            next[j] = first_column + std::countr_zero(bits);
+            bits &= bits - 1;
         }
         next += found;
     }
@@ -407,9 +426,10 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
         const auto k = static_cast<std::size_t>(r);
         if (r < 0 || r >= b.rows) {
             const std::span<const std::uint8_t> edge = r < 0 ? ring.top() : ring.bottom();
-            bits_of(r).assign(edge.data() + 1, cols, edge[0], edge[static_cast<std::size_t>(cols + 1)]);
+            bits_of(r).assign(edge.data() + 1, cols, edge[0], edge[static_cast<std::size_t>(cols + 1)], nullptr);
         } else {
-            bits_of(r).assign(pixels.data() + r * cols, cols, ring.left()[k], ring.right()[k]);
+            const std::uint8_t* row = pixels.data() + r * cols;
+            bits_of(r).assign(row, cols, ring.left()[k], ring.right()[k], r + 1 < b.rows ? row + cols : nullptr);
         }
     };
     // The states, their successors, north flags and successors in the block, written through pointers into vectors
@@ -433,6 +453,7 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     std::vector<std::int64_t> first_state(static_cast<std::size_t>(3 * cols), 0);
     std::vector<std::uint8_t> entries(static_cast<std::size_t>(3 * cols), 0);
     std::vector<std::int64_t> row_start(static_cast<std::size_t>(b.rows + 1), 0);
+    std::vector<std::uint64_t> border_words(static_cast<std::size_t>((cols + 63) / 64));
     std::vector<std::int64_t> border_columns(static_cast<std::size_t>(cols + 8));
     const auto row_pixel = [&](std::int64_t r) { return (b.row0 + r) * width + b.col0; };
     const auto trace_row = [&](std::int64_t r) {
@@ -440,7 +461,8 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
         const std::uint64_t* up = bits_of(r - 1).words();
         const std::uint64_t* mid = bits_of(r).words();
         const std::uint64_t* down = bits_of(r + 1).words();
-        const std::size_t found = find_border_columns(up, mid, down, cols, eight, border_columns.data());
+        find_border_words(up, mid, down, cols, eight, border_words.data());
+        const std::size_t found = border_columns_of(border_words, border_columns.data());
         make_room(4 * found);
         const auto slot = static_cast<std::size_t>((r % 3) * cols);
         count = write_row_states(std::span<const std::int64_t>(border_columns.data(), found),
