@@ -9,7 +9,8 @@
 //   eight neighbouring walks share one (a 5 % map took 40–60 % more per edge pixel than cr.edge prices);
 // - cr.merge: seconds per segment of one merge of boundary lists and its backward resolution, on chains of four
 //   segments given in shuffled order, as lists of adjacent regions link up.
-// - tr.pixel.2^e: seconds per pixel of a one-processor trace_contours of a 2^e × 2^e image without foreground;
+// - tr.pixel.2^e (tracing's probes also at e = 12): seconds per pixel of a one-processor trace_contours of a
+//   2^e × 2^e image without foreground;
 // - tr.state.2^e: seconds per border state on top of that, from the random blob image (llc::random_blob_image, the
 //   image llc-compare and llc-validate trace) less the empty one;
 // - tr.rank.2^e: seconds per border state of a one-processor contour_rank of that blob image's BorderMap.
@@ -171,7 +172,9 @@ std::vector<cost::KernelProbe> kernel_probes() {
              [e](bool quick) { return sparse_edge_probe(quick, e); },
              solo("cr.sparse_edge", e)});
     }
-    for (int e = 9; e <= 11; ++e) {
+    // Tracing also at 2^12: a 4096² image (16 MiB) is read from memory, where 2^11 (4 MiB) stays in the last-level
+    // cache, and that image's trace costs 1.5× per pixel what 2^11 prices.
+    for (int e = 9; e <= 12; ++e) {
         const std::string side = "2^" + std::to_string(e);
         probes.push_back({key("tr.pixel", e),
                           "pixel of a one-processor trace_contours without foreground, " + side + " image",

@@ -198,12 +198,11 @@ class Halo {
     std::unique_ptr<T[]> halo_;  ///< (rows + 2) × stride, not value-initialised: every slot is written once
 };
 
-/// Step 1: a block's segments, and for each of its nodes its segment (or kNone) and distance to the segment's last
-/// (set for the nodes of segments only).
+/// Step 1: a block's segments, and for each of its nodes its segment (or kNone) and distance to the segment's last.
 struct LocalRanking {
     std::vector<Segment> segments;
     std::vector<std::int64_t> segment_of;
-    std::unique_ptr<std::int64_t[]> to_last;
+    std::vector<std::int64_t> to_last;
 };
 
 /// Ranks the cycle through `head` (its smallest node) into `result`, walking it from both ends at once: forward by
@@ -249,19 +248,19 @@ void rank_cycle(const View& view,
 template <class View>
 LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
     const std::size_t n = view.size();
-    std::vector<std::int64_t> predecessor(n, kNone);  // valid maps have at most one predecessor a node
+    std::vector<char> has_predecessor(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
         if (view.active(i)) {
             const std::int64_t j = view.next(i);
             if (j != kNone) {
-                predecessor[static_cast<std::size_t>(j)] = static_cast<std::int64_t>(i);
+                has_predecessor[static_cast<std::size_t>(j)] = 1;
             }
         }
     }
-    LocalRanking out{{}, std::vector<std::int64_t>(n, kNone), std::make_unique_for_overwrite<std::int64_t[]>(n)};
+    LocalRanking out{{}, std::vector<std::int64_t>(n, kNone), std::vector<std::int64_t>(n, 0)};
     std::vector<std::int64_t> path;
     for (std::size_t start = 0; start < n; ++start) {
-        if (!view.active(start) || predecessor[start] != kNone) {
+        if (!view.active(start) || has_predecessor[start] != 0) {
             continue;
         }
         path.clear();
@@ -287,12 +286,23 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
         out.segments.push_back(s);
     }
     // What is left are cycles inside the block: every node has a predecessor in it. Walked from their smallest node
-    // (the first met), which is the canonical head since global indices increase with i.
-    const auto forward = std::make_unique_for_overwrite<std::int64_t[]>(n);
+    // (the first met), which is the canonical head since global indices increase with i. The predecessors (and the
+    // walk's scratch) are made at the first cycle: maps of lists have none, and pay nothing for them.
+    std::vector<std::int64_t> predecessor;
     for (std::size_t start = 0; start < n; ++start) {
-        if (view.active(start) && out.segment_of[start] == kNone && result[start].head == kNone) {
-            rank_cycle(view, start, predecessor, std::span<std::int64_t>(forward.get(), n), result);
+        if (!view.active(start) || out.segment_of[start] != kNone || result[start].head != kNone) {
+            continue;
         }
+        if (predecessor.empty()) {
+            predecessor.assign(n, kNone);
+            for (std::size_t i = 0; i < n; ++i) {
+                if (view.active(i) && view.next(i) != kNone) {
+                    predecessor[static_cast<std::size_t>(view.next(i))] = static_cast<std::int64_t>(i);
+                }
+            }
+            path.resize(n);
+        }
+        rank_cycle(view, start, predecessor, path, result);
     }
     return out;
 }
