@@ -112,21 +112,6 @@ SweepLayout sweep_layout(int P, std::int64_t width, std::int64_t height, const C
 
 namespace {
 
-/// Asks the processor to fetch columns [a, b) of the next row the pass writes (and of its image row, when not null)
-/// while this one is swept: a segment of a row is a memory page or less, and the hardware prefetchers do not cross
-/// pages, so each segment would otherwise start with misses.
-void prefetch_segment(const std::int32_t* row, const std::uint8_t* image, std::int64_t a, std::int64_t b) {
-    constexpr std::int64_t line = 64;
-    for (std::int64_t x = a; x < b; x += line / static_cast<std::int64_t>(sizeof(std::int32_t))) {
-        __builtin_prefetch(row + x, 1);
-    }
-    if (image != nullptr) {
-        for (std::int64_t x = a; x < b; x += line) {
-            __builtin_prefetch(image + x);
-        }
-    }
-}
-
 /// One chamfer pass (forward: starts every pixel from the image; backward: continues from the forward distances) on
 /// the ring pipeline. One processor's backward pass writes the final distances as it goes: a row no later row reads is
 /// marked where nothing reached it (−1) while it is still in cache, instead of in a pass of its own.
@@ -154,10 +139,11 @@ void chamfer_pass(Group& group,
             std::span<const std::int32_t* const> above) {
             const std::int64_t py = pipeline.physical_row(y);
             if (y + 1 <= g.last_pass_row(b)) {
-                prefetch_segment(out.data() + offset(b, pipeline.physical_row(y + 1)),
-                                 g.backward ? nullptr : image.data() + offset(b, pipeline.physical_row(y + 1)),
-                                 g.backward ? g.width - x1 : x0,
-                                 g.backward ? g.width - x0 : x1);
+                detail::sweep::prefetch_segment(
+                    out.data() + offset(b, pipeline.physical_row(y + 1)),
+                    g.backward ? nullptr : image.data() + offset(b, pipeline.physical_row(y + 1)),
+                    g.backward ? g.width - x1 : x0,
+                    g.backward ? g.width - x0 : x1);
             }
             detail::sweep::chamfer_segment(std::span(out.data() + offset(b, py), static_cast<std::size_t>(g.width)),
                                            above,

@@ -43,21 +43,23 @@ double sweep_probe(bool quick, const ChamferMask& mask, int j, int height) {
     const auto row = [&](int y) { return std::span(out.data() + static_cast<std::size_t>(y) * width, width); };
     const double t = cost::median_seconds_per_call(quick, [&] {
         for (std::int64_t x0 = 0; x0 < width; x0 += k) {
+            const std::int64_t x1 = std::min<std::int64_t>(width, x0 + k);
             for (int y = 0; y < height; ++y) {
                 rows_before(y, +1);
-                chamfer_segment(row(y),
-                                above,
-                                image.data() + static_cast<std::size_t>(y) * width,
-                                x0,
-                                std::min<std::int64_t>(width, x0 + k),
-                                mask,
-                                false);
+                if (y + 1 < height) {  // as the transform does
+                    prefetch_segment(row(y + 1).data(), image.data() + static_cast<std::size_t>(y + 1) * width, x0, x1);
+                }
+                chamfer_segment(row(y), above, image.data() + static_cast<std::size_t>(y) * width, x0, x1, mask, false);
             }
         }
         for (std::int64_t x0 = 0; x0 < width; x0 += k) {
+            const std::int64_t x1 = std::min<std::int64_t>(width, x0 + k);
             for (int y = height - 1; y >= 0; --y) {
                 rows_before(y, -1);
-                chamfer_segment(row(y), above, nullptr, x0, std::min<std::int64_t>(width, x0 + k), mask, true);
+                if (y > 0) {
+                    prefetch_segment(row(y - 1).data(), nullptr, width - x1, width - x0);
+                }
+                chamfer_segment(row(y), above, nullptr, x0, x1, mask, true);
             }
         }
         for (std::int32_t& d : out) {

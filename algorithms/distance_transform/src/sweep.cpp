@@ -221,6 +221,18 @@ void prefix_min_backward(std::int32_t* d, std::int64_t a, std::int64_t b, std::i
 
 }  // namespace
 
+void prefetch_segment(const std::int32_t* row, const std::uint8_t* image, std::int64_t a, std::int64_t b) {
+    constexpr std::int64_t line = 64;  // bytes
+    for (std::int64_t x = a; x < b; x += line / static_cast<std::int64_t>(sizeof(std::int32_t))) {
+        __builtin_prefetch(row + x, 1);
+    }
+    if (image != nullptr) {
+        for (std::int64_t x = a; x < b; x += line) {
+            __builtin_prefetch(image + x);
+        }
+    }
+}
+
 void chamfer_segment(std::span<std::int32_t> row,
                      std::span<const std::int32_t* const> above,
                      const std::uint8_t* image,
