@@ -1,6 +1,7 @@
 // Chamfer distance transforms on row blocks, pipelined along the ring (article [2]): the masks, the driver that runs
 // the schedule of sweep.hpp with one Group::shift a step, and the choice of the segment length k.
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <sstream>
 #include <string>
@@ -112,9 +113,29 @@ SweepLayout sweep_layout(int P, std::int64_t width, std::int64_t height, const C
 
 namespace {
 
+/// Marks where nothing reached (−1) in `row` (physical columns [a, b)): the final distances.
+void mark_unreached(std::int32_t* row, std::int64_t a, std::int64_t b) {
+    for (std::int64_t x = a; x < b; ++x) {
+        row[x] = row[x] >= unreached ? -1 : row[x];
+    }
+}
+
+/// The segments a unit of a pass may still read to its left: segment s of pass row y reads the rows before it up to
+/// `reach` back, at most `spread` columns left of its own first column, and those rows' segments start `lead` columns
+/// further right a row; so unit (b, s) reads nothing of (b, s − m) for m − 1 ≥ (spread + reach · lead) / k.
+std::int64_t segments_read_back(const Geometry& g, const ChamferMask& mask) {
+    std::int64_t spread = 0;
+    for (const ChamferMask::Step& step : mask.forward()) {
+        spread = std::max<std::int64_t>(spread, std::abs(step.dx));
+    }
+    return 1 + (spread + static_cast<std::int64_t>(g.reach) * g.lead + g.k - 1) / g.k;
+}
+
 /// One chamfer pass (forward: starts every pixel from the image; backward: continues from the forward distances) on
-/// the ring pipeline. One processor's backward pass writes the final distances as it goes: a row no later row reads is
-/// marked where nothing reached it (−1) while it is still in cache, instead of in a pass of its own.
+/// the ring pipeline. The backward pass writes the final distances as it goes, marking where nothing reached (−1)
+/// while the pixels are still in cache instead of in a pass of their own: on one processor each row once the rows that
+/// read it are done; on several each unit of work once no later unit reads it (its block's later segments read a few
+/// columns back, and its halo went to the next processor, copied, when it was done).
 void chamfer_pass(Group& group,
                   const Geometry& g,
                   const ChamferMask& mask,
@@ -124,13 +145,22 @@ void chamfer_pass(Group& group,
     const auto offset = [&](std::int64_t b, std::int64_t y) { return start.at(b) + (y - b * g.r) * g.width; };
     detail::sweep::Pipeline<std::int32_t> pipeline(
         group, g, [&](std::int64_t b, std::int64_t y) { return out.data() + offset(b, y); }, unreached);
-    const auto finish_row = [&](std::int64_t b, std::int64_t pass_row) {
-        std::int32_t* row = out.data() + offset(b, pipeline.physical_row(pass_row));
-        for (std::int64_t x = 0; x < g.width; ++x) {
-            row[x] = row[x] >= unreached ? -1 : row[x];
+    const auto row_at = [&](std::int64_t b, std::int64_t pass_row) {
+        return out.data() + offset(b, pipeline.physical_row(pass_row));
+    };
+    const auto finish_unit = [&](const Unit& u) {
+        for (std::int64_t y = g.first_pass_row(u.block); y <= g.last_pass_row(u.block); ++y) {
+            const std::int64_t x0 = g.segment_lo(u.segment, y);
+            const std::int64_t x1 = g.segment_hi(u.segment, y);
+            if (x0 < x1) {
+                mark_unreached(row_at(u.block, y), g.width - x1, g.width - x0);  // backward: physical columns
+            }
         }
     };
-    const bool finish_behind = g.P == 1 && g.backward;  // at P = 1 each row is one segment
+    const bool rows_behind = g.P == 1 && g.backward;  // at P = 1 each row is one segment
+    const bool units_behind = g.P > 1 && g.backward;
+    const std::int64_t read_back = segments_read_back(g, mask);
+    std::deque<Unit> unfinished;  // this processor's units of the backward pass not yet marked, in the order run
     pipeline.run(
         [&](std::int64_t b,
             std::int64_t y,
@@ -152,19 +182,31 @@ void chamfer_pass(Group& group,
                                            x1,
                                            mask,
                                            g.backward);
-            if (finish_behind && y - mask.reach() >= g.first_pass_row(b)) {
-                finish_row(b, y - mask.reach());  // row y − reach was the last row that read it
+            if (rows_behind && y - mask.reach() >= g.first_pass_row(b)) {
+                mark_unreached(row_at(b, y - mask.reach()), 0, g.width);  // row y − reach was the last that read it
             }
         },
         g.backward ? "dt.backward" : "dt.forward",
         [&](const Unit& u) {
-            if (finish_behind) {
+            if (rows_behind) {
                 const std::int64_t last = g.last_pass_row(u.block);
                 for (std::int64_t y = std::max(g.first_pass_row(u.block), last - mask.reach() + 1); y <= last; ++y) {
-                    finish_row(u.block, y);
+                    mark_unreached(row_at(u.block, y), 0, g.width);
                 }
             }
+            if (units_behind) {
+                // Units of blocks done before (their halos sent) and those read_back segments or more behind u.
+                while (!unfinished.empty() &&
+                       (unfinished.front().block != u.block || unfinished.front().segment <= u.segment - read_back)) {
+                    finish_unit(unfinished.front());
+                    unfinished.pop_front();
+                }
+                unfinished.push_back(u);  // not before its halo is sent: the pipeline sends it after this call
+            }
         });
+    for (const Unit& u : unfinished) {
+        finish_unit(u);
+    }
 }
 
 /// This processor's verdict on its arguments ("" when they are good).
@@ -245,12 +287,6 @@ void chamfer_distance_transform(Group& g,
     for (const bool backward : {false, true}) {
         geometry.backward = backward;
         chamfer_pass(g, geometry, mask, out, image);
-    }
-    // What no path reached (one processor's backward pass did it already, row by row).
-    if (g.size() > 1) {
-        for (std::int32_t& d : out) {
-            d = d >= unreached ? -1 : d;
-        }
     }
 }
 
