@@ -105,6 +105,8 @@ TEST(ValidateReport, VerdictWantsTheCcmAtLeastAsAccurateAsBspAndHockney) {
     EXPECT_TRUE(llc::validate::judge(goal, median_only(0.05), median_only(0.05), median_only(0.07), quiet).meets);
     EXPECT_TRUE(llc::validate::judge(goal, median_only(0.0981), median_only(0.0978), median_only(0.1), quiet).meets);
     EXPECT_FALSE(llc::validate::judge(goal, median_only(0.0981), median_only(0.0970), median_only(0.1), quiet).meets);
+    // 3.84 % and 3.78 % both print as 3.8 %: not closer, though 0.06 points apart.
+    EXPECT_TRUE(llc::validate::judge(goal, median_only(0.0384), median_only(0.1), median_only(0.0378), quiet).meets);
 }
 
 TEST(ValidateReport, VerdictAppliesAP90BoundWhereTheGoalSetsOne) {
