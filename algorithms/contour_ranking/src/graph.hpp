@@ -198,11 +198,14 @@ class Halo {
     std::unique_ptr<T[]> halo_;  ///< (rows + 2) × stride, not value-initialised: every slot is written once
 };
 
-/// Step 1: a block's segments, and for each of its nodes its segment (or kNone) and distance to the segment's last.
+/// Step 1: a block's segments, and for each of its nodes its segment (or kNone) and distance to the segment's last;
+/// segment_of and to_last are empty when the block has no segment (every node inactive or on a cycle inside it).
 struct LocalRanking {
     std::vector<Segment> segments;
     std::vector<std::int64_t> segment_of;
     std::vector<std::int64_t> to_last;
+
+    [[nodiscard]] bool on_segment(std::size_t i) const { return !segment_of.empty() && segment_of[i] != kNone; }
 };
 
 /// Ranks the cycle through `head` (its smallest node) into `result`, walking it from both ends at once: forward by
@@ -257,11 +260,15 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
             }
         }
     }
-    LocalRanking out{{}, std::vector<std::int64_t>(n, kNone), std::vector<std::int64_t>(n, 0)};
+    LocalRanking out;
     std::vector<std::int64_t> path;
     for (std::size_t start = 0; start < n; ++start) {
         if (!view.active(start) || has_predecessor[start] != 0) {
             continue;
+        }
+        if (out.segment_of.empty()) {
+            out.segment_of.assign(n, kNone);
+            out.to_last.assign(n, 0);
         }
         path.clear();
         for (auto i = static_cast<std::int64_t>(start); i != kNone; i = view.next(static_cast<std::size_t>(i))) {
@@ -289,8 +296,9 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
     // (the first met), which is the canonical head since global indices increase with i. The predecessors (and the
     // walk's scratch) are made at the first cycle: maps of lists have none, and pay nothing for them.
     std::vector<std::int64_t> predecessor;
+    std::unique_ptr<std::int64_t[]> forward;
     for (std::size_t start = 0; start < n; ++start) {
-        if (!view.active(start) || out.segment_of[start] != kNone || result[start].head != kNone) {
+        if (!view.active(start) || out.on_segment(start) || result[start].head != kNone) {
             continue;
         }
         if (predecessor.empty()) {
@@ -300,9 +308,9 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
                     predecessor[static_cast<std::size_t>(view.next(i))] = static_cast<std::int64_t>(i);
                 }
             }
-            path.resize(n);
+            forward = std::make_unique_for_overwrite<std::int64_t[]>(n);
         }
-        rank_cycle(view, start, predecessor, path, result);
+        rank_cycle(view, start, predecessor, std::span<std::int64_t>(forward.get(), n), result);
     }
     return out;
 }

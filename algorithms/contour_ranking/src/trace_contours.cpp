@@ -437,9 +437,14 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     // count advanced by its real number), cut to the count at the end.
     std::size_t count = 0;
     StateArrays arrays{};
-    const auto make_room = [&](std::size_t room) {
+    // Grown to the count the rows so far project for the whole block (and at least doubled), so that a block is
+    // copied once or twice rather than at every doubling from a row's worth.
+    const auto make_room = [&](std::size_t room, std::int64_t rows_done) {
         if (map.states_.size() < count + room) {
-            const std::size_t size = std::max(2 * map.states_.size(), count + room);
+            const auto projected =
+                static_cast<std::size_t>(static_cast<double>(count) * 1.125 * static_cast<double>(b.rows) /
+                                         static_cast<double>(std::max<std::int64_t>(rows_done, 1)));
+            const std::size_t size = std::max({2 * map.states_.size(), count + room, projected});
             map.states_.resize(size);
             map.successors_.resize(size);
             map.north_.resize(size);
@@ -463,7 +468,7 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
         const std::uint64_t* down = bits_of(r + 1).words();
         find_border_words(up, mid, down, cols, eight, border_words.data());
         const std::size_t found = border_columns_of(border_words, border_columns.data());
-        make_room(4 * found);
+        make_room(4 * found, r);
         const auto slot = static_cast<std::size_t>((r % 3) * cols);
         count = write_row_states(std::span<const std::int64_t>(border_columns.data(), found),
                                  up,
