@@ -141,8 +141,8 @@ void chamfer_pass(Group& group,
                   const ChamferMask& mask,
                   std::span<std::int32_t> out,
                   std::span<const std::uint8_t> image) {
-    const std::map<std::int64_t, std::int64_t> start = detail::sweep::block_offsets(g, group.rank());
-    const auto offset = [&](std::int64_t b, std::int64_t y) { return start.at(b) + (y - b * g.r) * g.width; };
+    const detail::sweep::BlockOffsets start = detail::sweep::block_offsets(g, group.rank());
+    const auto offset = [&](std::int64_t b, std::int64_t y) { return start(b) + (y - b * g.r) * g.width; };
     detail::sweep::Pipeline<std::int32_t> pipeline(
         group, g, [&](std::int64_t b, std::int64_t y) { return out.data() + offset(b, y); }, unreached);
     const auto row_at = [&](std::int64_t b, std::int64_t pass_row) {

@@ -130,8 +130,8 @@ PathPlanningReport path_planning(Group& g,
         geometry.k = width + height;
     }
     // The cells of this processor's rows: f = 0 on a source, +∞ elsewhere.
-    const std::map<std::int64_t, std::int64_t> start = detail::sweep::block_offsets(geometry, g.rank());
-    const auto offset = [&](std::int64_t b, std::int64_t y) { return start.at(b) + (y - b * geometry.r) * width; };
+    const detail::sweep::BlockOffsets start = detail::sweep::block_offsets(geometry, g.rank());
+    const auto offset = [&](std::int64_t b, std::int64_t y) { return start(b) + (y - b * geometry.r) * width; };
     std::vector<Cell> cells(costs.size());
     for (std::size_t i = 0; i < cells.size(); ++i) {
         cells[i] = {std::numeric_limits<double>::infinity(), costs[i]};

@@ -150,15 +150,19 @@ class Pipeline {
     std::map<std::int64_t, std::vector<Value>> halos_;
 };
 
-/// Where each of this processor's blocks starts in its local arrays (its rows in increasing order).
-inline std::map<std::int64_t, std::int64_t> block_offsets(const Geometry& g, int rank) {
-    std::map<std::int64_t, std::int64_t> start;
-    std::int64_t offset = 0;
-    for (std::int64_t b = rank; b < g.blocks(); b += g.P) {
-        start[b] = offset;
-        offset += (std::min(g.height, (b + 1) * g.r) - b * g.r) * g.width;
-    }
-    return start;
+/// Where each of this processor's blocks starts in its local arrays (its rows in increasing order): block b = rank +
+/// i·P is its i-th, after i full blocks of r rows (only the image's last block can be shorter). A closed form, not a
+/// lookup: the passes ask for every row of every segment.
+struct BlockOffsets {
+    std::int64_t rank = 0;
+    std::int64_t P = 1;
+    std::int64_t block_values = 0;  ///< r · width
+
+    [[nodiscard]] std::int64_t operator()(std::int64_t b) const { return (b - rank) / P * block_values; }
+};
+
+inline BlockOffsets block_offsets(const Geometry& g, int rank) {
+    return {rank, g.P, g.r * g.width};
 }
 
 }  // namespace llc::detail::sweep
