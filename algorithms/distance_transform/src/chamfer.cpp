@@ -143,7 +143,7 @@ void chamfer_pass(Group& group,
                   std::span<const std::uint8_t> image) {
     const detail::sweep::BlockOffsets start = detail::sweep::block_offsets(g, group.rank());
     const auto offset = [&](std::int64_t b, std::int64_t y) { return start(b) + (y - b * g.r) * g.width; };
-    detail::sweep::Pipeline<std::int32_t> pipeline(
+    detail::sweep::Pipeline pipeline(
         group, g, [&](std::int64_t b, std::int64_t y) { return out.data() + offset(b, y); }, unreached);
     const auto row_at = [&](std::int64_t b, std::int64_t pass_row) {
         return out.data() + offset(b, pipeline.physical_row(pass_row));

@@ -145,7 +145,7 @@ PathPlanningReport path_planning(Group& g,
     PathPlanningReport report;
     for (bool blue = false;; blue = !blue) {
         geometry.backward = blue;
-        detail::sweep::Pipeline<Cell> pipeline(
+        detail::sweep::Pipeline pipeline(
             g,
             geometry,
             [&](std::int64_t b, std::int64_t y) { return cells.data() + offset(b, y); },

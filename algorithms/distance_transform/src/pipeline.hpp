@@ -17,25 +17,21 @@
 
 namespace llc::detail::sweep {
 
-template <class Value>
+/// `row_of(b, y)`: the local physical row y of block b (held here). The callables are template parameters, not
+/// std::function: they run for every row of every segment, and the calls showed at P = 2.
+template <class Value, class RowOf>
 class Pipeline {
   public:
-    /// The local physical row y of block b (held here).
-    using RowOf = std::function<Value*(std::int64_t block, std::int64_t y)>;
-    /// Computes segment [x0, x1) (pass columns) of pass row y of block b, from `above`: pass rows y − 1 … y − reach
-    /// (null outside the image). The rows of a block come in pass order, each segment after the one to its left.
-    using Segment = std::function<void(std::int64_t block,
-                                       std::int64_t pass_row,
-                                       std::int64_t x0,
-                                       std::int64_t x1,
-                                       std::span<const Value* const> above)>;
-
     /// `fill`: what a halo pixel holds before its value arrives (never read by a correct schedule).
     Pipeline(Group& group, const Geometry& geometry, RowOf row_of, Value fill)
         : group_(group), g_(geometry), row_of_(std::move(row_of)), fill_(fill) {}
 
-    /// Runs one pass; `unit_done` (optional) is called after each unit this processor computes.
-    void run(const Segment& segment, const char* label, const std::function<void(const Unit&)>& unit_done = {}) {
+    /// Runs one pass: `segment(block, pass_row, x0, x1, above)` computes segment [x0, x1) (pass columns) of pass row y
+    /// of block b from `above` (std::span<const Value* const>: pass rows y − 1 … y − reach, null outside the image);
+    /// the rows of a block come in pass order, each segment after the one to its left. `unit_done` (optional) is
+    /// called after each unit this processor computes.
+    template <class SegmentFn>
+    void run(const SegmentFn& segment, const char* label, const std::function<void(const Unit&)>& unit_done = {}) {
         const Schedule schedule = make_schedule(g_);
         const int me = group_.rank();
         const int direction = g_.backward ? -1 : 1;  // the next block of the pass is on the next processor that way
@@ -98,7 +94,8 @@ class Pipeline {
         return it->second;
     }
 
-    void compute(const Unit& u, const Segment& segment) {
+    template <class SegmentFn>
+    void compute(const Unit& u, const SegmentFn& segment) {
         std::vector<const Value*> above(static_cast<std::size_t>(g_.reach));
         for (std::int64_t y = g_.first_pass_row(u.block); y <= g_.last_pass_row(u.block); ++y) {
             const std::int64_t x0 = g_.segment_lo(u.segment, y);
@@ -109,7 +106,7 @@ class Pipeline {
             for (int i = 0; i < g_.reach; ++i) {
                 above[static_cast<std::size_t>(i)] = row_for(u.block, y - 1 - i);
             }
-            segment(u.block, y, x0, x1, above);
+            segment(u.block, y, x0, x1, std::span<const Value* const>(above));
         }
     }
 

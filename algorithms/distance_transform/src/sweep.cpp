@@ -249,7 +249,7 @@ void chamfer_segment(std::span<std::int32_t> row,
     }
     std::int32_t* const d = row.data();
     // The terms from the rows before in the pass that exist, and the columns where all their sources are in the row.
-    std::array<Term, 64> storage{};
+    std::array<Term, 64> storage;  // not cleared: only [0, count) is read, and this runs for every row segment
     std::size_t count = 0;
     std::int64_t inner_lo = a;
     std::int64_t inner_hi = b;
