@@ -28,14 +28,6 @@ std::int64_t Geometry::last_pass_row(std::int64_t b) const {
     return backward ? height - 1 - top : bottom;
 }
 
-std::int64_t Geometry::segment_lo(std::int64_t s, std::int64_t y) const {
-    return std::max<std::int64_t>(0, s * k - y * lead);
-}
-
-std::int64_t Geometry::segment_hi(std::int64_t s, std::int64_t y) const {
-    return std::min<std::int64_t>(width, (s + 1) * k - y * lead);
-}
-
 std::int64_t Geometry::first_segment(std::int64_t b) const {
     const std::int64_t passed_on = std::max<std::int64_t>(0, last_pass_row(b) - reach + 1);
     return floor_div(std::min(first_pass_row(b), passed_on) * lead, k);

@@ -2,6 +2,7 @@
 // The pipelined image sweep of Miguet & Robert (article [2]) for the chamfer passes: the schedule (which processor
 // computes which block segment at which step, the same on every rank) and the row kernels.
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -33,9 +34,13 @@ struct Geometry {
     /// First and last pass rows of the image block b.
     [[nodiscard]] std::int64_t first_pass_row(std::int64_t b) const;
     [[nodiscard]] std::int64_t last_pass_row(std::int64_t b) const;
-    /// Pass columns of segment s of pass row y' (empty: lo ≥ hi).
-    [[nodiscard]] std::int64_t segment_lo(std::int64_t s, std::int64_t y) const;
-    [[nodiscard]] std::int64_t segment_hi(std::int64_t s, std::int64_t y) const;
+    /// Pass columns of segment s of pass row y' (empty: lo ≥ hi). Inline: asked for every row of every segment.
+    [[nodiscard]] std::int64_t segment_lo(std::int64_t s, std::int64_t y) const {
+        return std::max<std::int64_t>(0, s * k - y * lead);
+    }
+    [[nodiscard]] std::int64_t segment_hi(std::int64_t s, std::int64_t y) const {
+        return std::min<std::int64_t>(width, (s + 1) * k - y * lead);
+    }
     /// The segments of image block b: those that hold its pixels or the pixels it passes on (the last `reach` pass
     /// rows up to its own last, some of them from blocks before it when it has fewer rows than that).
     [[nodiscard]] std::int64_t first_segment(std::int64_t b) const;
