@@ -26,6 +26,7 @@ namespace cr = llc::detail::contour_ranking;
 constexpr const char* pixel_kernel = "cr.pixel";
 constexpr const char* edge_kernel = "cr.edge";
 constexpr const char* sparse_edge_kernel = "cr.sparse_edge";
+constexpr const char* quarter_edge_kernel = "cr.quarter_edge";
 constexpr const char* merge_kernel = "cr.merge";
 constexpr const char* trace_pixel_kernel = "tr.pixel";
 constexpr const char* trace_state_kernel = "tr.state";
@@ -113,16 +114,30 @@ double local_seconds(const char* function,
     return seconds;
 }
 
-/// How far an edge pixel of the paper's lines at `density` is from the dense end of the per-edge-pixel price and
-/// towards the sparse one (0 at 100 %, 1 for lines 8 or more pixels apart). Walks along lines k = 1/density apart
-/// share the cache lines of 8 entries of the 8-byte arrays 8/k at a time, so the misses per step grow as k/8 until k =
-/// 8; the probes measure k = 1 (cr.edge) and k = 16 (cr.sparse_edge).
-double sparseness(double density) {
-    if (density <= 0.0) {
-        return 1.0;
+/// The shares of an edge pixel of the paper's lines at `density` priced at the dense (cr.edge, lines 1 apart), quarter
+/// (cr.quarter_edge, 4 apart) and sparse (cr.sparse_edge, 16 apart) per-edge-pixel constants. Walks along lines k =
+/// 1/density apart share the cache lines of 8 entries of the 8-byte arrays 8/k at a time, so the misses per step grow
+/// with k until k = 8 (sparse beyond); between the measured spacings the price is linear in k. The growth is not linear
+/// over 1 … 8 (interpolated straight from 1 to 8, the 25 % maps were priced 20–45 % high at P = 2): a profile without
+/// the quarter constants (made before them) is priced so all the same.
+struct EdgeShares {
+    double dense = 1.0;
+    double quarter = 0.0;
+    double sparse = 0.0;
+};
+
+EdgeShares edge_shares(double density, bool have_quarter) {
+    const double k = density <= 0.0 ? 8.0 : std::min(8.0, std::max(1.0, 1.0 / density));
+    if (!have_quarter) {
+        const double s = (k - 1.0) / 7.0;
+        return {1.0 - s, 0.0, s};
     }
-    const double k = std::min(8.0, std::max(1.0, 1.0 / density));
-    return (k - 1.0) / 7.0;
+    if (k <= 4.0) {
+        const double q = (k - 1.0) / 3.0;
+        return {1.0 - q, q, 0.0};
+    }
+    const double s = (k - 4.0) / 4.0;
+    return {0.0, 1.0 - s, s};
 }
 
 /// Pixels of the largest block of a width × height image on P processors (part() puts the remainder last).
@@ -185,17 +200,27 @@ Expr contour_rank(int P,
     const double pixels = largest_block_pixels(P, width, height);
     // Validation, local ranking and resolution, measured together on one processor: per pixel, and per edge pixel on
     // top (a 100 % map takes about four times an empty one), at the block's size (whether it stays in cache). An edge
-    // pixel costs more where the lines are sparse (cache misses along the walks), priced between cr.edge (dense) and
-    // cr.sparse_edge by sparseness().
+    // pixel costs more where the lines are sparse (cache misses along the walks), priced between the constants measured
+    // at three line spacings by edge_shares().
     const double edges = pixels * edge_density;
-    const double s = sparseness(edge_density);
-    const Expr local = Expr::compute(
-        "cr.local",
-        local_seconds(name,
-                      {{pixel_kernel, pixels}, {edge_kernel, edges * (1.0 - s)}, {sparse_edge_kernel, edges * s}},
-                      pixels,
-                      P,
-                      profile));
+    const bool have_quarter = !kernel_size_table(profile, quarter_edge_kernel, P).empty();
+    const EdgeShares shares = edge_shares(edge_density, have_quarter);
+    const double local_work = have_quarter ? local_seconds(name,
+                                                           {{pixel_kernel, pixels},
+                                                            {edge_kernel, edges * shares.dense},
+                                                            {quarter_edge_kernel, edges * shares.quarter},
+                                                            {sparse_edge_kernel, edges * shares.sparse}},
+                                                           pixels,
+                                                           P,
+                                                           profile)
+                                           : local_seconds(name,
+                                                           {{pixel_kernel, pixels},
+                                                            {edge_kernel, edges * shares.dense},
+                                                            {sparse_edge_kernel, edges * shares.sparse}},
+                                                           pixels,
+                                                           P,
+                                                           profile);
+    const Expr local = Expr::compute("cr.local", local_work);
     // Validation's exchange of the blocks' borders (one byte a pixel) and the verdict; at P = 1 too, as the code runs
     // them (the CCM charges what the profile measured at P = 1).
     std::vector<Expr> items = {

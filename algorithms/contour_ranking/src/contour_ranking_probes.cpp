@@ -7,6 +7,8 @@
 // - cr.sparse_edge.2^e: seconds per edge pixel on top of cr.pixel when the lines are 16 pixels apart (6.25 %): the
 //   walks along lines at least 8 apart share no cache line of the 8-byte arrays, so each step misses, where at 100 %
 //   eight neighbouring walks share one (a 5 % map took 40–60 % more per edge pixel than cr.edge prices);
+// - cr.quarter_edge.2^e: the same for lines 4 pixels apart (25 %): the price does not grow linearly with the spacing
+//   between 1 and 16 (the 25 % maps were priced 20–45 % high when interpolated between the other two);
 // - cr.merge: seconds per segment of one merge of boundary lists and its backward resolution, on chains of four
 //   segments given in shuffled order, as lists of adjacent regions link up.
 // - tr.pixel.2^e (tracing's probes also at e = 12): seconds per pixel of a one-processor trace_contours of a
@@ -34,8 +36,9 @@ namespace llc::detail::contour_ranking {
 
 namespace {
 
-/// The density of cr.sparse_edge's lines: 16 pixels apart.
+/// The density of cr.sparse_edge's lines: 16 pixels apart; of cr.quarter_edge's: 4 apart.
 constexpr double kSparseDensity = 1.0 / 16.0;
+constexpr double kQuarterDensity = 1.0 / 4.0;
 
 /// Seconds of one one-processor contour_rank of a side × side diagonal-line map at `density`.
 double one_processor_run(bool quick, std::int64_t side, double density) {
@@ -117,11 +120,12 @@ double trace_rank_probe(bool quick, int e) {
     return t / static_cast<double>(std::max<std::size_t>(map.states().size(), 1));
 }
 
-double sparse_edge_probe(bool quick, int e) {
+/// Seconds per edge pixel on top of cr.pixel for lines at `density`.
+double spaced_edge_probe(bool quick, int e, double density) {
     const std::int64_t side = std::int64_t{1} << e;
     const double without = one_processor_run(quick, side, 0.0);
-    const double sparse = one_processor_run(quick, side, kSparseDensity);
-    const std::vector<std::int8_t> codes = synthetic_successor_map(side, side, kSparseDensity, ContourLines::diagonal);
+    const double sparse = one_processor_run(quick, side, density);
+    const std::vector<std::int8_t> codes = synthetic_successor_map(side, side, density, ContourLines::diagonal);
     const auto edges =
         std::count_if(codes.begin(), codes.end(), [](std::int8_t c) { return c != succ_code::non_edge; });
     return std::max(sparse - without, 1e-3 * sparse) / static_cast<double>(std::max<std::int64_t>(edges, 1));
@@ -169,8 +173,14 @@ std::vector<cost::KernelProbe> kernel_probes() {
             {key("cr.sparse_edge", e),
              "edge pixel of a one-processor contour ranking of lines 16 pixels apart, on top of cr.pixel, " + side +
                  " block",
-             [e](bool quick) { return sparse_edge_probe(quick, e); },
+             [e](bool quick) { return spaced_edge_probe(quick, e, kSparseDensity); },
              solo("cr.sparse_edge", e)});
+        probes.push_back(
+            {key("cr.quarter_edge", e),
+             "edge pixel of a one-processor contour ranking of lines 4 pixels apart, on top of cr.pixel, " + side +
+                 " block",
+             [e](bool quick) { return spaced_edge_probe(quick, e, kQuarterDensity); },
+             solo("cr.quarter_edge", e)});
     }
     // Tracing also at 2^12: a 4096² image (16 MiB) is read from memory, where 2^11 (4 MiB) stays in the last-level
     // cache, and that image's trace costs 1.5× per pixel what 2^11 prices.
