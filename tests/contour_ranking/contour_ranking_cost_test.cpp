@@ -115,6 +115,26 @@ TEST(ContourRankCost, ExprFollowsThePatternsSupersteps) {
     EXPECT_GT(cost::predict(cost::contour_rank(2, 64, 64, 1.0, ContourPattern::log_level_quad, p), *model), 0.0);
 }
 
+TEST(ContourRankCost, EdgePriceIsLinearInTheSpacingBetweenThreeMeasuredOnes) {
+    // With cr.quarter_edge (lines 4 apart) in the profile: k = 1/density = 2 is a third of the way from cr.edge to it,
+    // 4 is it, 6 halfway from it to cr.sparse_edge, 8 and beyond cr.sparse_edge.
+    cost::Profile p = profile(1e-5, 1e-5);
+    p.set_kernel("cr.quarter_edge.2^10", {5e-9, "edge pixel"});
+    const auto model = cost::make_model("ccm", p);
+    const double fixed = 1e-5 + 1e-10 * 300 + 1e-6;  // the validation's two supersteps, as above
+    const auto local = [&](double density) {
+        return cost::predict(cost::contour_rank(1, 100, 50, density, ContourPattern::log_level_quad, p), *model) -
+               fixed - 100 * 50 * 2e-9;
+    };
+    const auto edges = [](double density) { return 100 * 50 * density; };
+    EXPECT_NEAR(local(1.0), edges(1.0) * 3e-9, 1e-15);
+    EXPECT_NEAR(local(0.5), edges(0.5) * (2.0 / 3 * 3e-9 + 1.0 / 3 * 5e-9), 1e-15);
+    EXPECT_NEAR(local(0.25), edges(0.25) * 5e-9, 1e-15);
+    EXPECT_NEAR(local(1.0 / 6), edges(1.0 / 6) * (0.5 * 5e-9 + 0.5 * 1e-8), 1e-15);
+    EXPECT_NEAR(local(0.125), edges(0.125) * 1e-8, 1e-15);
+    EXPECT_NEAR(local(0.05), edges(0.05) * 1e-8, 1e-15);
+}
+
 TEST(ContourRankCost, TracingAndRankingOfBorders) {
     const cost::Profile p = profile(1e-5, 1e-5);
     const auto model = cost::make_model("ccm", p);
