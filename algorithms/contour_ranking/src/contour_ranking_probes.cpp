@@ -169,18 +169,15 @@ std::vector<cost::KernelProbe> kernel_probes() {
                           "edge pixel of a one-processor contour ranking, on top of cr.pixel, " + side + " block",
                           [e](bool quick) { return edge_probe(quick, e); },
                           solo("cr.edge", e)});
-        probes.push_back(
-            {key("cr.sparse_edge", e),
-             "edge pixel of a one-processor contour ranking of lines 16 pixels apart, on top of cr.pixel, " + side +
-                 " block",
-             [e](bool quick) { return spaced_edge_probe(quick, e, kSparseDensity); },
-             solo("cr.sparse_edge", e)});
-        probes.push_back(
-            {key("cr.quarter_edge", e),
-             "edge pixel of a one-processor contour ranking of lines 4 pixels apart, on top of cr.pixel, " + side +
-                 " block",
-             [e](bool quick) { return spaced_edge_probe(quick, e, kQuarterDensity); },
-             solo("cr.quarter_edge", e)});
+        for (const auto& [name, density] :
+             {std::pair{"cr.sparse_edge", kSparseDensity}, std::pair{"cr.quarter_edge", kQuarterDensity}}) {
+            probes.push_back({key(name, e),
+                              "edge pixel of a one-processor contour ranking of lines " +
+                                  std::to_string(static_cast<int>(1.0 / density)) +
+                                  " pixels apart, on top of cr.pixel, " + side + " block",
+                              [e, density](bool quick) { return spaced_edge_probe(quick, e, density); },
+                              solo(name, e)});
+        }
     }
     // Tracing also at 2^12: a 4096² image (16 MiB) is read from memory, where 2^11 (4 MiB) stays in the last-level
     // cache, and that image's trace costs 1.5× per pixel what 2^11 prices.
