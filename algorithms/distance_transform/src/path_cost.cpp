@@ -164,11 +164,15 @@ double path_probe(bool quick, int j, int height = 256) {
     const std::int64_t k = std::int64_t{1} << j;
     const double t = cost::median_seconds_per_call(quick, [&] {
         for (std::int64_t x0 = 0; x0 < width; x0 += k) {
+            const std::int64_t x1 = std::min<std::int64_t>(width, x0 + k);
             for (int y = 0; y < height; ++y) {
+                if (k < width && y + 1 < height) {  // as path_planning does
+                    prefetch_columns(cells.data() + static_cast<std::size_t>(y + 1) * width, x0, x1);
+                }
                 (void)path_segment(std::span(cells.data() + static_cast<std::size_t>(y) * width, width),
                                    y > 0 ? cells.data() + static_cast<std::size_t>(y - 1) * width : nullptr,
                                    x0,
-                                   std::min<std::int64_t>(width, x0 + k),
+                                   x1,
                                    false);
             }
         }

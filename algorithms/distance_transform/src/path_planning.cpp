@@ -153,6 +153,13 @@ PathPlanningReport path_planning(Group& g,
         bool changed = false;
         pipeline.run(
             [&](std::int64_t b, std::int64_t y, std::int64_t x0, std::int64_t x1, std::span<const Cell* const> above) {
+                // The next row's segment, as the chamfer passes do (sweep.hpp), where segments are shorter than rows:
+                // whole rows (P = 1) the hardware prefetchers follow, and asking cost 7 % there.
+                if (x1 - x0 < width && y + 1 <= geometry.last_pass_row(b)) {
+                    detail::sweep::prefetch_columns(cells.data() + offset(b, pipeline.physical_row(y + 1)),
+                                                    blue ? width - x1 : x0,
+                                                    blue ? width - x0 : x1);
+                }
                 Cell* row = cells.data() + offset(b, pipeline.physical_row(y));
                 changed = detail::sweep::path_segment(
                               std::span(row, static_cast<std::size_t>(width)), above[0], x0, x1, blue) ||

@@ -214,14 +214,9 @@ void prefix_min_backward(std::int32_t* d, std::int64_t a, std::int64_t b, std::i
 }  // namespace
 
 void prefetch_segment(const std::int32_t* row, const std::uint8_t* image, std::int64_t a, std::int64_t b) {
-    constexpr std::int64_t line = 64;  // bytes
-    for (std::int64_t x = a; x < b; x += line / static_cast<std::int64_t>(sizeof(std::int32_t))) {
-        __builtin_prefetch(row + x, 1);
-    }
+    prefetch_columns(row, a, b);
     if (image != nullptr) {
-        for (std::int64_t x = a; x < b; x += line) {
-            __builtin_prefetch(image + x);
-        }
+        prefetch_columns(image, a, b);
     }
 }
 

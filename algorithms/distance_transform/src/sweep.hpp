@@ -72,6 +72,17 @@ struct Schedule {
 /// prefetchers do not cross pages, so each segment would otherwise start with misses (4096² at P = 2 ran 1.25× slower).
 void prefetch_segment(const std::int32_t* row, const std::uint8_t* image, std::int64_t a, std::int64_t b);
 
+/// The same for a row of any values (path planning's cells): columns [a, b) of `row`, a cache line at a time.
+template <class T>
+void prefetch_columns(const T* row, std::int64_t a, std::int64_t b) {
+    constexpr std::int64_t line = 64;  // bytes
+    const auto* first = reinterpret_cast<const char*>(row + a);
+    const auto* last = reinterpret_cast<const char*>(row + b);
+    for (const char* p = first; p < last; p += line) {
+        __builtin_prefetch(p, 1);
+    }
+}
+
 /// One pass row's segment [x0, x1) (pass columns) of a chamfer pass. `row` is the physical row, `above[i]` the
 /// physical row i + 1 pass rows before it (null outside the image), `image` its input row when `initialise` (the
 /// forward pass starts every pixel at 0 or `unreached`).
