@@ -207,6 +207,37 @@ TEST(ChamferTest, EdgeImages) {
     check(image, expected, 5, 4, 1, 2, vertical);
 }
 
+TEST(ChamferTest, PartlyUnreachableImagesEveryBlockAndSegment) {
+    // Masks that reach only the pixels on a feature's diagonal, so that most pixels end unreached (−1) and their
+    // neighbours read them across segment borders (the diagonals read a column left or right of it in the row before,
+    // the others two: with one-column segments, two units back): the backward pass marks a unit only once no later unit
+    // reads it, and a mark read too early would come out as a distance of 0. (Along a line two passes are Dijkstra's
+    // distances; for other custom masks they need not be.)
+    const std::vector<ChamferMask> sparse_masks = {ChamferMask::custom({{-1, -1, 1}}, "diagonal"),
+                                                   ChamferMask::custom({{-1, 1, 2}}, "anti-diagonal"),
+                                                   ChamferMask::custom({{-1, -2, 1}}, "two-left"),
+                                                   ChamferMask::custom({{-1, 2, 1}}, "two-right")};
+    std::mt19937 rng(91);  // the same images on every rank
+    for (const auto& [width, height] : {std::pair{17, 12}, std::pair{6, 19}}) {
+        Image image(static_cast<std::size_t>(width * height), 1);
+        for (int f = 0; f < 3; ++f) {
+            image[rng() % image.size()] = 0;
+        }
+        for (const ChamferMask& mask : sparse_masks) {
+            const Distances expected = oracle(image, width, height, mask);
+            ASSERT_GT(std::count(expected.begin(), expected.end(), -1), width * height / 2) << mask.name();
+            const bool oversubscribed = world().size() > 2;  // short segments step the whole ring per few pixels
+            for (const int r : {1, 2, 5}) {
+                for (const int k : {1, 2, 3, 7, width + 3 * height}) {
+                    if (!oversubscribed || (r > 1 && k > 2)) {
+                        check(image, expected, width, height, r, k, mask);
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST(ChamferTest, MasksAreChecked) {
     EXPECT_THROW((void)ChamferMask::custom({}), llc::Error);
     EXPECT_THROW((void)ChamferMask::custom({{1, 0, 1}}), llc::Error);   // backward half
