@@ -208,11 +208,11 @@ TEST(ChamferTest, EdgeImages) {
 }
 
 TEST(ChamferTest, PartlyUnreachableImagesEveryBlockAndSegment) {
-    // Masks that reach only the pixels on a feature's diagonal, so that most pixels end unreached (−1) and their
-    // neighbours read them across segment borders (the diagonals read a column left or right of it in the row before,
-    // the others two: with one-column segments, two units back): the backward pass marks a unit only once no later unit
-    // reads it, and a mark read too early would come out as a distance of 0. (Along a line two passes are Dijkstra's
-    // distances; for other custom masks they need not be.)
+    // Masks that reach only the pixels on a line through a feature, so that most pixels end unreached (−1) and their
+    // neighbours read them across segment borders (the diagonals read a column left or right in the row before, the
+    // others two: with one-column segments, two units back): the backward pass marks a unit only once no later unit
+    // reads it, and a mark read too early would come out as a distance of weight − 1. (Along a line two passes are
+    // Dijkstra's distances; for other custom masks they need not be.)
     const std::vector<ChamferMask> sparse_masks = {ChamferMask::custom({{-1, -1, 1}}, "diagonal"),
                                                    ChamferMask::custom({{-1, 1, 2}}, "anti-diagonal"),
                                                    ChamferMask::custom({{-1, -2, 1}}, "two-left"),
