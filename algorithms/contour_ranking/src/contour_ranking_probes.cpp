@@ -1,4 +1,4 @@
-// Contour ranking's kernel constants, by the side 2^e of the block (e = 9 … 11: 0.25–4 M pixels, in and beyond the
+// Contour ranking's kernel constants, by the side 2^e of the block (e = 9 … 12: 0.25–16 M pixels, in and beyond the
 // last-level cache; the largest side prices the larger blocks):
 // - cr.pixel.2^e: seconds per pixel of everything contour_rank does on one processor outside the merge of the lists
 //   (validation, local ranking, resolution), timed as a whole one-processor run on a 2^e × 2^e map without edge pixels;
@@ -11,7 +11,7 @@
 //   between 1 and 16 (the 25 % maps were priced 20–45 % high when interpolated between the other two);
 // - cr.merge: seconds per segment of one merge of boundary lists and its backward resolution, on chains of four
 //   segments given in shuffled order, as lists of adjacent regions link up.
-// - tr.pixel.2^e (tracing's probes also at e = 12): seconds per pixel of a one-processor trace_contours of a
+// - tr.pixel.2^e: seconds per pixel of a one-processor trace_contours of a
 //   2^e × 2^e image without foreground;
 // - tr.state.2^e: seconds per border state on top of that, from the random blob image (llc::random_blob_image, the
 //   image llc-compare and llc-validate trace) less the empty one;
@@ -158,7 +158,9 @@ std::vector<cost::KernelProbe> kernel_probes() {
     const auto key = [](const char* name, int e) { return cost::kernel_size_key(name, e); };
     const auto solo = [](const char* name, int e) { return cost::kernel_size_key(cost::solo_kernel_name(name), e); };
     std::vector<cost::KernelProbe> probes;
-    for (int e = 9; e <= 11; ++e) {
+    // Up to 2^12: the walks along sparse lines jump a row (a page and more of each per-pixel array) at every step, and
+    // a 4096² map's arrays outgrow what 2^11 prices (its 5 % points were 10–25 % low).
+    for (int e = 9; e <= 12; ++e) {
         const std::string side = "2^" + std::to_string(e);
         probes.push_back(
             {key("cr.pixel", e),
