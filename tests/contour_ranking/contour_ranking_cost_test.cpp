@@ -117,7 +117,8 @@ TEST(ContourRankCost, ExprFollowsThePatternsSupersteps) {
 
 TEST(ContourRankCost, EdgePriceIsLinearInTheSpacingBetweenThreeMeasuredOnes) {
     // With cr.quarter_edge (lines 4 apart) in the profile: k = 1/density = 2 is a third of the way from cr.edge to it,
-    // 4 is it, 6 halfway from it to cr.sparse_edge, 8 and beyond cr.sparse_edge.
+    // 4 is it, 10 halfway from it to cr.sparse_edge (16), 16 is that, 28 as far beyond as 4 is before, 64 and sparser
+    // lines 60/12 of the way.
     cost::Profile p = profile(1e-5, 1e-5);
     p.set_kernel("cr.quarter_edge.2^10", {5e-9, "edge pixel"});
     const auto model = cost::make_model("ccm", p);
@@ -130,9 +131,10 @@ TEST(ContourRankCost, EdgePriceIsLinearInTheSpacingBetweenThreeMeasuredOnes) {
     EXPECT_NEAR(local(1.0), edges(1.0) * 3e-9, 1e-15);
     EXPECT_NEAR(local(0.5), edges(0.5) * (2.0 / 3 * 3e-9 + 1.0 / 3 * 5e-9), 1e-15);
     EXPECT_NEAR(local(0.25), edges(0.25) * 5e-9, 1e-15);
-    EXPECT_NEAR(local(1.0 / 6), edges(1.0 / 6) * (0.5 * 5e-9 + 0.5 * 1e-8), 1e-15);
-    EXPECT_NEAR(local(0.125), edges(0.125) * 1e-8, 1e-15);
-    EXPECT_NEAR(local(0.05), edges(0.05) * 1e-8, 1e-15);
+    EXPECT_NEAR(local(0.1), edges(0.1) * (0.5 * 5e-9 + 0.5 * 1e-8), 1e-15);
+    EXPECT_NEAR(local(1.0 / 16), edges(1.0 / 16) * 1e-8, 1e-15);
+    EXPECT_NEAR(local(1.0 / 28), edges(1.0 / 28) * 1.5e-8, 1e-15);
+    EXPECT_NEAR(local(0.001), edges(0.001) * (5e-9 + 5.0 * 5e-9), 1e-15);
 }
 
 TEST(ContourRankCost, TracingAndRankingOfBorders) {

@@ -115,11 +115,12 @@ double local_seconds(const char* function,
 }
 
 /// The shares of an edge pixel of the paper's lines at `density` priced at the dense (cr.edge, lines 1 apart), quarter
-/// (cr.quarter_edge, 4 apart) and sparse (cr.sparse_edge, 16 apart) per-edge-pixel constants. Walks along lines k =
-/// 1/density apart share the cache lines of 8 entries of the 8-byte arrays 8/k at a time, so the misses per step grow
-/// with k until k = 8 (sparse beyond); between the measured spacings the price is linear in k. The growth is not linear
-/// over 1 … 8 (interpolated straight from 1 to 8, the 25 % maps were priced 20–45 % high at P = 2): a profile without
-/// the quarter constants (made before them) is priced so all the same.
+/// (cr.quarter_edge, 4 apart) and sparse (cr.sparse_edge, 16 apart) per-edge-pixel constants: linear in the spacing
+/// k = 1/density between the measured spacings, and beyond 16 along the line through the quarter and sparse ones (up
+/// to k = 64). The walks miss more per step the farther apart the lines are, and that growth neither is a straight
+/// line from 1 on (the 25 % maps were priced 20–45 % high at P = 2 so) nor stops at k = 8, where walks stop sharing
+/// cache lines (5 % maps, k = 20, were priced 3–26 % low at the k = 16 constant). A profile without the quarter
+/// constants (made before them) is priced as before: a straight line from k = 1 to 8, the sparse constant beyond.
 struct EdgeShares {
     double dense = 1.0;
     double quarter = 0.0;
@@ -127,16 +128,17 @@ struct EdgeShares {
 };
 
 EdgeShares edge_shares(double density, bool have_quarter) {
-    const double k = density <= 0.0 ? 8.0 : std::min(8.0, std::max(1.0, 1.0 / density));
     if (!have_quarter) {
+        const double k = density <= 0.0 ? 8.0 : std::min(8.0, std::max(1.0, 1.0 / density));
         const double s = (k - 1.0) / 7.0;
         return {1.0 - s, 0.0, s};
     }
+    const double k = density <= 0.0 ? 64.0 : std::min(64.0, std::max(1.0, 1.0 / density));
     if (k <= 4.0) {
         const double q = (k - 1.0) / 3.0;
         return {1.0 - q, q, 0.0};
     }
-    const double s = (k - 4.0) / 4.0;
+    const double s = (k - 4.0) / 12.0;
     return {0.0, 1.0 - s, s};
 }
 
