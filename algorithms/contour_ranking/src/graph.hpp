@@ -251,15 +251,19 @@ void rank_cycle(const View& view,
 template <class View>
 LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
     const std::size_t n = view.size();
-    std::vector<char> has_predecessor(n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (view.active(i)) {
-            const std::int64_t j = view.next(i);
-            if (j != kNone) {
-                has_predecessor[static_cast<std::size_t>(j)] = 1;
+    // Calls f(i, j) for every link i → j inside the block.
+    const auto for_each_link = [&](auto&& f) {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (view.active(i)) {
+                const std::int64_t j = view.next(i);
+                if (j != kNone) {
+                    f(i, static_cast<std::size_t>(j));
+                }
             }
         }
-    }
+    };
+    std::vector<char> has_predecessor(n, 0);
+    for_each_link([&](std::size_t, std::size_t j) { has_predecessor[j] = 1; });
     LocalRanking out;
     std::vector<std::int64_t> path;
     for (std::size_t start = 0; start < n; ++start) {
@@ -303,11 +307,7 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
         }
         if (predecessor.empty()) {
             predecessor.assign(n, kNone);
-            for (std::size_t i = 0; i < n; ++i) {
-                if (view.active(i) && view.next(i) != kNone) {
-                    predecessor[static_cast<std::size_t>(view.next(i))] = static_cast<std::int64_t>(i);
-                }
-            }
+            for_each_link([&](std::size_t i, std::size_t j) { predecessor[j] = static_cast<std::int64_t>(i); });
             forward = std::make_unique_for_overwrite<std::int64_t[]>(n);
         }
         rank_cycle(view, start, predecessor, std::span<std::int64_t>(forward.get(), n), result);
