@@ -239,4 +239,25 @@ TEST(PathPlanningTest, CostIsSweepsOfPipelineSteps) {
     EXPECT_THROW((void)llc::cost::path_planning_sweep(2, 64, 64, 8, 16, false, llc::cost::Profile{}), llc::Error);
 }
 
+TEST(PathPlanningTest, BlueSweepsArePricedAtTheirOwnConstantsWhereTheProfileHasThem) {
+    llc::cost::Profile profile;
+    profile.set_kernel(llc::cost::kernel_size_key("dt.path_sweep", 11), {2e-9, "pixel"});
+    profile.set_kernel("dt.path_setup", {1e-9, "pixel"});
+    profile.set_collective("allreduce", 1, llc::cost::Piecewise::constant(0.0));
+    const auto model = llc::cost::make_model("ccm", profile);
+    const auto three_sweeps = [&] {
+        return llc::cost::predict(llc::cost::path_planning(1, 4096, 10, 10, 1, 3, profile), *model);
+    };
+    const double pixels = 4096.0 * 10;
+    // A profile without blue constants (made before they were measured): every sweep at the red ones.
+    EXPECT_NEAR(three_sweeps(), 1e-9 * pixels + 3 * 2e-9 * pixels, 1e-12);
+    // With them: red, blue, red.
+    profile.set_kernel(llc::cost::kernel_size_key("dt.path_sweep_blue", 11), {5e-9, "pixel"});
+    EXPECT_NEAR(three_sweeps(), 1e-9 * pixels + (2e-9 + 5e-9 + 2e-9) * pixels, 1e-12);
+    const auto sweep = [&](bool blue) {
+        return llc::cost::predict(llc::cost::path_planning_sweep(1, 4096, 10, 10, 1, blue, profile), *model);
+    };
+    EXPECT_NEAR(sweep(true) / sweep(false), 2.5, 1e-9);
+}
+
 }  // namespace

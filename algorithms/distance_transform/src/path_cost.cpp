@@ -39,15 +39,23 @@ double setup_seconds(int P, std::int64_t width, std::int64_t height, std::int64_
     return profile.kernel("dt.path_setup").seconds_per_unit * static_cast<double>(rows * width);
 }
 
+/// The kernel constants of a red sweep ("dt.path_sweep", "dt.path_memory") or a blue one (the same names with "_blue":
+/// a blue sweep runs up the rows, and streamed from memory in segments it took 1.25–1.7× a red one's time). A profile
+/// made before the blue constants were measured prices both colours at the red ones.
+std::string sweep_kernel(const Profile& profile, const char* red, bool blue) {
+    const std::string own = std::string(red) + "_blue";
+    return blue && !kernel_size_table(profile, own).empty() ? own : std::string(red);
+}
+
 /// Seconds per pixel of a sweep in segments of k columns for a processor holding `pixels` cells: "dt.path_sweep.2^j"
 /// (measured on an 8 MiB map, in the caches) and "dt.path_memory.2^j" (a 64 MiB map, streamed from memory: slower for
 /// short segments, whose rows are far apart, faster for whole rows, which the prefetchers follow), by the cells' bytes
-/// (kernel_per_unit_by_footprint); the solo constants at P = 1, the side-by-side ones at P > 1 (the ranks share the
-/// memory bus).
-double sweep_seconds_per_pixel(const Profile& profile, int P, std::int64_t k, std::int64_t pixels) {
+/// (kernel_per_unit_by_footprint), each for the sweep's colour (sweep_kernel); the solo constants at P = 1, the
+/// side-by-side ones at P > 1 (the ranks share the memory bus).
+double sweep_seconds_per_pixel(const Profile& profile, int P, std::int64_t k, std::int64_t pixels, bool blue) {
     constexpr double cell = sizeof(detail::sweep::Cell);
-    return kernel_per_unit_by_footprint(kernel_size_table(profile, "dt.path_sweep", P),
-                                        kernel_size_table(profile, "dt.path_memory", P),
+    return kernel_per_unit_by_footprint(kernel_size_table(profile, sweep_kernel(profile, "dt.path_sweep", blue), P),
+                                        kernel_size_table(profile, sweep_kernel(profile, "dt.path_memory", blue), P),
                                         static_cast<double>(k),
                                         static_cast<double>(pixels) * cell,
                                         2048.0 * 256 * cell,
@@ -86,7 +94,7 @@ Expr sweep(int P,
         g.k = width + height;
     }
     const std::int64_t busiest_rows = block_rows_held(P, 0, height, P == 1 ? height : r);
-    const double per_pixel = sweep_seconds_per_pixel(profile, P, std::min(g.k, width), busiest_rows * width);
+    const double per_pixel = sweep_seconds_per_pixel(profile, P, std::min(g.k, width), busiest_rows * width, blue);
     const char* label = blue ? "pp.blue" : "pp.red";
     std::vector<Expr> items;
     if (P == 1) {
@@ -151,10 +159,11 @@ namespace detail::sweep {
 
 namespace {
 
-/// Seconds per pixel of a red sweep over a 2048 × `height` map of random costs in segments of 2^j columns, everything
-/// reachable (the second sweep of a run: most pixels have finite costs to improve on). 256 rows: 8 MiB of cells, in
-/// the caches; 2048 rows: 64 MiB, streamed from memory (sweep_seconds_per_pixel).
-double path_probe(bool quick, int j, int height = 256) {
+/// Seconds per pixel of a red or blue sweep over a 2048 × `height` map of random costs in segments of 2^j columns,
+/// everything reachable (the second sweep of a run: most pixels have finite costs to improve on), in the order
+/// path_planning takes the rows and columns. 256 rows: 8 MiB of cells, in the caches; 2048 rows: 64 MiB, streamed from
+/// memory (sweep_seconds_per_pixel).
+double path_probe(bool quick, int j, bool blue, int height = 256) {
     constexpr int width = 2048;
     const std::vector<std::uint8_t> blobs = random_blob_image(width, height, 14);
     std::vector<Cell> cells(blobs.size());
@@ -165,15 +174,20 @@ double path_probe(bool quick, int j, int height = 256) {
     const double t = cost::median_seconds_per_call(quick, [&] {
         for (std::int64_t x0 = 0; x0 < width; x0 += k) {
             const std::int64_t x1 = std::min<std::int64_t>(width, x0 + k);
-            for (int y = 0; y < height; ++y) {
-                if (k < width && y + 1 < height) {  // as path_planning does
-                    prefetch_columns(cells.data() + static_cast<std::size_t>(y + 1) * width, x0, x1);
+            // Pass row i is physical row y(i): top down (red) or bottom up (blue); pass columns [x0, x1) are physical
+            // columns [a, b).
+            const auto y = [&](int i) { return static_cast<std::size_t>(blue ? height - 1 - i : i); };
+            const std::int64_t a = blue ? width - x1 : x0;
+            const std::int64_t b = blue ? width - x0 : x1;
+            for (int i = 0; i < height; ++i) {
+                if (k < width && i + 1 < height) {  // as path_planning does
+                    fetch_columns(cells.data() + y(i + 1) * width, a, b);
                 }
-                (void)path_segment(std::span(cells.data() + static_cast<std::size_t>(y) * width, width),
-                                   y > 0 ? cells.data() + static_cast<std::size_t>(y - 1) * width : nullptr,
+                (void)path_segment(std::span(cells.data() + y(i) * width, width),
+                                   i > 0 ? cells.data() + y(i - 1) * width : nullptr,
                                    x0,
                                    x1,
-                                   false);
+                                   blue);
             }
         }
     });
@@ -215,16 +229,23 @@ std::vector<cost::KernelProbe> path_kernel_probes() {
     std::vector<cost::KernelProbe> probes{{"dt.path_setup",
                                            "pixel of a path-planning run's cost check, cell setup and copy-out",
                                            [](bool quick) { return path_setup_probe(quick); }}};
-    for (int j = 3; j <= 11; ++j) {
-        probes.push_back({cost::kernel_size_key("dt.path_sweep", j),
-                          "pixel of a path-planning sweep in segments of 2^" + std::to_string(j) + " columns",
-                          [j](bool quick) { return path_probe(quick, j); },
-                          cost::kernel_size_key(cost::solo_kernel_name("dt.path_sweep"), j)});
-        probes.push_back({cost::kernel_size_key("dt.path_memory", j),
-                          "pixel of a path-planning sweep in segments of 2^" + std::to_string(j) +
-                              " columns on a 64 MiB map (beyond the caches)",
-                          [j](bool quick) { return path_probe(quick, j, 2048); },
-                          cost::kernel_size_key(cost::solo_kernel_name("dt.path_memory"), j)});
+    for (const bool blue : {false, true}) {
+        const std::string colour = blue ? "blue" : "red";
+        const std::string suffix = blue ? "_blue" : "";
+        for (int j = 3; j <= 11; ++j) {
+            const std::string in_cache = "dt.path_sweep" + suffix;
+            const std::string in_memory = "dt.path_memory" + suffix;
+            probes.push_back(
+                {cost::kernel_size_key(in_cache, j),
+                 "pixel of a path-planning " + colour + " sweep in segments of 2^" + std::to_string(j) + " columns",
+                 [j, blue](bool quick) { return path_probe(quick, j, blue); },
+                 cost::kernel_size_key(cost::solo_kernel_name(in_cache), j)});
+            probes.push_back({cost::kernel_size_key(in_memory, j),
+                              "pixel of a path-planning " + colour + " sweep in segments of 2^" + std::to_string(j) +
+                                  " columns on a 64 MiB map (beyond the caches)",
+                              [j, blue](bool quick) { return path_probe(quick, j, blue, 2048); },
+                              cost::kernel_size_key(cost::solo_kernel_name(in_memory), j)});
+        }
     }
     return probes;
 }

@@ -156,9 +156,9 @@ PathPlanningReport path_planning(Group& g,
                 // The next row's segment, as the chamfer passes do (sweep.hpp), where segments are shorter than rows:
                 // whole rows (P = 1) the hardware prefetchers follow, and asking cost 7 % there.
                 if (x1 - x0 < width && y + 1 <= geometry.last_pass_row(b)) {
-                    detail::sweep::prefetch_columns(cells.data() + offset(b, pipeline.physical_row(y + 1)),
-                                                    blue ? width - x1 : x0,
-                                                    blue ? width - x0 : x1);
+                    detail::sweep::fetch_columns(cells.data() + offset(b, pipeline.physical_row(y + 1)),
+                                                 blue ? width - x1 : x0,
+                                                 blue ? width - x0 : x1);
                 }
                 Cell* row = cells.data() + offset(b, pipeline.physical_row(y));
                 changed = detail::sweep::path_segment(

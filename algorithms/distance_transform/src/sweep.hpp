@@ -83,6 +83,24 @@ void prefetch_columns(const T* row, std::int64_t a, std::int64_t b) {
     }
 }
 
+/// prefetch_columns for rows of 16-byte cells swept in either direction (path planning): first one load from each
+/// memory page of the columns, then the prefetches. A sweep that runs up the rows (the blue one) fetched its prefetched
+/// segments 1.7× slower than one that runs down them (P = 1, 4096 × 2048 map, segments of 512: 3.4 against 2.0
+/// ns/pixel); with the loads first, 2.65 against 1.9.
+template <class T>
+void fetch_columns(const T* row, std::int64_t a, std::int64_t b) {
+    if (a >= b) {
+        return;
+    }
+    constexpr std::int64_t page = 4096 / sizeof(T);
+    const auto* bytes = reinterpret_cast<const volatile char*>(row);  // volatile: the loads are made
+    for (std::int64_t x = a; x < b; x += page) {
+        (void)bytes[x * static_cast<std::int64_t>(sizeof(T))];
+    }
+    (void)bytes[(b - 1) * static_cast<std::int64_t>(sizeof(T))];
+    prefetch_columns(row, a, b);
+}
+
 /// One pass row's segment [x0, x1) (pass columns) of a chamfer pass. `row` is the physical row, `above[i]` the
 /// physical row i + 1 pass rows before it (null outside the image), `image` its input row when `initialise` (the
 /// forward pass starts every pixel at 0 or `unreached`).

@@ -61,8 +61,9 @@ namespace cost {
 
 /// The CCM cost of one red or blue sweep (article [2] §4: the pipeline's steps, as for the chamfer passes, at the
 /// kernel constants "dt.path_sweep.2^j", seconds per pixel in segments of 2^j columns on an 8 MiB map, and
-/// "dt.path_memory.2^j", the same on a 64 MiB map, between which the processor's cells choose by their bytes; the solo
-/// constants at P = 1, the side-by-side ones at P > 1) followed by the allreduce that ends it. @throws llc::Error for
+/// "dt.path_memory.2^j", the same on a 64 MiB map, between which the processor's cells choose by their bytes; a blue
+/// sweep at "dt.path_sweep_blue.2^j" and "dt.path_memory_blue.2^j" where the profile has them; the solo constants at
+/// P = 1, the side-by-side ones at P > 1) followed by the allreduce that ends it. @throws llc::Error for
 /// P, width, height, r or k < 1, or a profile without the constants.
 [[nodiscard]] Expr path_planning_sweep(
     int P, std::int64_t width, std::int64_t height, std::int64_t r, std::int64_t k, bool blue, const Profile& profile);
