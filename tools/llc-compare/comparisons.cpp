@@ -36,6 +36,7 @@ const std::vector<Comparison>& comparisons() {
         par_comparison(),
         fft_comparison(),
         matrix_chain_comparison(),
+        path_planning_comparison(),
 #ifdef LLC_HAVE_OPENCV
         distance_transform_comparison(),
         contour_ranking_comparison(),
