@@ -15,7 +15,16 @@
 int main(int argc, char** argv) {
     llc::Environment env(argc, argv);
     llc::Group& world = env.world();
-    const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : 512;
+    // n: the image's side, a whole number ≥ 1 (strtoll and the end pointer reject "abc" and "12x", atoll would not).
+    char* end = nullptr;
+    const std::int64_t n = argc > 1 ? std::strtoll(argv[1], &end, 10) : 512;
+    if (argc > 1 && (end == argv[1] || *end != '\0' || n < 1)) {
+        if (world.rank() == 0) {
+            std::fprintf(
+                stderr, "usage: llc-example-distance-transform [n]: n = '%s' must be a whole number >= 1\n", argv[1]);
+        }
+        return 2;
+    }
 
     // The image exists on rank 0 only (as if read from a file there); scatter_rows gives every processor its blocks
     // of r rows (block b on processor b mod P), in the layout the pipelined sweeps want.
