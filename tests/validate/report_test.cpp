@@ -109,6 +109,50 @@ TEST(ValidateReport, VerdictWantsTheCcmAtLeastAsAccurateAsBspAndHockney) {
     EXPECT_TRUE(llc::validate::judge(goal, median_only(0.0384), median_only(0.1), median_only(0.0378), quiet).meets);
 }
 
+/// A point of `algorithm` where the CCM's error is `ccm` and BSP's `bsp`, measured with round spread `spread`.
+Measurement rivals(const std::string& algorithm, int p, double spread, double ccm, double bsp) {
+    Measurement m = point(algorithm, p, spread, false, ccm, true);
+    Prediction other;
+    other.seconds = 1.0 + bsp;
+    other.relative_error = bsp;
+    m.predictions["bsp"] = other;
+    return m;
+}
+
+TEST(ValidateReport, AnotherModelIsCloserOnlyWherePredictionsDifferByMoreThanTheNoise) {
+    Report report;
+    report.models = {"ccm", "bsp"};
+    // "alike": the two differ by 0.1 point at one point, under its 3 % spread, and price the rest alike; BSP's median
+    // over all points is lower (2.1 % against 2.2 %, as the EDT once printed), but no point tells the two apart.
+    // "apart": at P = 2 they differ by 3 points, above the 1 % spread, and BSP is the closer there.
+    report.measurements = {rivals("alike", 1, 0.03, 0.055, 0.055),
+                           rivals("alike", 2, 0.03, 0.0232, 0.0222),
+                           rivals("alike", 1, 0.03, 0.0204, 0.0204),
+                           rivals("alike", 2, 0.03, 0.0020, 0.0020),
+                           rivals("apart", 1, 0.01, 0.02, 0.02),
+                           rivals("apart", 2, 0.01, 0.05, 0.02),
+                           rivals("apart", 2, 0.01, 0.06, 0.03)};
+    const auto alike = llc::validate::head_to_head(report, "alike", "bsp");
+    EXPECT_EQ(alike.name, "BSP");
+    EXPECT_EQ(alike.rival.count, 0);
+    const auto apart = llc::validate::head_to_head(report, "apart", "bsp");
+    EXPECT_EQ(apart.rival.count, 2);
+    EXPECT_NEAR(apart.ccm.median_abs, 0.055, 1e-12);
+    EXPECT_NEAR(apart.rival.median_abs, 0.025, 1e-12);
+    const auto judged = llc::validate::verdicts(report);
+    ASSERT_EQ(judged.size(), 2U);
+    EXPECT_TRUE(judged[0].second.meets) << judged[0].second.why;
+    EXPECT_FALSE(judged[1].second.meets);
+    EXPECT_NE(judged[1].second.why.find("BSP closer (2.5 % < 5.5 % over the 2 of 3 points"), std::string::npos)
+        << judged[1].second.why;
+    // Compared over every point, the first case would have missed.
+    const auto all = llc::validate::accuracy(report);
+    EXPECT_FALSE(
+        llc::validate::judge(
+            llc::validate::AccuracyGoal{}, all[0].second.at("ccm"), all[0].second.at("bsp"), Accuracy{}, NoiseFloor{})
+            .meets);
+}
+
 TEST(ValidateReport, VerdictAppliesAP90BoundWhereTheGoalSetsOne) {
     const AccuracyGoal goal{.median = 0.10, .p90 = 0.25};
     const NoiseFloor quiet{.count = 4, .median = 0.04, .p90 = 0.08};

@@ -198,7 +198,9 @@ std::string summary(const Report& report) {
     out << "The noise floor is the measurement's own repeatability: each point is measured in rounds seconds apart, "
         << "and the floor is the median (and P90) over the points of |one round's median − another's| / median. No "
         << "model can be judged closer than the machine repeats itself: where a case's floor median is above its "
-        << "bound, the CCM's median |error| is held to 1.5 times the floor instead.\n\n";
+        << "bound, the CCM's median |error| is held to 1.5 times the floor instead. BSP or Hockney is closer when its "
+        << "median |error| is below the CCM's over the points where the two predictions differ by more than the "
+        << "point's round spread (where no point does, the machine cannot tell them apart).\n\n";
     out << "| algorithm | bound (median / P90) | CCM median | CCM P90 | BSP median | Hockney median | "
            "noise floor median / P90 | verdict |\n"
         << "|---|---|---|---|---|---|---|---|\n";
@@ -273,18 +275,31 @@ Verdict judge(const AccuracyGoal& goal,
               const Accuracy& bsp,
               const Accuracy& hockney,
               const NoiseFloor& floor) {
+    return judge(goal, ccm, {Rival{"BSP", ccm, bsp}, Rival{"Hockney", ccm, hockney}}, floor);
+}
+
+Verdict judge(const AccuracyGoal& goal,
+              const Accuracy& ccm,
+              const std::vector<Rival>& rivals,
+              const NoiseFloor& floor) {
     if (ccm.count == 0) {
         return {false, "no runs"};
     }
-    // "Closer" by a difference the report shows (its medians to 0.1 %): where the run is all local work (P ≤ 2 for
+    // "Closer" by a difference the report shows (its medians to 0.1 %), over the points where the two predictions
+    // differ by more than the measurement repeats itself (head_to_head): where the run is all local work (P ≤ 2 for
     // most algorithms) every model prices it alike, and differences in the fourth digit of the communication priced
     // by each would otherwise decide a verdict whose table prints the same median for both.
-    for (const auto& [name, other] : {std::pair{"BSP", bsp}, std::pair{"Hockney", hockney}}) {
-        if (other.count > 0 && other.median_abs < ccm.median_abs &&
-            format_percent(other.median_abs) != format_percent(ccm.median_abs)) {
-            return {false,
-                    std::string("misses: ") + name + " closer (" + format_percent(other.median_abs) + " < " +
-                        format_percent(ccm.median_abs) + ")"};
+    for (const Rival& r : rivals) {
+        if (r.rival.count > 0 && r.ccm.count > 0 && r.rival.median_abs < r.ccm.median_abs &&
+            format_percent(r.rival.median_abs) != format_percent(r.ccm.median_abs)) {
+            std::ostringstream why;
+            why << "misses: " << r.name << " closer (" << format_percent(r.rival.median_abs) << " < "
+                << format_percent(r.ccm.median_abs);
+            if (r.rival.count < ccm.count) {
+                why << " over the " << r.rival.count << " of " << ccm.count << " points that tell them apart";
+            }
+            why << ")";
+            return {false, why.str()};
         }
     }
     if (goal.p90 && !(ccm.p90_abs <= *goal.p90)) {
@@ -308,6 +323,37 @@ Verdict judge(const AccuracyGoal& goal,
     return {false, why.str()};
 }
 
+Rival head_to_head(const Report& report, const std::string& algorithm, const std::string& model) {
+    Rival r{model == "bsp" ? "BSP" : model == "hockney" ? "Hockney" : model, {}, {}};
+    std::vector<double> ccm_errors;
+    std::vector<double> rival_errors;
+    for (const auto& m : report.measurements) {
+        if (m.algorithm != algorithm || m.oversubscribed) {
+            continue;
+        }
+        const auto ccm = m.predictions.find("ccm");
+        const auto rival = m.predictions.find(model);
+        if (ccm == m.predictions.end() || rival == m.predictions.end() || !std::isfinite(ccm->second.relative_error) ||
+            !std::isfinite(rival->second.relative_error)) {
+            continue;
+        }
+        // Both errors are relative to the same measured median: their difference is the predictions' difference.
+        const double apart = std::abs(rival->second.relative_error - ccm->second.relative_error);
+        const double noise = std::isfinite(m.round_spread) ? m.round_spread : 0.0;
+        if (apart > noise) {
+            ccm_errors.push_back(std::abs(ccm->second.relative_error));
+            rival_errors.push_back(std::abs(rival->second.relative_error));
+        }
+    }
+    for (auto& [errors, into] : {std::pair{&ccm_errors, &r.ccm}, std::pair{&rival_errors, &r.rival}}) {
+        into->count = static_cast<int>(errors->size());
+        into->median_abs = quantile(*errors, 0.5);
+        into->p90_abs = quantile(*errors, 0.9);
+        into->max_abs = quantile(*errors, 1.0);
+    }
+    return r;
+}
+
 std::vector<std::pair<std::string, Verdict>> verdicts(const Report& report) {
     const auto floors = noise_floor(report);
     const auto accuracies = accuracy(report);
@@ -318,8 +364,9 @@ std::vector<std::pair<std::string, Verdict>> verdicts(const Report& report) {
             const auto it = by_model.find(model);
             return it == by_model.end() ? Accuracy{} : it->second;
         };
-        result.emplace_back(
-            algorithm, judge(goal_of(report, algorithm), get("ccm"), get("bsp"), get("hockney"), floors[i].second));
+        const std::vector<Rival> rivals{head_to_head(report, algorithm, "bsp"),
+                                        head_to_head(report, algorithm, "hockney")};
+        result.emplace_back(algorithm, judge(goal_of(report, algorithm), get("ccm"), rivals, floors[i].second));
     }
     return result;
 }

@@ -95,8 +95,23 @@ struct Verdict {
     std::string why;  ///< e.g. "meets", "meets (within 1.5 × floor 14.0 %)", "misses: BSP closer (8.1 % < 9.0 %)"
 };
 
-/// The verdict for one case from its CCM, BSP and Hockney accuracy and its noise floor (count 0: that model could not
-/// price the case, or the floor was not measured).
+/// Another model against the CCM on one case, over the points where the machine can tell their predictions apart
+/// (head_to_head): the CCM's accuracy there and the other's.
+struct Rival {
+    std::string name;  ///< "BSP", "Hockney"
+    Accuracy ccm;
+    Accuracy rival;
+};
+
+/// The verdict for one case from the CCM's accuracy over all its points, the other models' head to head, and the
+/// case's noise floor (count 0: a model could not price the case, or no point told it from the CCM, or the floor was
+/// not measured). Another model is closer when its median |error| is below the CCM's, both over the points that tell
+/// them apart, by a difference the report's 0.1 % shows.
+[[nodiscard]] Verdict judge(const AccuracyGoal& goal,
+                            const Accuracy& ccm,
+                            const std::vector<Rival>& rivals,
+                            const NoiseFloor& floor);
+/// The same with BSP and Hockney compared over every point (their accuracy as `accuracy` gives it).
 [[nodiscard]] Verdict judge(const AccuracyGoal& goal,
                             const Accuracy& ccm,
                             const Accuracy& bsp,
@@ -131,6 +146,11 @@ struct Report {
 /// The median over pairs of |a − b| / reference for the values `round_medians` (NaN with fewer than two).
 [[nodiscard]] double pairwise_spread(const std::vector<double>& round_medians, double reference);
 
+/// The CCM and `model` on `algorithm` over the points (not oversubscribed, both priced) where their predictions differ
+/// by more than the point's round spread, the measurement's own repeatability (any difference where the spread was not
+/// measured). Elsewhere the machine cannot tell which of the two is closer: where the two price every point alike but
+/// for a fourth digit of communication, one measurement a little low would make either look closer.
+[[nodiscard]] Rival head_to_head(const Report& report, const std::string& algorithm, const std::string& model);
 /// The verdict per algorithm (algorithms in report order), each against its goal in report.goals.
 [[nodiscard]] std::vector<std::pair<std::string, Verdict>> verdicts(const Report& report);
 
