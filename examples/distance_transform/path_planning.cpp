@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
     if (world.rank() == 0) {
         map = terrain(n);
     }
-    const llc::SweepLayout layout = llc::sweep_layout(world.size(), n, n, llc::ChamferMask::d8());
+    const llc::SweepLayout layout = llc::path_planning_layout(world.size(), n, n);
     const llc::DistributedImage<double> mine = llc::scatter_rows(world, map, layout.r, /*root=*/0);
 
     const llc::Pixel start{0, 0};

@@ -149,7 +149,7 @@ TEST(PathPlanningTest, RandomMapsEqualDijkstraAtEveryLayout) {
                 check(tc, width, height, sources, expected, r, k);
             }
         }
-        check(tc, width, height, sources, expected, 3, 0);  // k from sweep_layout
+        check(tc, width, height, sources, expected, 3, 0);  // k from path_planning_layout
     }
 }
 
@@ -203,6 +203,22 @@ TEST(PathPlanningTest, BadArgumentsFailOnEveryRank) {
         llc::test::expect_error_everywhere([&] { (void)llc::path_planning(world(), 3, 4, 1, costs, differs, out); },
                                            {"llc::path_planning"});
     }
+}
+
+TEST(PathPlanningTest, DefaultLayoutIsSegmentsOf256ColumnsInBlocksOfAQuarterOfThat) {
+    const llc::SweepLayout big = llc::path_planning_layout(2, 4096, 4096);
+    EXPECT_EQ(big.k, 256);
+    EXPECT_EQ(big.r, 64);
+    // Narrow maps: whole rows; short ones: at most ⌈height/P⌉ rows a block, at least one.
+    const llc::SweepLayout narrow = llc::path_planning_layout(3, 100, 1000);
+    EXPECT_EQ(narrow.k, 100);
+    EXPECT_EQ(narrow.r, 25);
+    const llc::SweepLayout flat = llc::path_planning_layout(4, 4096, 10);
+    EXPECT_EQ(flat.r, 3);
+    EXPECT_EQ(llc::path_planning_layout(1, 2, 1).r, 1);
+    EXPECT_THROW((void)llc::path_planning_layout(0, 64, 64), llc::Error);
+    EXPECT_THROW((void)llc::path_planning_layout(2, 0, 64), llc::Error);
+    EXPECT_THROW((void)llc::path_planning_layout(2, 64, -1), llc::Error);
 }
 
 TEST(PathPlanningTest, CostIsSweepsOfPipelineSteps) {

@@ -1,8 +1,8 @@
-// llc-compare path-planning: llc::path_planning at the world's P (llc::sweep_layout's blocks and segments) against
-// Dijkstra's algorithm on the same graph — the 8-neighbour grid, moves costing (tc(p) + tc(q))/2, × √2 on a diagonal —
-// with a binary heap (std::priority_queue, stale entries skipped), the textbook way to get these costs on one
-// processor, and against our own P = 1; both on rank 0 while the other ranks wait, timed interleaved. Two maps from a
-// random blob image, the source the first free pixel from the middle on:
+// llc-compare path-planning: llc::path_planning at the world's P (llc::path_planning_layout's blocks and segments)
+// against Dijkstra's algorithm on the same graph — the 8-neighbour grid, moves costing (tc(p) + tc(q))/2, × √2 on a
+// diagonal — with a binary heap (std::priority_queue, stale entries skipped), the textbook way to get these costs on
+// one processor, and against our own P = 1; both on rank 0 while the other ranks wait, timed interleaved. Two maps from
+// a random blob image, the source the first free pixel from the middle on:
 //   path-planning-obstacles  blobs are obstacles, the rest costs 1 (llc-validate's map: a quarter is unreachable, which
 //                            Dijkstra never visits while each sweep passes over it)
 //   path-planning-terrain    blobs cost 5 to cross, the rest 1 (every pixel reachable)
@@ -72,10 +72,10 @@ std::vector<double> dijkstra(std::span<const double> tc, std::int64_t n, Pixel s
     return f;
 }
 
-/// Ours on `g`, in llc::sweep_layout's blocks and segments.
+/// Ours on `g`, in llc::path_planning_layout's blocks and segments.
 struct Ours {
     Ours(Group& g, const std::vector<double>& map, std::int64_t side, Pixel from)
-        : group(g), n(side), layout(sweep_layout(g.size(), n, n, ChamferMask::d8())), source(from) {
+        : group(g), n(side), layout(path_planning_layout(g.size(), n, n)), source(from) {
         costs = distribute_rows(g, ImageView<const double>{n, n, map}, layout.r).rows;
         out.resize(costs.size());
     }

@@ -73,8 +73,8 @@ int run_path_planning(Group& world, const std::vector<std::string>& args) {
         ("n", po::value<std::int64_t>(), "side of a generated map (cost 1, obstacles on random discs)")
         ("seed", po::value<std::uint64_t>()->default_value(1), "seed of the generated map")
         ("source", po::value<std::vector<std::string>>(), "ROW,COLUMN where paths start (repeat for several)")
-        ("r", po::value<std::int64_t>(), "rows per block (default: llc::sweep_layout's)")
-        ("k", po::value<std::int64_t>(), "pipeline segment length (default: llc::sweep_layout's)")
+        ("r", po::value<std::int64_t>(), "rows per block (default: llc::path_planning_layout's)")
+        ("k", po::value<std::int64_t>(), "pipeline segment length (default: llc::path_planning_layout's)")
         ("output", po::value<std::string>(), "FILE.raw: the path costs, float64, written whole or not at all")
         ("repeat", po::value<int>()->default_value(3), "timed executions; the median is reported")
         ("profile", po::value<std::string>(), "machine profile (llc-probe) for the predicted time")
@@ -132,7 +132,7 @@ int run_path_planning(Group& world, const std::vector<std::string>& args) {
         }
     }
     const int P = world.size();
-    const SweepLayout layout = sweep_layout(P, width, height, ChamferMask::d8());
+    const SweepLayout layout = path_planning_layout(P, width, height);
     const std::int64_t r = vm.count("r") != 0U ? vm["r"].as<std::int64_t>() : layout.r;
     const std::int64_t k = vm.count("k") != 0U ? vm["k"].as<std::int64_t>() : layout.k;
     if (r < 1 || k < 1) {

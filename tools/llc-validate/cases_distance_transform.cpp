@@ -2,7 +2,8 @@
 // the exact Euclidean transform in blocks of ⌈n/p⌉ rows (one block a processor: the layout it wants), priced by
 // llc::cost::euclidean_distance_transform; the d8 and 5-7-11 chamfer transforms in llc::sweep_layout's blocks and
 // segments, priced by llc::cost::chamfer_distance_transform (the pipeline's steps); path planning on the blob image
-// read as a cost map (blobs are obstacles, the rest costs 1) from the middle free pixel, priced by
+// read as a cost map (blobs are obstacles, the rest costs 1) from the middle free pixel, in
+// llc::path_planning_layout's blocks and segments, priced by
 // llc::cost::path_planning for the number of sweeps the run takes (the same at every P: each pipelined sweep computes
 // what the sequential sweep does).
 #include <cstdint>
@@ -100,7 +101,7 @@ using SweepCounts = std::map<std::int64_t, int>;
 class PathPlanningInstance final : public Instance {
   public:
     PathPlanningInstance(Group& g, std::int64_t n, SweepCounts& sweeps)
-        : g_(g), n_(n), layout_(sweep_layout(g.size(), n, n, ChamferMask::d8())) {
+        : g_(g), n_(n), layout_(path_planning_layout(g.size(), n, n)) {
         const std::vector<std::uint8_t> blobs = random_blob_image(n, n, 20261125);
         std::vector<double> map(blobs.size());
         for (std::size_t i = 0; i < blobs.size(); ++i) {
@@ -153,7 +154,7 @@ Case path_planning_case() {
                 if (known == sweeps->end()) {
                     throw Error("path-planning: no run of n = " + std::to_string(n) + " told its sweep count");
                 }
-                const SweepLayout layout = sweep_layout(p, n, n, ChamferMask::d8());
+                const SweepLayout layout = path_planning_layout(p, n, n);
                 return cost::path_planning(p, n, n, layout.r, layout.k, known->second, profile);
             },
         .applies = {},

@@ -19,6 +19,11 @@
 
 namespace llc {
 
+namespace detail::sweep {
+/// The width of the sweep probes' maps: their largest segment, 2^11 columns, is a whole row.
+constexpr std::int64_t path_probe_width = 2048;
+}  // namespace detail::sweep
+
 namespace cost {
 
 namespace {
@@ -58,8 +63,8 @@ double sweep_seconds_per_pixel(const Profile& profile, int P, std::int64_t k, st
                                         kernel_size_table(profile, sweep_kernel(profile, "dt.path_memory", blue), P),
                                         static_cast<double>(k),
                                         static_cast<double>(pixels) * cell,
-                                        2048.0 * 256 * cell,
-                                        2048.0 * 2048 * cell);
+                                        static_cast<double>(detail::sweep::path_probe_width) * 256 * cell,
+                                        static_cast<double>(detail::sweep::path_probe_width) * 2048 * cell);
 }
 
 /// One sweep; `before` seconds of local work join its first step (the run's setup, for the first sweep).
@@ -94,7 +99,11 @@ Expr sweep(int P,
         g.k = width + height;
     }
     const std::int64_t busiest_rows = block_rows_held(P, 0, height, P == 1 ? height : r);
-    const double per_pixel = sweep_seconds_per_pixel(profile, P, std::min(g.k, width), busiest_rows * width, blue);
+    // Segments of whole rows (P = 1 always) run without fetching the next row, as the probes' whole rows do: priced
+    // at that constant whatever the width. (A 1024-wide map at P = 1 had been priced at the probes' half rows, which
+    // fetch: 14–26 % high in six validations.)
+    const std::int64_t segment = g.k >= width ? detail::sweep::path_probe_width : g.k;
+    const double per_pixel = sweep_seconds_per_pixel(profile, P, segment, busiest_rows * width, blue);
     const char* label = blue ? "pp.blue" : "pp.red";
     std::vector<Expr> items;
     if (P == 1) {
@@ -164,7 +173,7 @@ namespace {
 /// path_planning takes the rows and columns. 256 rows: 8 MiB of cells, in the caches; 2048 rows: 64 MiB, streamed from
 /// memory (sweep_seconds_per_pixel).
 double path_probe(bool quick, int j, bool blue, int height = 256) {
-    constexpr int width = 2048;
+    constexpr auto width = static_cast<int>(path_probe_width);
     const std::vector<std::uint8_t> blobs = random_blob_image(width, height, 14);
     std::vector<Cell> cells(blobs.size());
     for (std::size_t i = 0; i < cells.size(); ++i) {

@@ -1,5 +1,6 @@
 // Path planning by red and blue sweeps on the ring pipeline (pipeline.hpp): each pixel carries its path cost f and its
 // traversal cost tc, so that a halo row brings both.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -45,7 +46,8 @@ std::string argument_problem(const Group& g,
         }
     }
     if (k < 0) {
-        return argument_message(function, "k", std::to_string(k), "must be at least 1, or 0 for sweep_layout's");
+        return argument_message(
+            function, "k", std::to_string(k), "must be at least 1, or 0 for path_planning_layout's");
     }
     if (sources.empty()) {
         return argument_message(function, "sources", "{}", "must hold at least one pixel");
@@ -101,6 +103,20 @@ long long sources_fingerprint(std::span<const Pixel> sources) {
 
 }  // namespace
 
+SweepLayout path_planning_layout(int P, std::int64_t width, std::int64_t height) {
+    constexpr const char* where = "llc::path_planning_layout";
+    if (P < 1) {
+        throw_argument_error(where, "P", std::to_string(P), "must be at least 1");
+    }
+    if (width < 1 || height < 1) {
+        throw_argument_error(
+            where, "width, height", std::to_string(width) + ", " + std::to_string(height), "must be ≥ 1");
+    }
+    const std::int64_t k = std::min<std::int64_t>(width, 256);
+    const std::int64_t r = std::clamp<std::int64_t>(k / 4, 1, (height + P - 1) / P);
+    return {r, k};
+}
+
 PathPlanningReport path_planning(Group& g,
                                  std::int64_t width,
                                  std::int64_t height,
@@ -121,7 +137,7 @@ PathPlanningReport path_planning(Group& g,
     detail::sweep::Geometry geometry{.width = width,
                                      .height = height,
                                      .r = r,
-                                     .k = k > 0 ? k : sweep_layout(g.size(), width, height, ChamferMask::d8()).k,
+                                     .k = k > 0 ? k : path_planning_layout(g.size(), width, height).k,
                                      .lead = 1,
                                      .reach = 1,
                                      .P = g.size()};
