@@ -1,9 +1,6 @@
 #include <llc/algorithms/kernel_probes.hpp>
 
 // Each algorithm defines its probes in its own folder; add a declaration and a line below per algorithm.
-namespace llc::detail::fft {
-std::vector<cost::KernelProbe> kernel_probes();
-}  // namespace llc::detail::fft
 namespace llc::detail::edt {
 std::vector<cost::KernelProbe> kernel_probes();
 }  // namespace llc::detail::edt
@@ -25,8 +22,7 @@ namespace llc {
 
 std::vector<cost::KernelProbe> algorithm_kernel_probes() {
     std::vector<cost::KernelProbe> probes;
-    for (auto&& family : {detail::fft::kernel_probes(),
-                          detail::edt::kernel_probes(),
+    for (auto&& family : {detail::edt::kernel_probes(),
                           detail::sweep::kernel_probes(),
                           detail::sweep::path_kernel_probes(),
                           detail::matrix_chain::kernel_probes(),

@@ -11,12 +11,22 @@
 #include <nlohmann/json.hpp>
 
 #include <llc/llc.hpp>
+#include <llc/tools/card.hpp>
 
 #include "comparison.hpp"
 
 namespace po = boost::program_options;
 
 namespace {
+
+/// Every comparison: the cards' and those not yet on a card.
+std::vector<llc::compare::Comparison> comparisons() {
+    std::vector<llc::compare::Comparison> all = llc::tools::all_comparisons();
+    for (auto& c : llc::compare::legacy_comparisons()) {
+        all.push_back(std::move(c));
+    }
+    return all;
+}
 
 std::vector<std::int64_t> parse_sizes(const std::string& text) {
     std::vector<std::int64_t> sizes;
@@ -98,7 +108,7 @@ int main(int argc, char** argv) {
         if (vm.count("help") != 0 || name.empty()) {
             if (root) {
                 std::cout << visible << "\ncomparisons:\n";
-                for (const auto& c : llc::compare::comparisons()) {
+                for (const auto& c : comparisons()) {
                     std::cout << "  " << c.name << "  " << c.description << '\n';
                 }
             }
@@ -118,7 +128,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     const llc::compare::Comparison* chosen = nullptr;
-    for (const auto& c : llc::compare::comparisons()) {
+    for (const auto& c : comparisons()) {
         if (c.name == name) {
             chosen = &c;
         }

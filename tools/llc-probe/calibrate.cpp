@@ -20,6 +20,7 @@
 
 #include <llc/algorithms/kernel_probes.hpp>
 #include <llc/error.hpp>
+#include <llc/tools/card.hpp>
 #include <llc/tools/timing.hpp>
 
 #include "operations.hpp"
@@ -516,7 +517,10 @@ std::vector<int> kernel_round_slots(int rounds, int slots) {
 /// The algorithms' kernel probes a calibration with settings `s` runs: all of them, or in quick mode those not
 /// full_only.
 std::vector<cost::KernelProbe> kernel_probes_for(const Settings& s) {
-    std::vector<cost::KernelProbe> probes = algorithm_kernel_probes();
+    std::vector<cost::KernelProbe> probes = tools::all_probes();
+    for (auto& probe : algorithm_kernel_probes()) {  // those not yet on a card
+        probes.push_back(std::move(probe));
+    }
     if (s.quick) {
         std::erase_if(probes, [](const cost::KernelProbe& k) { return k.full_only; });
     }

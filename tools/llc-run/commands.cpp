@@ -2,15 +2,13 @@
 
 namespace llc::run {
 
-const std::vector<RunCommand>& commands() {
-    static const std::vector<RunCommand> all{fft_command(),
-                                             distance_transform_command(),
-                                             path_planning_command(),
-                                             matrix_chain_command(),
-                                             optimal_bst_command(),
-                                             contour_ranking_command(),
-                                             symv_command()};
-    return all;
+std::vector<RunCommand> legacy_commands() {
+    return {distance_transform_command(),
+            path_planning_command(),
+            matrix_chain_command(),
+            optimal_bst_command(),
+            contour_ranking_command(),
+            symv_command()};
 }
 
 }  // namespace llc::run

@@ -1,4 +1,5 @@
 // llc-run ALGORITHM [options]: one algorithm under mpirun on generated or given input (DESIGN §5).
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -7,17 +8,32 @@
 #include <llc/environment.hpp>
 #include <llc/error.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/card.hpp>
 
 #include "run.hpp"
 
 namespace {
 
+/// Every command: the cards' and those not yet on a card.
+std::vector<llc::run::RunCommand> commands() {
+    std::vector<llc::run::RunCommand> all = llc::tools::all_commands();
+    for (auto& command : llc::run::legacy_commands()) {
+        all.push_back(std::move(command));
+    }
+    return all;
+}
+
 void overview(const char* program) {
     std::printf("usage: mpirun -np P %s ALGORITHM [options]   (%s ALGORITHM --help for its options)\n\nalgorithms:\n",
                 program,
                 program);
-    for (const auto& command : llc::run::commands()) {
-        std::printf("  %-12s %s\n", command.name.c_str(), command.description.c_str());
+    const std::vector<llc::run::RunCommand> all = commands();
+    std::size_t width = 0;
+    for (const auto& command : all) {
+        width = std::max(width, command.name.size());
+    }
+    for (const auto& command : all) {
+        std::printf("  %-*s  %s\n", static_cast<int>(width), command.name.c_str(), command.description.c_str());
     }
 }
 
@@ -35,12 +51,12 @@ int main(int argc, char** argv) {
         return argc < 2 ? 2 : 0;
     }
     const std::string name = argv[1];
-    for (const auto& command : llc::run::commands()) {
+    for (const auto& command : commands()) {
         if (command.name != name) {
             continue;
         }
         try {
-            return command.run(world, args);
+            return llc::run::run_command(world, command, args);
         } catch (const llc::run::UsageError& e) {
             if (root) {
                 std::fprintf(stderr, "llc-run %s: %s\n", name.c_str(), e.what());
@@ -52,6 +68,12 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "llc-run %s: %s\n", name.c_str(), e.what());
             }
             return 2;
+        } catch (const llc::run::OutputError& e) {
+            // Agreed on by every rank (write_on_root): said once.
+            if (root) {
+                std::fprintf(stderr, "llc-run %s: %s\n", name.c_str(), e.what());
+            }
+            return 1;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "llc-run %s (rank %d): %s\n", name.c_str(), world.rank(), e.what());
             return 1;

@@ -424,11 +424,11 @@ int run_contour_ranking(Group& world, const std::vector<std::string>& args) {
 }  // namespace
 
 RunCommand contour_ranking_command() {
-    return {
+    return legacy_command(
         "contour-ranking",
         "head and rank of every edge pixel of a successor map by the C³ merge patterns (Hambrusch–Khokhar §5), or of "
         "every border of a traced binary image (--input)",
-        run_contour_ranking};
+        run_contour_ranking);
 }
 
 }  // namespace llc::run

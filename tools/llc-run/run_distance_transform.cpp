@@ -270,9 +270,10 @@ int run_distance_transform(Group& world, const std::vector<std::string>& args) {
 }  // namespace
 
 RunCommand distance_transform_command() {
-    return {"distance-transform",
-            "chamfer (d4, d8, 3-4, 5-7-11) and exact Euclidean distance transforms by rows on a ring (Miguet [2])",
-            run_distance_transform};
+    return legacy_command(
+        "distance-transform",
+        "chamfer (d4, d8, 3-4, 5-7-11) and exact Euclidean distance transforms by rows on a ring (Miguet [2])",
+        run_distance_transform);
 }
 
 }  // namespace llc::run

@@ -240,12 +240,13 @@ int run_optimal_bst(Group& world, const std::vector<std::string>& args) {
 }  // namespace
 
 RunCommand matrix_chain_command() {
-    return {
-        "matrix-chain", "matrix-chain order by interval DP on a ring (Miguet & Robert, article [1])", run_matrix_chain};
+    return legacy_command(
+        "matrix-chain", "matrix-chain order by interval DP on a ring (Miguet & Robert, article [1])", run_matrix_chain);
 }
 
 RunCommand optimal_bst_command() {
-    return {"optimal-bst", "optimal binary search tree by the same ring DP (Knuth's O(n²) at P = 1)", run_optimal_bst};
+    return legacy_command(
+        "optimal-bst", "optimal binary search tree by the same ring DP (Knuth's O(n²) at P = 1)", run_optimal_bst);
 }
 
 }  // namespace llc::run

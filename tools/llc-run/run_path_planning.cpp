@@ -267,9 +267,9 @@ int run_path_planning(Group& world, const std::vector<std::string>& args) {
 }  // namespace
 
 RunCommand path_planning_command() {
-    return {"path-planning",
-            "least path costs over a cost map by red/blue sweeps on a ring (Miguet [2])",
-            run_path_planning};
+    return legacy_command("path-planning",
+                          "least path costs over a cost map by red/blue sweeps on a ring (Miguet [2])",
+                          run_path_planning);
 }
 
 }  // namespace llc::run

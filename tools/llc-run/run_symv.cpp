@@ -392,9 +392,9 @@ int run_symv(Group& world, const std::vector<std::string>& args) {
 }  // namespace
 
 RunCommand symv_command() {
-    return {"symv",
-            "symmetric matrix-vector product on a ring, reflection mapping (Grigg, Miguet & Robert, [3])",
-            run_symv};
+    return legacy_command("symv",
+                          "symmetric matrix-vector product on a ring, reflection mapping (Grigg, Miguet & Robert, [3])",
+                          run_symv);
 }
 
 }  // namespace llc::run

@@ -1,78 +1,22 @@
 #pragma once
 /// @file
-/// llc-validate's unit of work: a validation case is one algorithm (or collective) that can be run on a group of any
-/// size p at a problem size n, and priced by a cost Expr built from the same (p, n). Each algorithm family adds its
-/// cases in a file of its own (cases_*.cpp) and lists them in all_cases().
-
-#include <algorithm>
-#include <cstdint>
-#include <functional>
-#include <memory>
-#include <span>
-#include <string>
+/// Transitional: the validation cases not yet on their card (llc/tools/card.hpp), one file per family.
 #include <vector>
 
-#include <llc/cost/expr.hpp>
-#include <llc/cost/profile.hpp>
-#include <llc/group.hpp>
-#include <llc/tools/buffers.hpp>
+#include <llc/tools/validation_case.hpp>
 
 #include "report.hpp"
 
 namespace llc::validate {
 
-enum class SizeClass { small, medium, large };
+/// The cases not yet on a card, in report order (cases.cpp).
+[[nodiscard]] std::vector<Case> legacy_cases();
 
-/// One prepared run: the input is made once (not timed), run() executes the algorithm once. Collective over the
-/// group it was prepared on.
-class Instance {
-  public:
-    virtual ~Instance() = default;
-    virtual void run() = 0;
-    /// What a timed sample calls: run() by default. A case whose run is a few nanoseconds (a collective on one
-    /// processor) returns its resolved call, so that the validator's harness costs what llc-probe's does — one
-    /// std::function call.
-    [[nodiscard]] virtual std::function<void()> action() {
-        return [this] { run(); };
-    }
-};
-
-struct Case {
-    std::string algorithm;  ///< row name, e.g. "fft-block", "bcast.st", "allreduce"
-    std::string family;     ///< plot group: "fft", "broadcast", "collective"
-    std::string size_unit;  ///< what n counts, e.g. "bytes", "complex values"
-    /// The problem sizes of a sweep.
-    std::function<std::vector<std::int64_t>(SizeClass)> sizes;
-    /// Makes the input on `g` (collective over g).
-    std::function<std::unique_ptr<Instance>(Group& g, std::int64_t n)> prepare;
-    /// The predicted supersteps of one run() on p processors.
-    std::function<cost::Expr(int p, std::int64_t n, const cost::Profile& profile)> expr;
-    /// Whether the case runs at (p, n) (default: always).
-    std::function<bool(int p, std::int64_t n)> applies;
-    /// What the CCM's prediction of this case must achieve (the algorithm's issue states the bound).
-    AccuracyGoal goal{};
-};
-
-/// Inputs and outputs of the cases: in one allocation, not aliasing modulo 4 KiB (llc/tools/buffers.hpp), like
-/// llc-probe's, so that both tools measure the same thing.
-using tools::TwoBuffers;
-
-/// Every case, in report order.
-[[nodiscard]] std::vector<Case> all_cases();
-
-// The families, one file each.
 [[nodiscard]] std::vector<Case> collective_cases();
 [[nodiscard]] std::vector<Case> broadcast_cases();
-[[nodiscard]] std::vector<Case> fft_cases();
 [[nodiscard]] std::vector<Case> distance_transform_cases();
 [[nodiscard]] std::vector<Case> matrix_chain_cases();
 [[nodiscard]] std::vector<Case> contour_ranking_cases();
 [[nodiscard]] std::vector<Case> symv_cases();
-
-/// Log-uniform sizes from `low` to `high` (both included), `count` of them, rounded to multiples of `multiple`.
-[[nodiscard]] std::vector<std::int64_t> log_sizes(std::int64_t low,
-                                                  std::int64_t high,
-                                                  int count,
-                                                  std::int64_t multiple = 1);
 
 }  // namespace llc::validate

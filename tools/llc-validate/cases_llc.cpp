@@ -13,21 +13,6 @@
 
 namespace llc::validate {
 
-std::vector<std::int64_t> log_sizes(std::int64_t low, std::int64_t high, int count, std::int64_t multiple) {
-    std::vector<std::int64_t> sizes;
-    for (int i = 0; i < count; ++i) {
-        const double t = count == 1 ? 0.0 : static_cast<double>(i) / (count - 1);
-        const double value =
-            std::exp(std::log(static_cast<double>(low)) * (1.0 - t) + std::log(static_cast<double>(high)) * t);
-        std::int64_t rounded =
-            std::max<std::int64_t>(multiple, static_cast<std::int64_t>(std::llround(value / multiple)) * multiple);
-        if (sizes.empty() || rounded > sizes.back()) {
-            sizes.push_back(rounded);
-        }
-    }
-    return sizes;
-}
-
 namespace {
 
 const std::string cold_swap = "swap" + std::string(cost::cold_suffix);
@@ -241,20 +226,6 @@ std::vector<Case> broadcast_cases() {
             .applies = {},
             .goal = {.median = 0.10, .p90 = 0.25},
         });
-    }
-    return cases;
-}
-
-std::vector<Case> all_cases() {
-    std::vector<Case> cases;
-    for (auto&& family : {fft_cases(),
-                          distance_transform_cases(),
-                          matrix_chain_cases(),
-                          contour_ranking_cases(),
-                          symv_cases(),
-                          collective_cases(),
-                          broadcast_cases()}) {
-        cases.insert(cases.end(), family.begin(), family.end());
     }
     return cases;
 }

@@ -21,6 +21,7 @@
 
 #include <llc/cost.hpp>
 #include <llc/llc.hpp>
+#include <llc/tools/card.hpp>
 #include <llc/tools/statistics.hpp>
 #include <llc/tools/timing.hpp>
 
@@ -313,7 +314,11 @@ int run(Group& world, const Options& options) {
     }
     std::vector<Case> cases;
     try {
-        cases = select(all_cases(), options.algorithms);
+        std::vector<Case> known = tools::all_cases();
+        for (auto& c : legacy_cases()) {
+            known.push_back(std::move(c));
+        }
+        cases = select(known, options.algorithms);
     } catch (const Error& e) {
         if (root) {
             std::cerr << e.what() << '\n';

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <llc/tools/statistics.hpp>
+#include <llc/tools/validation_case.hpp>
 
 namespace llc::validate {
 
@@ -83,12 +84,6 @@ struct NoiseFloor {
 /// the case's points is within `median`, or, where the case's noise floor median is above `median`, within
 /// `floor_factor` times that floor (no model can be judged closer than the machine repeats itself); its P90 is within
 /// `p90` where one is set; and it is never less accurate (median) than BSP or Hockney on the case.
-struct AccuracyGoal {
-    double median = 0.10;
-    std::optional<double> p90{};
-    double floor_factor = 1.5;
-};
-
 /// A case's verdict against its goal, and why.
 struct Verdict {
     bool meets = false;

@@ -48,6 +48,20 @@ std::string_view to_string(FftMethod method) {
     return "unknown";
 }
 
+std::string_view to_string(FftPlanner planner) {
+    switch (planner) {
+        case FftPlanner::estimate:
+            return "estimate";
+        case FftPlanner::measure:
+            return "measure";
+        case FftPlanner::patient:
+            return "patient";
+        case FftPlanner::exhaustive:
+            return "exhaustive";
+    }
+    return "unknown";
+}
+
 std::int64_t fft_block_size(std::int64_t n, int P, int rank) {
     return n / P + (rank < n % P ? 1 : 0);
 }

@@ -74,6 +74,7 @@ enum class FftMethod {
 [[nodiscard]] std::string_view to_string(FftLayout layout);
 [[nodiscard]] std::string_view to_string(FftOrder order);
 [[nodiscard]] std::string_view to_string(FftMethod method);
+[[nodiscard]] std::string_view to_string(FftPlanner planner);
 
 /// Options of a plan; designated initialisers read like named parameters:
 /// `llc::FftPlan plan(g, n, {.direction = llc::FftDirection::inverse, .layout = llc::FftLayout::block})`.

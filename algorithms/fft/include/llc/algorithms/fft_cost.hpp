@@ -46,9 +46,11 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <llc/algorithms/fft.hpp>
 #include <llc/cost/expr.hpp>
+#include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
 
 namespace llc::cost {
@@ -117,3 +119,8 @@ struct FftConstants {
 [[nodiscard]] Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const Profile& profile);
 
 }  // namespace llc::cost
+
+namespace llc::detail::fft {
+/// The kernel probes whose constants cost::fft reads (llc-probe runs them through the FFT's card).
+[[nodiscard]] std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace llc::detail::fft

@@ -6,11 +6,17 @@
 
 #include <llc/algorithms/fft.hpp>
 #include <llc/algorithms/fft_cost.hpp>
+#include <llc/tools/validation_case.hpp>
 
-#include "case.hpp"
+#include "card.hpp"
 
-namespace llc::validate {
+namespace llc::cards {
 namespace {
+
+using validate::Case;
+using validate::Instance;
+using validate::SizeClass;
+using validate::TwoBuffers;
 
 class FftInstance final : public Instance {
   public:
@@ -68,4 +74,4 @@ std::vector<Case> fft_cases() {
             fft_case("fft-block-scrambled", FftLayout::block, FftOrder::scrambled)};
 }
 
-}  // namespace llc::validate
+}  // namespace llc::cards

@@ -25,12 +25,19 @@
 
 #include <llc/algorithms/fft.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/comparison.hpp>
 
-#include "comparison.hpp"
+#include "card.hpp"
 
-namespace llc::compare {
+namespace llc::cards {
 
 namespace {
+
+using compare::Comparison;
+using compare::Options;
+using compare::Row;
+using compare::time_median;
+using compare::time_medians_interleaved;
 
 using Complex = std::complex<double>;
 
@@ -166,4 +173,4 @@ Comparison fft_comparison() {
             run};
 }
 
-}  // namespace llc::compare
+}  // namespace llc::cards
