@@ -3,6 +3,7 @@
 #include <iterator>
 
 #include <llc/cost/kernel_table.hpp>
+#include <llc/error.hpp>
 
 namespace llc::cost {
 
@@ -10,13 +11,26 @@ std::string kernel_size_key(std::string_view name, int exponent) {
     return std::string(name) + ".2^" + std::to_string(exponent);
 }
 
-KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name) {
+namespace {
+
+/// The sizes of "<name>.2^e" the profile has; empty if none.
+KernelSizeTable sizes_in(const Profile& profile, std::string_view name) {
     KernelSizeTable table;
     for (int e = 0; e <= 40; ++e) {
         const std::string key = kernel_size_key(name, e);
         if (profile.has_kernel(key)) {
             table[e] = profile.kernel(key).seconds_per_unit;
         }
+    }
+    return table;
+}
+
+}  // namespace
+
+KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name) {
+    KernelSizeTable table = sizes_in(profile, name);
+    if (table.empty()) {
+        throw Error(missing_kernel_message("llc::cost::kernel_size_table", std::string(name) + ".2^e"));
     }
     return table;
 }
@@ -28,7 +42,7 @@ std::string solo_kernel_name(std::string_view name) {
 KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name, int P) {
     KernelSizeTable table = kernel_size_table(profile, name);
     if (P == 1) {
-        for (const auto& [e, seconds] : kernel_size_table(profile, solo_kernel_name(name))) {
+        for (const auto& [e, seconds] : sizes_in(profile, solo_kernel_name(name))) {
             table[e] = seconds;
         }
     }

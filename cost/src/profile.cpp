@@ -13,6 +13,7 @@
 #include <llc/cost/profile.hpp>
 #include <llc/error.hpp>
 #include <llc/file.hpp>
+#include <llc/version.hpp>
 
 #include "json_util.hpp"
 
@@ -74,6 +75,11 @@ int parse_P(const std::string& key, const std::string& where) {
 
 std::string how_to_make_profile() {
     return "make one with: mpirun -np 2 build/bin/llc-probe --out FILE";
+}
+
+std::string missing_kernel_message(std::string_view function, std::string_view key) {
+    return std::string(function) + ": the profile has no kernel constant '" + std::string(key) +
+           "'; llc-probe of llc " + llc::version + " writes it: re-calibrate (" + how_to_make_profile() + ")";
 }
 
 std::string default_profile_path() {
@@ -484,8 +490,8 @@ const KernelConstant& Profile::kernel(std::string_view name) const {
         }
         known += k;
     }
-    throw Error("llc::cost::Profile::kernel: the profile has no kernel constant '" + std::string(name) +
-                "' (it has: " + (known.empty() ? "none" : known) + "); " + how_to_make_profile());
+    throw Error(missing_kernel_message("llc::cost::Profile::kernel", name) +
+                " (it has: " + (known.empty() ? "none" : known) + ")");
 }
 
 double Profile::kernel_seconds(std::string_view name, double units) const {

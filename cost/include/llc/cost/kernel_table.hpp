@@ -19,7 +19,8 @@ using KernelSizeTable = std::map<int, double>;
 /// The profile key of `name` measured at size 2^exponent: "<name>.2^<exponent>".
 [[nodiscard]] std::string kernel_size_key(std::string_view name, int exponent);
 
-/// The per-size table "<name>.2^e" (e = 0 … 40) of `profile`; empty if the profile has none of those keys.
+/// The per-size table "<name>.2^e" (e = 0 … 40) of `profile`. @throws llc::Error (missing_kernel_message) if the
+/// profile has none of those keys: no cost function prices a kernel it has no constant for.
 [[nodiscard]] KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name);
 
 /// The name under which a kernel measured alone on the node is stored (KernelProbe::solo_name): "<name>_solo".
@@ -28,6 +29,8 @@ using KernelSizeTable = std::map<int, double>;
 /// The table a run on P processors reads: for P = 1 the side-by-side table "<name>.2^e" with each size the profile
 /// also has alone ("<name>_solo.2^e") replaced by that value — a one-processor run has the node's last-level cache and
 /// memory to itself, while the side-by-side constants were measured sharing them; for P > 1 the side-by-side table.
+/// @throws llc::Error as the table above when "<name>.2^e" is missing (the solo sizes are a refinement: where the
+/// profile has none of them, the side-by-side ones stand).
 [[nodiscard]] KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name, int P);
 
 /// Seconds per unit at size x: linear in log2 x between the measured sizes, the end value outside them (a kernel

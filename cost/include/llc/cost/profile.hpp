@@ -33,6 +33,12 @@ inline constexpr int profile_format_version = 1;
 /// "make one with: mpirun -np 2 build/bin/llc-probe --out FILE" — appended to every profile error.
 [[nodiscard]] std::string how_to_make_profile();
 
+/// "FUNCTION: the profile has no kernel constant 'KEY'; llc-probe of llc VERSION writes it: re-calibrate (…)": a cost
+/// function never falls back silently when a kernel constant it reads is missing (a profile made by an older
+/// llc-probe, or by hand); it throws this. Every key a cost function reads is written by one of the registered probes
+/// (checked by tests/tools/cards_test.cpp).
+[[nodiscard]] std::string missing_kernel_message(std::string_view function, std::string_view key);
+
 /// Where the profile is looked for: $LLC_PROFILE if set and not empty, else
 /// $XDG_CACHE_HOME/llc/profile-<hostname>.json, else $HOME/.cache/llc/profile-<hostname>.json.
 [[nodiscard]] std::string default_profile_path();
