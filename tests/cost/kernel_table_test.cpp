@@ -7,15 +7,17 @@
 
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
+#include <llc/error.hpp>
+#include <llc/version.hpp>
 
 namespace {
 
 using llc::cost::kernel_per_unit;
 using llc::cost::kernel_size_key;
-using llc::cost::solo_kernel_name;
 using llc::cost::kernel_size_table;
 using llc::cost::KernelSizeTable;
 using llc::cost::Profile;
+using llc::cost::solo_kernel_name;
 
 TEST(KernelTableTest, key_names_the_power_of_two) {
     EXPECT_EQ(kernel_size_key("dp.step", 12), "dp.step.2^12");
@@ -32,7 +34,21 @@ TEST(KernelTableTest, table_reads_only_its_own_keys) {
     ASSERT_EQ(table.size(), 2U);
     EXPECT_DOUBLE_EQ(table.at(4), 3e-9);
     EXPECT_DOUBLE_EQ(table.at(10), 1e-9);
-    EXPECT_TRUE(kernel_size_table(p, "dp.other").empty());
+}
+
+TEST(KernelTableTest, a_missing_table_is_an_error_naming_the_key_and_the_probe_version) {
+    Profile p;
+    p.set_kernel("dp.step.2^4", {3e-9, "step"});
+    try {
+        (void)kernel_size_table(p, "dp.other");
+        FAIL() << "a missing table priced silently";
+    } catch (const llc::Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("'dp.other.2^e'"), std::string::npos) << what;
+        EXPECT_NE(what.find(std::string("llc-probe of llc ") + llc::version), std::string::npos) << what;
+    }
+    EXPECT_THROW((void)kernel_size_table(p, "dp.other", 1), llc::Error);
+    EXPECT_NO_THROW((void)kernel_size_table(p, "dp.step", 1));  // no solo sizes: the side-by-side ones stand
 }
 
 TEST(KernelTableTest, one_processor_reads_the_solo_constants_where_measured) {
