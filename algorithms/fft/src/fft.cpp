@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <llc/algorithms/fft.hpp>
+#include <llc/algorithms/fft_names.hpp>
 #include <llc/error.hpp>
 #include <llc/group.hpp>
 #include <llc/par.hpp>
@@ -134,7 +135,7 @@ class Replicated {
         const int count = detail::to_count("llc::FftPlan (replicated)", "n/2", h);
         const std::array<double, 2> weights{1.0, 1.0};
         {
-            const Label label("fft.split");
+            const Label label(names::fft::split);
             detail::run_division(
                 g,
                 "par",
@@ -242,7 +243,7 @@ class Block {
         for (std::size_t t = 0; t < stages_.size(); ++t) {
             const Stage& stage = stages_[t];
             {
-                const Label label("fft.dif");
+                const Label label(names::fft::dif);
                 g.swap(stage.partner, std::span<const Complex>(src, L_), R_.span());
             }
             if (t + 1 == stages_.size() && leaf_.fuses_dif()) {
@@ -269,7 +270,7 @@ class Block {
         if (!folded) {
             leaf_.execute(out, R_.data());
         }
-        const Label label("fft.redistribute");
+        const Label label(names::fft::redistribute);
         const int P = g.size();
         const auto Pu = static_cast<std::size_t>(P);
         switch (mode_) {
@@ -518,7 +519,7 @@ void FftPlan::Impl::run(const Complex* in, Complex* out) {
             Group& g = *group;
             std::vector<Complex> whole;
             {
-                const Label label("fft.gather");
+                const Label label(names::fft::gather);
                 whole = g.allgatherv(std::span<const Complex>(in, size));
             }
             if (replicated) {

@@ -1,13 +1,13 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
-#include <iterator>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <llc/algorithms/fft_cost.hpp>
+#include <llc/algorithms/fft_names.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/error.hpp>
 #include <llc/partners.hpp>
@@ -28,20 +28,25 @@ bool is_power_of_two(std::int64_t x) {
     return x > 0 && (x & (x - 1)) == 0;
 }
 
-/// The single constant `name` of an older profile; 0 if the profile has the table `table` instead, which then
-/// replaces it. @throws llc::Error (Profile::kernel's, naming the kernel) if it has neither.
-double single_of(const Profile& profile, const std::string& name, const std::map<int, double>& table) {
-    if (profile.has_kernel(name) || table.empty()) {
-        return profile.kernel(name).seconds_per_unit;
+/// Seconds per unit at size x from the table of `kernel` (a names::fft key). @throws llc::Error naming the key if the
+/// table is empty: no kernel is priced with another's constant.
+double per_unit(const std::map<int, double>& table, const char* kernel, double x) {
+    if (table.empty()) {
+        throw Error(missing_kernel_message("llc::cost::FftConstants", std::string(kernel) + ".2^e"));
     }
-    return 0.0;
+    return kernel_per_unit(table, x, 0.0);
+}
+
+/// The collective of the block layout's swaps (see the file comment of fft_cost.hpp).
+std::string cold_swap() {
+    return "swap" + std::string(cold_suffix);
 }
 
 /// The replicated algorithm on P processors from a division level on whose leaves read every stride-th term
 /// (stride 1 at the top: a leaf there is the contiguous out-of-place one).
 Expr replicated(int P, std::int64_t n, std::size_t stride, const FftConstants& k) {
     if (P == 1 || n % 2 != 0) {
-        return Expr::compute("fft.leaf", k.leaf_seconds(static_cast<double>(n), stride, false));
+        return Expr::compute(names::fft::leaf_step, k.leaf_seconds(static_cast<double>(n), stride, false));
     }
     const std::array<double, 2> weights{1.0, 1.0};
     const std::vector<int> sizes = split_sizes(P, weights);
@@ -50,90 +55,66 @@ Expr replicated(int P, std::int64_t n, std::size_t stride, const FftConstants& k
     const int fan_out = (sizes[0] + sizes[1] - 1) / sizes[1];
     const double bytes = (1.0 + fan_out) * half_bytes;
     std::vector<Expr> tasks{replicated(sizes[0], n / 2, 2 * stride, k), replicated(sizes[1], n / 2, 2 * stride, k)};
-    return Expr::sequence("fft.level",
-                          {Expr::division("fft.split", P, sizes, std::move(tasks), bytes),
-                           Expr::compute("fft.combine", k.combine_seconds(static_cast<double>(n / 2)))});
+    return Expr::sequence(names::fft::level,
+                          {Expr::division(names::fft::split, P, sizes, std::move(tasks), bytes),
+                           Expr::compute(names::fft::combine_step, k.combine_seconds(static_cast<double>(n / 2)))});
 }
 
 }  // namespace
 
 double FftConstants::leaf_seconds(double n, std::size_t stride, bool in_place) const {
-    double c = 0.0;
-    if (stride > 1) {
-        // The table of the largest measured stride ≤ stride.
-        auto it = leaf_strided_by_size.upper_bound(stride);
-        while (it != leaf_strided_by_size.begin() && std::prev(it)->second.empty()) {
-            --it;
-        }
-        c = it == leaf_strided_by_size.begin() ? leaf_strided : kernel_per_unit(std::prev(it)->second, n, leaf_strided);
-    } else if (!in_place && !leaf_oop_by_size.empty()) {
-        c = kernel_per_unit(leaf_oop_by_size, n, leaf);
-    } else {
-        c = kernel_per_unit(leaf_by_size, n, leaf);
+    if (stride <= 1) {
+        return in_place ? per_unit(leaf_by_size, names::fft::leaf, n) * n_log_n(n)
+                        : per_unit(leaf_oop_by_size, names::fft::leaf_oop, n) * n_log_n(n);
     }
-    return c * n_log_n(n);
+    // The largest measured stride ≤ stride (strided_leaves ascends from 2).
+    names::fft::StridedLeaf strided = names::fft::strided_leaves.front();
+    for (const names::fft::StridedLeaf& measured : names::fft::strided_leaves) {
+        if (measured.stride <= stride) {
+            strided = measured;
+        }
+    }
+    static const std::map<int, double> none{};
+    const auto table = leaf_strided_by_size.find(strided.stride);
+    return per_unit(table == leaf_strided_by_size.end() ? none : table->second, strided.key, n) * n_log_n(n);
 }
 
 double FftConstants::serial_seconds(double n) const {
-    if (leaf_oop_solo_by_size.empty()) {
-        return leaf_seconds(n, 1, false);
-    }
-    return kernel_per_unit(leaf_oop_solo_by_size, n, leaf) * n_log_n(n);
+    return per_unit(leaf_oop_solo_by_size, names::fft::leaf_oop_solo, n) * n_log_n(n);
 }
 
 double FftConstants::divide_seconds(double L) const {
-    return kernel_per_unit(divide_by_size, L, divide) * L;
+    return per_unit(divide_by_size, names::fft::divide, L) * L;
 }
 
 double FftConstants::combine_seconds(double butterflies) const {
-    return kernel_per_unit(combine_by_size, butterflies, combine) * butterflies;
+    return per_unit(combine_by_size, names::fft::combine, butterflies) * butterflies;
 }
 
 double FftConstants::reorder_seconds(double L) const {
-    return kernel_per_unit(reorder_by_size, L, reorder) * L;
+    return per_unit(reorder_by_size, names::fft::reorder, L) * L;
 }
 
 double FftConstants::last_stage_seconds(std::int64_t L, bool in_place) const {
     const auto Ld = static_cast<double>(L);
     // FftPlan folds the butterfly where the default planner gives the leaf to the four-step (fft_kernels.hpp).
-    if (!leaf_dif_by_size.empty() &&
-        detail::fft::uses_four_step(static_cast<std::size_t>(L), FftOptions{}.planner, in_place)) {
-        return kernel_per_unit(leaf_dif_by_size, Ld, 0.0) * n_log_n(Ld);
+    if (detail::fft::uses_four_step(static_cast<std::size_t>(L), FftOptions{}.planner, in_place)) {
+        return per_unit(leaf_dif_by_size, names::fft::leaf_dif, Ld) * n_log_n(Ld);
     }
     return divide_seconds(Ld) + leaf_seconds(Ld, 1, in_place);
 }
 
 FftConstants FftConstants::from(const Profile& profile) {
     FftConstants k;
-    k.divide_by_size = kernel_size_table(profile, "fft.divide");
-    k.combine_by_size = kernel_size_table(profile, "fft.combine");
-    k.reorder_by_size = kernel_size_table(profile, "fft.reorder");
-    k.leaf_by_size = kernel_size_table(profile, "fft.leaf");
-    k.leaf_oop_by_size = kernel_size_table(profile, "fft.leaf_oop");
-    k.leaf_oop_solo_by_size = kernel_size_table(profile, "fft.leaf_oop_solo");
-    k.leaf_dif_by_size = kernel_size_table(profile, "fft.leaf_dif");
-    for (const std::size_t stride : {2, 4, 8, 16, 32, 64}) {
-        std::map<int, double> table =
-            kernel_size_table(profile, stride == 2 ? "fft.leaf_strided" : "fft.leaf_strided" + std::to_string(stride));
-        if (!table.empty()) {
-            k.leaf_strided_by_size[stride] = std::move(table);
-        }
-    }
-    k.divide = single_of(profile, "fft.divide", k.divide_by_size);
-    k.combine = single_of(profile, "fft.combine", k.combine_by_size);
-    k.reorder = single_of(profile, "fft.reorder", k.reorder_by_size);
-    // Contiguous leaves: either table serves both kinds (out of place falls back to in place).
-    std::map<int, double> contiguous = k.leaf_by_size;
-    contiguous.insert(k.leaf_oop_by_size.begin(), k.leaf_oop_by_size.end());
-    k.leaf = single_of(profile, "fft.leaf", contiguous);
-    std::map<int, double> strided;
-    for (const auto& [stride, table] : k.leaf_strided_by_size) {
-        strided.insert(table.begin(), table.end());
-    }
-    k.leaf_strided = single_of(profile, "fft.leaf_strided", strided);
-    const std::string cold_swap = "swap" + std::string(cold_suffix);
-    if (profile.has_collective(cold_swap)) {
-        k.swap = cold_swap;
+    k.divide_by_size = kernel_size_table(profile, names::fft::divide);
+    k.combine_by_size = kernel_size_table(profile, names::fft::combine);
+    k.reorder_by_size = kernel_size_table(profile, names::fft::reorder);
+    k.leaf_by_size = kernel_size_table(profile, names::fft::leaf);
+    k.leaf_oop_by_size = kernel_size_table(profile, names::fft::leaf_oop);
+    k.leaf_oop_solo_by_size = kernel_size_table(profile, names::fft::leaf_oop_solo);
+    k.leaf_dif_by_size = kernel_size_table(profile, names::fft::leaf_dif);
+    for (const names::fft::StridedLeaf& strided : names::fft::strided_leaves) {
+        k.leaf_strided_by_size[strided.stride] = kernel_size_table(profile, strided.key);
     }
     return k;
 }
@@ -149,17 +130,18 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
     const auto nd = static_cast<double>(n);
     // The serial path: on one processor with the node's others idle (P = 1), or on every processor at once.
     if (P == 1) {
-        return Expr::sequence("fft", {Expr::compute("fft.leaf", k.serial_seconds(nd))});
+        return Expr::sequence(names::fft::whole, {Expr::compute(names::fft::leaf_step, k.serial_seconds(nd))});
     }
-    const Expr serial = Expr::compute("fft.leaf", k.leaf_seconds(nd, 1, false));
+    const auto serial = [&] { return Expr::compute(names::fft::leaf_step, k.leaf_seconds(nd, 1, false)); };
     if (layout == FftLayout::replicated) {
-        return Expr::sequence("fft", {n % 2 != 0 ? serial : replicated(P, n, 1, k)});
+        return Expr::sequence(names::fft::whole, {n % 2 != 0 ? serial() : replicated(P, n, 1, k)});
     }
     if (!is_power_of_two(P) || n % P != 0) {
         // The gathered fallback: all-gather (h = the whole result, as the models define it), then replicated.
-        Expr body = n % 2 == 0 ? replicated(P, n, 1, k) : serial;
-        return Expr::sequence("fft",
-                              {Expr::normal("fft.gather", 0.0, "allgatherv", P, nd * complex_bytes), std::move(body)});
+        Expr body = n % 2 == 0 ? replicated(P, n, 1, k) : serial();
+        return Expr::sequence(
+            names::fft::whole,
+            {Expr::normal(names::fft::gather, 0.0, "allgatherv", P, nd * complex_bytes), std::move(body)});
     }
     const std::int64_t L = n / P;
     const auto Ld = static_cast<double>(L);
@@ -170,24 +152,24 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
     std::vector<Expr> items;
     for (int t = 0; t < s; ++t) {
         // W of stage t's swap is the butterfly of stage t − 1 (none before the first).
-        items.push_back(
-            Expr::normal("fft.dif", t == 0 ? 0.0 : k.divide_seconds(Ld), k.swap, P, 2.0 * Ld * complex_bytes));
+        items.push_back(Expr::normal(
+            names::fft::dif, t == 0 ? 0.0 : k.divide_seconds(Ld), cold_swap(), P, 2.0 * Ld * complex_bytes));
     }
     const double last = k.last_stage_seconds(L, order == FftOrder::scrambled);
     if (order == FftOrder::scrambled) {
         // The last butterfly and the leaf: local work that no collective ends (one compute node in the trace).
-        items.push_back(Expr::compute("fft.leaf", last));
-        return Expr::sequence("fft", std::move(items));
+        items.push_back(Expr::compute(names::fft::leaf_step, last));
+        return Expr::sequence(names::fft::whole, std::move(items));
     }
     if (P == 2 && L % 2 == 0) {
-        items.push_back(Expr::normal("fft.redistribute", last, k.swap, P, Ld * complex_bytes));
+        items.push_back(Expr::normal(names::fft::redistribute, last, cold_swap(), P, Ld * complex_bytes));
     } else {
         // Equal pieces when P divides L, else unequal ones (llc's alltoallv); both record the whole send buffer.
         items.push_back(
-            Expr::normal("fft.redistribute", last, L % P == 0 ? "alltoall" : "alltoallv", P, Ld * complex_bytes));
+            Expr::normal(names::fft::redistribute, last, L % P == 0 ? "alltoall" : "alltoallv", P, Ld * complex_bytes));
     }
-    items.push_back(Expr::compute("fft.reorder", k.reorder_seconds(Ld)));
-    return Expr::sequence("fft", std::move(items));
+    items.push_back(Expr::compute(names::fft::reorder_step, k.reorder_seconds(Ld)));
+    return Expr::sequence(names::fft::whole, std::move(items));
 }
 
 Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const Profile& profile) {

@@ -4,14 +4,18 @@
 // estimate planner picks a different algorithm for each length. llc::cost::FftConstants interpolates the per-size
 // constants in log2 of the size.
 
-#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llc/algorithms/fft.hpp>
+#include <llc/algorithms/fft_names.hpp>
 #include <llc/cost/kernel_probe.hpp>
+#include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
 
 #include "fft_kernels.hpp"
@@ -104,14 +108,33 @@ std::vector<int> leaf_exponents(int top) {
     return ks;
 }
 
+/// 2^k, for the probes' units.
 std::string pow2(int k) {
     return "2^" + std::to_string(k);
 }
 
+/// The largest size (log2) a quick calibration (`llc-probe --quick`) measures: the probes above it are full_only.
+constexpr int quick_max_exponent = 22;
+
 }  // namespace
 
 std::vector<cost::KernelProbe> kernel_probes() {
+    namespace key = names::fft;
     std::vector<cost::KernelProbe> probes;
+    // Above 2^22 entries a probe takes about a second (buffers of 256 MiB and more, their twiddles, two calls; all of
+    // them together were half of a quick calibration's kernel time): full calibrations only. A quick profile prices
+    // those sizes with its largest (cost::kernel_per_unit clamps to the measured range).
+    const auto add = [&probes](const char* kernel,
+                               int k,
+                               std::string unit,
+                               std::function<double(bool)> measure,
+                               std::string solo_name = {}) {
+        probes.push_back({cost::kernel_size_key(kernel, k),
+                          std::move(unit),
+                          std::move(measure),
+                          std::move(solo_name),
+                          /*full_only=*/k > quick_max_exponent});
+    };
     // Leaves, contiguous out of place (serial, block natural order) and in place (block scrambled order), and
     // replicated leaves reading with stride 2^d after d divisions (stride 2 at P = 2, 4 at P = 3, 4, …). Each kind
     // up to the largest leaf of it that a run of n ≤ 2^24 on P ≤ 2 makes: 2^24 out of place (serial), 2^23 with
@@ -124,34 +147,37 @@ std::vector<cost::KernelProbe> kernel_probes() {
     for (const int k : leaf_exponents(24)) {
         const std::size_t n = std::size_t{1} << k;
         // Also alone on the node: the serial path of a one-processor plan.
-        probes.push_back({"fft.leaf_oop." + pow2(k),
-                          "n*log2(n) of a contiguous out-of-place leaf of " + pow2(k),
-                          [n](bool quick) { return leaf_probe(quick, n, 1, false); },
-                          "fft.leaf_oop_solo." + pow2(k)});
+        add(
+            key::leaf_oop,
+            k,
+            "n*log2(n) of a contiguous out-of-place leaf of " + pow2(k),
+            [n](bool quick) { return leaf_probe(quick, n, 1, false); },
+            cost::kernel_size_key(key::leaf_oop_solo, k));
     }
     for (const int k : leaf_exponents(22)) {
         const std::size_t n = std::size_t{1} << k;
-        probes.push_back({"fft.leaf." + pow2(k),
-                          "n*log2(n) of a contiguous in-place leaf of " + pow2(k),
-                          [n](bool quick) { return leaf_probe(quick, n, 1, true); }});
+        add(key::leaf, k, "n*log2(n) of a contiguous in-place leaf of " + pow2(k), [n](bool quick) {
+            return leaf_probe(quick, n, 1, true);
+        });
     }
     // The last stage of the block layout where FftPlan folds its butterfly into the leaf (the four-step sizes).
     for (const int k : leaf_exponents(23)) {
         const std::size_t L = std::size_t{1} << k;
         if (four_step_applies(L)) {
-            probes.push_back({"fft.leaf_dif." + pow2(k),
-                              "L*log2(L) of the last butterfly folded into a four-step leaf of " + pow2(k),
-                              [L](bool quick) { return leaf_dif_probe(quick, L); }});
+            add(key::leaf_dif,
+                k,
+                "L*log2(L) of the last butterfly folded into a four-step leaf of " + pow2(k),
+                [L](bool quick) { return leaf_dif_probe(quick, L); });
         }
     }
-    for (const int s : {1, 2, 3}) {
-        const std::size_t stride = std::size_t{1} << s;
-        const std::string kind = stride == 2 ? "fft.leaf_strided" : "fft.leaf_strided" + std::to_string(stride);
+    for (const key::StridedLeaf& strided : key::strided_leaves) {
+        const std::size_t stride = strided.stride;
         for (const int k : leaf_exponents(stride == 2 ? 23 : 20)) {
             const std::size_t n = std::size_t{1} << k;
-            probes.push_back({kind + "." + pow2(k),
-                              "n*log2(n) of a stride-" + std::to_string(stride) + " out-of-place leaf of " + pow2(k),
-                              [n, stride](bool quick) { return leaf_probe(quick, n, stride, false); }});
+            add(strided.key,
+                k,
+                "n*log2(n) of a stride-" + std::to_string(stride) + " out-of-place leaf of " + pow2(k),
+                [n, stride](bool quick) { return leaf_probe(quick, n, stride, false); });
         }
     }
     // Streaming kernels: per element (butterfly) at every second size up to 2^24, the largest a run of n ≤ 2^24 on
@@ -159,21 +185,17 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // still grows with the size (the reorder of 2^23 in a trace took 1.8× the price of 2^22's constant).
     for (int k = 6; k <= 24; k += 2) {
         const std::size_t m = std::size_t{1} << k;
-        probes.push_back(
-            {"fft.divide." + pow2(k),
-             "element of a decimation-in-frequency butterfly (upper partner, with twiddle), block of " + pow2(k),
-             [m](bool quick) { return divide_probe(quick, m); }});
-        probes.push_back({"fft.combine." + pow2(k),
-                          "butterfly (two elements) of the decimation-in-time combine, " + pow2(k) + " butterflies",
-                          [m](bool quick) { return combine_probe(quick, m); }});
-        probes.push_back({"fft.reorder." + pow2(k),
-                          "element of the natural-order interleave, block of " + pow2(k),
-                          [m](bool quick) { return reorder_probe(quick, m); }});
-    }
-    // Above 2^22 entries a probe takes about a second (buffers of 256 MiB and more, their twiddles, two calls; all of
-    // them together were half of a quick calibration's kernel time): full calibrations only.
-    for (cost::KernelProbe& probe : probes) {
-        probe.full_only = std::stoi(probe.name.substr(probe.name.rfind("2^") + 2)) > 22;
+        add(key::divide,
+            k,
+            "element of a decimation-in-frequency butterfly (upper partner, with twiddle), block of " + pow2(k),
+            [m](bool quick) { return divide_probe(quick, m); });
+        add(key::combine,
+            k,
+            "butterfly (two elements) of the decimation-in-time combine, " + pow2(k) + " butterflies",
+            [m](bool quick) { return combine_probe(quick, m); });
+        add(key::reorder, k, "element of the natural-order interleave, block of " + pow2(k), [m](bool quick) {
+            return reorder_probe(quick, m);
+        });
     }
     return probes;
 }

@@ -4,8 +4,9 @@
 /// the supersteps llc::FftPlan::execute performs, node for node and label for label, so that a measured trace
 /// (LLC_TRACE) can be held against it.
 ///
-/// Kernel constants (seconds per unit, measured by llc-probe through llc::algorithm_kernel_probes(), one per size 2^k
-/// of the kernel's input and interpolated linearly in log2 of the size, clamped to the measured range):
+/// Kernel constants (seconds per unit, measured by llc-probe through the FFT's card's probes, kernel_probes() below,
+/// one per size 2^k of the kernel's input and interpolated linearly in log2 of the size, clamped to the measured
+/// range; the keys are llc::names::fft's):
 /// - D  "fft.divide.2^k"  — per element of a decimation-in-frequency butterfly on a block of 2^k (the block layout's
 ///                      division of a sub-problem into its even- and odd-frequency halves; the upper partner's, with
 ///                      the twiddle);
@@ -14,20 +15,18 @@
 /// - C  per n·log2 n of a sequential FFTW leaf of 2^k, one table per kind of leaf FftPlan builds:
 ///      "fft.leaf_oop.2^k"  contiguous, out of place (block natural order, replicated with n odd),
 ///      "fft.leaf_oop_solo.2^k"  the same on one processor while the node's others are idle (P = 1: the serial
-///                          path; without this table, P = 1 takes "fft.leaf_oop"),
+///                          path),
 ///      "fft.leaf.2^k"      contiguous, in place (block scrambled order),
 ///      "fft.leaf_strided.2^k", "fft.leaf_strided4.2^k", "fft.leaf_strided8.2^k"  out of place, reading every
-///                          2nd / 4th / 8th term (replicated layout after d divisions: stride 2^d; a stride without
-///                          a table of its own takes the largest measured one below it);
+///                          2nd / 4th / 8th term (replicated layout after d divisions: stride 2^d; a stride beyond 8
+///                          takes stride 8's table, names::fft::strided_leaves);
 /// - R  "fft.reorder.2^k" — per element of the natural-order interleave of a block of 2^k;
 /// - Cd "fft.leaf_dif.2^k" — per L·log2 L of the block layout's last stage when its butterfly is folded into a
 ///                      four-step leaf (L a power of two ≥ 2^15, FftPlan's default planner): the butterfly costs no
 ///                      pass over memory of its own there, so D·L + C·L·log2 L would over-price it (by 21 % at
 ///                      n = 2^24, P = 2, in one run here).
-/// Older profiles hold single constants "fft.divide", "fft.combine", "fft.leaf", "fft.leaf_strided", "fft.reorder"
-/// (measured at one size) and only the in-place and stride-2 leaf tables; they still load: a missing table falls
-/// back to the single constant, the out-of-place leaf to the in-place one, a stride ≥ 4 to stride 2 (see
-/// FftConstants).
+/// Every table is required: a profile without one (made by an older llc-probe, or by hand) is an llc::Error naming the
+/// key (cost::missing_kernel_message), never priced by another table or by a single constant.
 ///
 /// Replicated layout (paper's Figure 4), P processors, length n:
 ///   Φ(P, n) = Φ_leaf                                  if P = 1 or n odd:  C_stride·n·log2 n
@@ -39,13 +38,14 @@
 /// Block layout, P = 2^s, P | n, L = n/P: s stages of T_swap(P, 2·16·L) with a butterfly D·L after each, the leaf
 /// C·L·log2 L (in place in scrambled order, out of place in natural order) — the last butterfly and the leaf
 /// together Cd·L·log2 L where the plan folds them; natural order adds the redistribution
-/// (T_swap(2, 16·L) at P = 2, T_alltoall(P, 16·L) otherwise) and R·L. Other block cases (the gathered
-/// fallback): T_allgather(P, 16·n) + Φ_replicated(P, n).
+/// (T_swap(2, 16·L) at P = 2, T_alltoall(P, 16·L) otherwise) and R·L. T_swap is the profile's cold swap, "swap.cold"
+/// (llc-probe always measures it; a profile without it is an error when the expression is priced): the blocks a
+/// processor swaps were last touched a whole leaf or a whole transform before, so they come from memory, not cache.
+/// Other block cases (the gathered fallback): T_allgather(P, 16·n) + Φ_replicated(P, n).
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <string>
 #include <vector>
 
 #include <llc/algorithms/fft.hpp>
@@ -56,34 +56,21 @@
 namespace llc::cost {
 
 /// The FFT's kernel constants, seconds per unit (see the file comment). A table maps log2 of the kernel's size to
-/// seconds per unit; a lookup interpolates linearly in log2 of the size and clamps outside the measured range. An
-/// empty table falls back as the members say.
+/// seconds per unit; a lookup interpolates linearly in log2 of the size and clamps outside the measured range. A
+/// lookup in an empty table throws llc::Error naming its key: no kernel is priced with another's constant.
 struct FftConstants {
-    double divide = 0.0;        ///< D (single, older profiles), per element of a DIF butterfly
-    double combine = 0.0;       ///< F (single, older profiles), per butterfly of the DIT combine
-    double leaf = 0.0;          ///< C (single, older profiles), per n·log2 n of a contiguous leaf
-    double leaf_strided = 0.0;  ///< Cs (single, older profiles), per n·log2 n of a strided leaf
-    double reorder = 0.0;       ///< R (single, older profiles), per element of the natural-order interleave
-    /// "fft.leaf.2^k": contiguous in-place leaves; empty → `leaf`.
-    std::map<int, double> leaf_by_size{};
-    /// "fft.leaf_oop.2^k": contiguous out-of-place leaves; empty → the in-place table (→ `leaf`).
-    std::map<int, double> leaf_oop_by_size{};
-    /// "fft.leaf_oop_solo.2^k": the same, one processor of the node busy (P = 1); empty → leaf_oop_by_size.
-    std::map<int, double> leaf_oop_solo_by_size{};
-    /// Strided out-of-place leaves by stride: 2 → "fft.leaf_strided.2^k", s ≥ 4 → "fft.leaf_strided<s>.2^k". A leaf
-    /// with stride s takes the table of the largest stride ≤ s present; none → `leaf_strided`.
+    std::map<int, double> leaf_by_size{};           ///< "fft.leaf.2^k": contiguous in-place leaves
+    std::map<int, double> leaf_oop_by_size{};       ///< "fft.leaf_oop.2^k": contiguous out-of-place leaves
+    std::map<int, double> leaf_oop_solo_by_size{};  ///< "fft.leaf_oop_solo.2^k": the same alone on the node (P = 1)
+    /// Strided out-of-place leaves by stride, one table per names::fft::strided_leaves (2 → "fft.leaf_strided.2^k",
+    /// 4 → "fft.leaf_strided4.2^k", 8 → "fft.leaf_strided8.2^k"). A leaf with stride s takes the table of the largest
+    /// of those strides ≤ s.
     std::map<std::size_t, std::map<int, double>> leaf_strided_by_size{};
-    std::map<int, double> divide_by_size{};   ///< "fft.divide.2^k", by block length; empty → `divide`
-    std::map<int, double> combine_by_size{};  ///< "fft.combine.2^k", by butterflies; empty → `combine`
-    std::map<int, double> reorder_by_size{};  ///< "fft.reorder.2^k", by block length; empty → `reorder`
-    /// "fft.leaf_dif.2^k": the last butterfly folded into a four-step leaf, by block length; empty (older profiles)
-    /// → the butterfly and the leaf apart.
+    std::map<int, double> divide_by_size{};   ///< "fft.divide.2^k", by block length
+    std::map<int, double> combine_by_size{};  ///< "fft.combine.2^k", by butterflies
+    std::map<int, double> reorder_by_size{};  ///< "fft.reorder.2^k", by block length
+    /// "fft.leaf_dif.2^k": the last butterfly folded into a four-step leaf, by block length.
     std::map<int, double> leaf_dif_by_size{};
-    /// The collective that prices the block layout's swaps (fft.dif, and fft.redistribute at P = 2): "swap.cold"
-    /// where the profile has it, "swap" (older profiles) otherwise. The blocks a processor swaps were last touched a
-    /// whole leaf or a whole transform before, so they come from memory, not cache: llc-probe's cold swap rotates its
-    /// buffers through memory larger than the cache, its plain swap reuses them and runs from cache up to its size.
-    std::string swap = "swap";
 
     /// Seconds of the leaf llc::FftPlan builds as Leaf(n, stride, in_place): contiguous (stride 1) in place or out of
     /// place, or out of place reading every stride-th term.
@@ -98,24 +85,23 @@ struct FftConstants {
     /// Seconds of the natural-order interleave of a block of L entries.
     [[nodiscard]] double reorder_seconds(double L) const;
     /// Seconds of the block layout's last stage after its swap: the upper partner's butterfly and the leaf on a
-    /// block of L entries (the leaf in place for the scrambled order), folded into one four-step pass where FftPlan
-    /// folds them and the profile has the table.
+    /// block of L entries (the leaf in place for the scrambled order), folded into one four-step pass (the
+    /// "fft.leaf_dif" table) where FftPlan folds them.
     [[nodiscard]] double last_stage_seconds(std::int64_t L, bool in_place) const;
 
-    /// Reads every FFT kernel constant present in the profile: the per-size tables "fft.<kernel>.2^k" and the single
-    /// constants of older profiles.
-    /// @throws llc::Error naming the kernel for which the profile has neither a table nor a single constant (and how
-    /// to make a profile).
+    /// Reads every FFT kernel table from the profile.
+    /// @throws llc::Error (cost::missing_kernel_message: the key and the llc-probe that writes it) for the first table
+    /// the profile lacks.
     [[nodiscard]] static FftConstants from(const Profile& profile);
 };
 
 /// The cost expression of llc::FftPlan(g, n, {.layout = layout, .order = order}).execute on P = g.size()
-/// processors. Labels: "fft" (the whole), "fft.split" (division supersteps, op "par"), "fft.combine", "fft.leaf",
-/// "fft.dif" (swap supersteps of the block stages), "fft.redistribute" (swap / alltoall), "fft.reorder",
-/// "fft.gather" (allgather of the fallback), "fft.level" (a division and its combine).
-/// @throws llc::Error for P < 1 or n < 1.
+/// processors. Labels (llc::names::fft): "fft" (the whole), "fft.split" (division supersteps, op "par"),
+/// "fft.combine", "fft.leaf", "fft.dif" (swap.cold supersteps of the block stages), "fft.redistribute" (swap.cold /
+/// alltoall), "fft.reorder", "fft.gather" (allgather of the fallback), "fft.level" (a division and its combine).
+/// @throws llc::Error for P < 1 or n < 1, or (FftConstants's) for a table the expression needs that is empty.
 [[nodiscard]] Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConstants& constants);
-/// As above with the constants from `profile`.
+/// As above with the constants from `profile`. @throws llc::Error (FftConstants::from's) naming a missing table.
 [[nodiscard]] Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const Profile& profile);
 
 }  // namespace llc::cost
