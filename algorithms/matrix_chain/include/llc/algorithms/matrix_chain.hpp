@@ -161,6 +161,7 @@ namespace cost {
 
 /// The CCM cost of matrix_chain / optimal_bst on P processors, n indices (matrices; keys + 1), block size r (article
 /// [1] §3): macro-step 0 computes the diagonal blocks, each macro-step d = 1 … ⌈n/r⌉−1 is a normal superstep "shift"
+/// (names::matrix_chain::rotate, <llc/algorithms/matrix_chain_names.hpp>, as the engine labels its Group::shift)
 /// whose h is the largest trapezoid message of that step (sent + received bytes) and whose W is the busiest
 /// processor's work of that step: per block, its diagonal updates × τ_diag(width), its edge updates × τ_edge(r) and
 /// its middle updates × τ_mid(middle length) — the profile's "mc.diag.2^e", "mc.edge.2^e" and "mc.update.2^e", which
