@@ -100,18 +100,11 @@ struct Kernels {
     KernelSizeTable diag;    ///< names::diag ("mc.diag.2^e"): per update of a diagonal block, r = 2^e
 
     /// The tables a run on P processors reads (alone on the node at P = 1: kernel_size_table's solo constants).
+    /// @throws llc::Error naming the key when the profile lacks one of them (kernel_size_table: never a fallback).
     Kernels(const Profile& profile, int P)
         : middle(kernel_size_table(profile, names::middle, P)),
           edge(kernel_size_table(profile, names::edge, P)),
-          diag(kernel_size_table(profile, names::diag, P)) {
-        for (const auto& [table, key] :
-             {std::pair{&middle, names::middle}, {&edge, names::edge}, {&diag, names::diag}}) {
-            if (table->empty()) {
-                throw Error(std::string("llc::cost::matrix_chain: the profile has no \"") + key +
-                            ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
-            }
-        }
-    }
+          diag(kernel_size_table(profile, names::diag, P)) {}
 };
 
 /// Seconds of block (a, b) as detail::interval_dp::compute_block runs it: a diagonal block's updates at τ_diag(its
@@ -156,8 +149,9 @@ double sum(const std::vector<double>& v) {
 /// that constant) over the blocks' sum for the same run (n = 2^e, r = default_block_size(1, n)) priced with the same
 /// tables; linear in log2 n between the sizes. The block probes time each phase on its own, small, warm operands; the
 /// engine runs them among the others on its big table (where the ring's blocks are the same kernels), and on this
-/// machine ran at 0.7–0.8 of their price (a P = 2 run at n = 4000 was over-predicted by 47 % without it). 1 without
-/// the run table.
+/// machine ran at 0.7–0.8 of their price (a P = 2 run at n = 4000 was over-predicted by 47 % without it). The run
+/// table is required (kernel_size_table throws naming the key): a profile without it is refused, never priced at an
+/// unscaled 1.
 double engine_scale(const Kernels& kernels, const Profile& profile, int P, std::int64_t n) {
     const KernelSizeTable run = kernel_size_table(profile, names::run, P);
     KernelSizeTable ratio;
@@ -168,6 +162,12 @@ double engine_scale(const Kernels& kernels, const Profile& profile, int P, std::
         if (blocks > 0.0) {
             ratio[e] = per_update * (md * md * md - md) / 6.0 / blocks;
         }
+    }
+    if (ratio.empty()) {
+        // Only sizes with no update (n = 1) or block tables of zeros: nothing to scale by, and no silent 1 either.
+        throw Error(std::string("llc::cost::matrix_chain: the profile's \"") + names::run +
+                    ".2^e\" has no size of at least 2 matrices with a positive block price to scale the blocks by; " +
+                    how_to_make_profile());
     }
     return kernel_per_unit(ratio, static_cast<double>(n), 1.0);
 }
@@ -200,12 +200,10 @@ Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile)
     if (P == 1 && r == llc::default_block_size(1, n)) {
         // The whole one-processor engine as llc-probe timed it (solo), per update, at the n nearest in log scale.
         const KernelSizeTable run = kernel_size_table(profile, names::run, 1);
-        if (!run.empty()) {
-            const auto nd = static_cast<double>(n);
-            const double updates = (nd * nd * nd - nd) / 6.0;
-            return Expr::sequence(names::sequence,
-                                  {Expr::compute(names::compute, updates * kernel_per_unit(run, nd, 0.0))});
-        }
+        const auto nd = static_cast<double>(n);
+        const double updates = (nd * nd * nd - nd) / 6.0;
+        return Expr::sequence(names::sequence,
+                              {Expr::compute(names::compute, updates * kernel_per_unit(run, nd, 0.0))});
     }
     // The blocks' prices, brought to the whole engine's measured level.
     return blocks_expr(P, n, r, kernels, engine_scale(kernels, profile, P, n));

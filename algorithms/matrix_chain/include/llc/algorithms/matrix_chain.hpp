@@ -167,10 +167,12 @@ namespace cost {
 /// its middle updates × τ_mid(middle length) — the profile's "mc.diag.2^e", "mc.edge.2^e" and "mc.update.2^e", which
 /// llc-probe measures by running the engine's compute_edges / compute_middle on a synthetic block. Summed, the W are
 /// the article's T_A and the messages its T_C = Σ Rotat(d)·τ_c. P = 1: one compute node, (n³ − n)/6 updates at the
-/// whole one-processor engine's "mc.run_solo.2^e" (e = log2 n) when r is default_block_size(1, n) and the profile has
-/// it, else the blocks' sum. Otherwise every W is scaled by the whole engine's measured level: "mc.run.2^e" over the
-/// blocks' price of the same one-processor run (the engine ran at 0.7–0.8 of the block probes' price here). @throws
-/// llc::Error for P < 1, n < 1, r < 1, or a profile without the three block tables.
+/// whole one-processor engine's "mc.run.2^e" (e = log2 n; its solo sizes "mc.run_solo.2^e" where measured) when r is
+/// default_block_size(1, n), else the blocks' sum. Otherwise every W is scaled by the whole engine's measured level:
+/// "mc.run.2^e" over the blocks' price of the same one-processor run (the engine ran at 0.7–0.8 of the block probes'
+/// price here). The four tables are required, never replaced by a fallback. @throws llc::Error for P < 1, n < 1,
+/// r < 1, or a profile without one of "mc.update.2^e", "mc.edge.2^e", "mc.diag.2^e", "mc.run.2^e" (the message names
+/// the key and the llc-probe that writes it).
 [[nodiscard]] Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile);
 
 /// The r in 1 … ⌈n/P⌉ that matrix_chain(P, n, r, profile) prices lowest (the smallest such r on a tie).
