@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <llc/cost/expr.hpp>
+#include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
 
@@ -193,5 +194,11 @@ namespace cost {
 [[nodiscard]] double miguet_r_opt_exact(double n, double p, double rho);
 
 }  // namespace cost
+
+namespace detail::matrix_chain {
+/// The kernel probes whose constants cost::matrix_chain reads (llc-probe runs them through the matrix-chain card):
+/// "mc.update", "mc.edge", "mc.diag" and "mc.run" at their sizes 2^e, each also alone on the node.
+[[nodiscard]] std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace detail::matrix_chain
 
 }  // namespace llc
