@@ -8,9 +8,6 @@ namespace llc::detail::sweep {
 std::vector<cost::KernelProbe> kernel_probes();
 std::vector<cost::KernelProbe> path_kernel_probes();
 }  // namespace llc::detail::sweep
-namespace llc::detail::matrix_chain {
-std::vector<cost::KernelProbe> kernel_probes();
-}  // namespace llc::detail::matrix_chain
 namespace llc::detail::contour_ranking {
 std::vector<cost::KernelProbe> kernel_probes();
 }  // namespace llc::detail::contour_ranking
@@ -25,7 +22,6 @@ std::vector<cost::KernelProbe> algorithm_kernel_probes() {
     for (auto&& family : {detail::edt::kernel_probes(),
                           detail::sweep::kernel_probes(),
                           detail::sweep::path_kernel_probes(),
-                          detail::matrix_chain::kernel_probes(),
                           detail::contour_ranking::kernel_probes(),
                           detail::symv::kernel_probes()}) {
         for (const auto& probe : family) {

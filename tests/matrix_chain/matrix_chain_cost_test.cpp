@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <llc/algorithms/matrix_chain.hpp>
+#include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
@@ -41,16 +42,48 @@ TEST(MatrixChainCost, ExactCountsOfTheSchedule) {
     EXPECT_EQ(total, (101.0 * 101 * 101 - 101) / 6);
 }
 
-cost::Profile profile(double tau_a, double shift_seconds, double tau_edge = 0.0, double tau_diag = 0.0) {
+namespace names = llc::names::matrix_chain;
+
+double updates(double n) {
+    return (n * n * n - n) / 6;
+}
+
+/// The blocks' price of a one-processor run of n = B·r matrices, counted by hand: B diagonal blocks of r(r−1)(r+1)/6
+/// updates at τ_diag; B(B−1)/2 off-diagonal blocks of r²(r−1) edge updates at τ_edge and r² updates per index of
+/// their middle k range (b·r − (a+1)·r + 1 long) at τ_mid.
+double one_processor_blocks(std::int64_t n, std::int64_t r, double tau_mid, double tau_edge, double tau_diag) {
+    const std::int64_t B = n / r;
+    const auto rd = static_cast<double>(r);
+    double t = static_cast<double>(B) * rd * (rd - 1) * (rd + 1) / 6 * tau_diag;
+    for (std::int64_t a = 0; a < B; ++a) {
+        for (std::int64_t b = a + 1; b < B; ++b) {
+            t += rd * rd * (rd - 1) * tau_edge + rd * rd * static_cast<double>(b * r - (a + 1) * r + 1) * tau_mid;
+        }
+    }
+    return t;
+}
+
+/// The three block tables (τ_mid at every length, τ_edge and τ_diag at every r) and the collectives, no run table.
+cost::Profile block_tables(double tau_a, double shift_seconds, double tau_edge = 0.0, double tau_diag = 0.0) {
     cost::Profile p;
-    p.set_kernel(cost::kernel_size_key("mc.update", 2), {tau_a, "update"});
-    p.set_kernel(cost::kernel_size_key("mc.update", 12), {tau_a, "update"});
-    p.set_kernel(cost::kernel_size_key("mc.edge", 3), {tau_edge > 0.0 ? tau_edge : tau_a, "update"});
-    p.set_kernel(cost::kernel_size_key("mc.diag", 3), {tau_diag > 0.0 ? tau_diag : tau_a, "update"});
+    p.set_kernel(cost::kernel_size_key(names::middle, 2), {tau_a, "update"});
+    p.set_kernel(cost::kernel_size_key(names::middle, 12), {tau_a, "update"});
+    p.set_kernel(cost::kernel_size_key(names::edge, 3), {tau_edge > 0.0 ? tau_edge : tau_a, "update"});
+    p.set_kernel(cost::kernel_size_key(names::diag, 3), {tau_diag > 0.0 ? tau_diag : tau_a, "update"});
     for (const int P : {2, 4, 16}) {
         p.set_collective("shift", P, cost::Piecewise::constant(shift_seconds));
         p.set_collective("bcast", P, cost::Piecewise::constant(0.0));
     }
+    return p;
+}
+
+/// The block tables and a run table that leaves the blocks' prices as they are: its one size, n = 2^7 at the default
+/// r = 64, priced at exactly the blocks' sum, so that the engine's scale is 1 at every n and P.
+cost::Profile profile(double tau_a, double shift_seconds, double tau_edge = 0.0, double tau_diag = 0.0) {
+    cost::Profile p = block_tables(tau_a, shift_seconds, tau_edge, tau_diag);
+    const double blocks =
+        one_processor_blocks(128, 64, tau_a, tau_edge > 0.0 ? tau_edge : tau_a, tau_diag > 0.0 ? tau_diag : tau_a);
+    p.set_kernel(cost::kernel_size_key(names::run, 7), {blocks / updates(128), "update"});
     return p;
 }
 
@@ -71,31 +104,63 @@ TEST(MatrixChainCost, ExprPricesTheSchedule) {
     EXPECT_THROW((void)cost::matrix_chain(2, 10, 2, cost::Profile{}), llc::Error);
 }
 
+/// The message of the llc::Error that pricing `call` throws ("" if none).
+template <class F>
+std::string error_of(F&& call) {
+    try {
+        (void)call();
+    } catch (const llc::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
 TEST(MatrixChainCost, PricesMiddleEdgesAndDiagonalByTheirOwnConstants) {
-    // n = 128, r = 64, P = 1: two diagonal blocks of 64·63·65/6 = 43680 updates each, and the block (0, 1) with
-    // 64²·63 = 258048 edge updates and a middle k range of length 1 (64² updates).
+    // n = 128, r = 64: two diagonal blocks of 64·63·65/6 = 43680 updates each, and the block (0, 1) with
+    // 64²·63 = 258048 edge updates and a middle k range of length 1 (64² updates). At P = 2 each processor computes
+    // its diagonal block at macro-step 0, then processor 1 the block (0, 1); no communication is priced here.
     const cost::Profile p = profile(1e-9, 0.0, 2e-9, 3e-9);
     const auto model = cost::make_model("ccm", p);
-    EXPECT_EQ(2 * 43680.0 + 258048.0 + 4096.0, (128.0 * 128 * 128 - 128) / 6);
-    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 128, 64, p), *model),
-                4096 * 1e-9 + 258048 * 2e-9 + 2 * 43680 * 3e-9,
+    EXPECT_EQ(2 * 43680.0 + 258048.0 + 4096.0, updates(128));
+    EXPECT_DOUBLE_EQ(one_processor_blocks(128, 64, 1e-9, 2e-9, 3e-9), 4096 * 1e-9 + 258048 * 2e-9 + 2 * 43680 * 3e-9);
+    EXPECT_NEAR(
+        cost::predict(cost::matrix_chain(2, 128, 64, p), *model), 43680 * 3e-9 + 4096 * 1e-9 + 258048 * 2e-9, 1e-12);
+    // P = 1, r = 32 (not the default: block by block): 4 diagonal blocks of 32·31·33/6 = 5456 updates, 6 off-diagonal
+    // ones of 32²·31 = 31744 edge updates, and middle ranges of length 1 (three blocks), 33 (two) and 65 (one).
+    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 128, 32, p), *model),
+                4 * 5456 * 3e-9 + 6 * 31744 * 2e-9 + 1024.0 * (3 * 1 + 2 * 33 + 65) * 1e-9,
                 1e-12);
-    // A profile without the edge constants (made before llc-probe measured them) is refused.
-    cost::Profile old;
-    old.set_kernel(cost::kernel_size_key("mc.update", 2), {1e-9, "update"});
-    EXPECT_THROW((void)cost::matrix_chain(1, 128, 64, old), llc::Error);
+}
+
+TEST(MatrixChainCost, AProfileWithoutAKeyIsRefusedNamingIt) {
+    // No silent fallback: a profile made before llc-probe measured a table is an error that names the missing key.
+    const cost::Profile p = profile(1e-9, 0.0, 2e-9, 3e-9);
+    cost::Profile no_edges_at_all;
+    no_edges_at_all.set_kernel(cost::kernel_size_key(names::middle, 2), {1e-9, "update"});
+    no_edges_at_all.set_kernel(cost::kernel_size_key(names::run, 7), {1e-9, "update"});
+    EXPECT_NE(error_of([&] { return cost::matrix_chain(1, 128, 64, no_edges_at_all); }).find("mc.edge.2^e"),
+              std::string::npos);
+    // Without the whole engine's run table: refused at P = 1 with the default r (priced by it), at another r and at
+    // P > 1 (scaled by it), and when choosing r.
+    const cost::Profile no_run = block_tables(1e-9, 1e-5, 2e-9, 3e-9);
+    for (const auto& message : {error_of([&] { return cost::matrix_chain(1, 128, 64, no_run); }),
+                                error_of([&] { return cost::matrix_chain(1, 128, 32, no_run); }),
+                                error_of([&] { return cost::matrix_chain(2, 128, 16, no_run); }),
+                                error_of([&] { return cost::matrix_chain_best_r(4, 400, no_run); })}) {
+        EXPECT_NE(message.find("mc.run.2^e"), std::string::npos) << message;
+        EXPECT_NE(message.find("llc-probe"), std::string::npos) << message;
+    }
+    EXPECT_EQ(error_of([&] { return cost::matrix_chain(2, 128, 16, p); }), "");
 }
 
 TEST(MatrixChainCost, OneProcessorWithTheDefaultRIsPricedByTheWholeEngine) {
     // With "mc.run_solo.2^e" in the profile, P = 1 at the default r is (n³ − n)/6 updates at the whole engine's
     // constant (interpolated in log n between the measured sizes).
-    const cost::Profile blocks_only = profile(1e-9, 0.0, 2e-9, 3e-9);
-    cost::Profile p = blocks_only;
-    p.set_kernel(cost::kernel_size_key("mc.run", 9), {9e-10, "update"});  // side by side: not read at P = 1
-    p.set_kernel(cost::kernel_size_key("mc.run_solo", 9), {4e-10, "update"});
-    p.set_kernel(cost::kernel_size_key("mc.run_solo", 11), {6e-10, "update"});
+    cost::Profile p = block_tables(1e-9, 0.0, 2e-9, 3e-9);
+    p.set_kernel(cost::kernel_size_key(names::run, 9), {9e-10, "update"});  // side by side: not read at P = 1
+    p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run), 9), {4e-10, "update"});
+    p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run), 11), {6e-10, "update"});
     const auto model = cost::make_model("ccm", p);
-    const auto updates = [](double n) { return (n * n * n - n) / 6; };
     ASSERT_EQ(llc::default_block_size(1, 1024), 64);
     EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 1024, 64, p), *model), updates(1024) * 5e-10, 1e-12);
     // Below the smallest measured n, its constant.
@@ -105,24 +170,24 @@ TEST(MatrixChainCost, OneProcessorWithTheDefaultRIsPricedByTheWholeEngine) {
 TEST(MatrixChainCost, BlockPricesAreScaledToTheWholeEngine) {
     // Another r at P = 1, and every P > 1, are priced block by block, scaled by the whole engine's run time over the
     // blocks' price of the same one-processor run (n = 2^e, the default r), in log n between the measured sizes; the
-    // solo runs at P = 1, the side-by-side ones at P > 1. Without run constants the scale is 1.
-    const cost::Profile blocks_only = profile(1e-9, 0.0, 2e-9, 3e-9);
-    cost::Profile p = blocks_only;
-    p.set_kernel(cost::kernel_size_key("mc.run", 9), {9e-10, "update"});
-    p.set_kernel(cost::kernel_size_key("mc.run_solo", 9), {4e-10, "update"});
-    p.set_kernel(cost::kernel_size_key("mc.run_solo", 11), {6e-10, "update"});
+    // solo runs at P = 1, the side-by-side ones at P > 1. `unscaled`'s run table is at the blocks' own level.
+    const cost::Profile unscaled = profile(1e-9, 0.0, 2e-9, 3e-9);
+    cost::Profile p = block_tables(1e-9, 0.0, 2e-9, 3e-9);
+    p.set_kernel(cost::kernel_size_key(names::run, 9), {9e-10, "update"});
+    p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run), 9), {4e-10, "update"});
+    p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run), 11), {6e-10, "update"});
     const auto model = cost::make_model("ccm", p);
-    const auto plain_model = cost::make_model("ccm", blocks_only);
+    const auto plain_model = cost::make_model("ccm", unscaled);
     const auto plain = [&](int P, std::int64_t n, std::int64_t r) {
-        return cost::predict(cost::matrix_chain(P, n, r, blocks_only), *plain_model);
+        return cost::predict(cost::matrix_chain(P, n, r, unscaled), *plain_model);
     };
-    const auto updates = [](double n) { return (n * n * n - n) / 6; };
-    const double ratio9 = 4e-10 * updates(512) / plain(1, 512, 64);
-    const double ratio11 = 6e-10 * updates(2048) / plain(1, 2048, 64);
+    const double ratio9 = 4e-10 * updates(512) / one_processor_blocks(512, 64, 1e-9, 2e-9, 3e-9);
+    const double ratio11 = 6e-10 * updates(2048) / one_processor_blocks(2048, 64, 1e-9, 2e-9, 3e-9);
+    EXPECT_NEAR(plain(1, 1024, 32), one_processor_blocks(1024, 32, 1e-9, 2e-9, 3e-9), 1e-12);
     EXPECT_NEAR(
         cost::predict(cost::matrix_chain(1, 1024, 32, p), *model), plain(1, 1024, 32) * (ratio9 + ratio11) / 2, 1e-12);
     // P = 2 (no communication priced in this profile): the side-by-side run at 2^9 sets the scale at every n.
-    const double side_by_side = 9e-10 * updates(512) / plain(1, 512, 64);
+    const double side_by_side = 9e-10 * updates(512) / one_processor_blocks(512, 64, 1e-9, 2e-9, 3e-9);
     EXPECT_NEAR(cost::predict(cost::matrix_chain(2, 1024, 64, p), *model), plain(2, 1024, 64) * side_by_side, 1e-12);
     EXPECT_LT(side_by_side, 1.0);  // the engine here is faster per update than the blocks' 1–3 ns
 }

@@ -12,7 +12,10 @@
 #include <gtest/gtest.h>
 
 #include <llc/algorithms/matrix_chain.hpp>
+#include <llc/algorithms/matrix_chain_names.hpp>
+#include <llc/cost/kernel_table.hpp>
 #include <llc/group.hpp>
+#include <llc/trace.hpp>
 
 #include "../support/expect_error.hpp"
 
@@ -419,6 +422,56 @@ TEST(OptimalBst, BadInputEveryRank) {
             f.push_back(3.0);
         }
         llc::test::expect_error_everywhere([&] { (void)llc::optimal_bst(g, f); }, {"llc::optimal_bst"});
+    }
+}
+
+}  // namespace
+
+namespace {
+
+/// A profile with every table cost::matrix_chain reads (the values do not matter to the shape of the expression).
+llc::cost::Profile shape_profile() {
+    namespace names = llc::names::matrix_chain;
+    llc::cost::Profile p;
+    for (const char* key : {names::middle, names::edge, names::diag, names::run}) {
+        p.set_kernel(llc::cost::kernel_size_key(key, 6), {1e-9, "update"});
+    }
+    return p;
+}
+
+TEST(MatrixChain, TraceMirrorsTheCostExpression) {
+    // The engine's supersteps carry the labels the cost expression prices (matrix_chain_names.hpp): one "mc.rotate"
+    // shift per macro-step d ≥ 1 with the bytes the model counts, then "mc.result" (the bcast of the cost). The
+    // allreduces of the tree walk that follow are not priced.
+    Group& g = Group::world();
+    if (g.size() == 1) {
+        GTEST_SKIP() << "one processor: no superstep";
+    }
+    std::mt19937_64 rng(3);
+    for (const std::int64_t r : {1, 4, 7}) {
+        const auto dims = random_dims(rng, 40, 30);
+        llc::Trace::enable(true);
+        g.restart_superstep_clock();
+        (void)llc::matrix_chain(g, dims, {.r = r});
+        const llc::Trace trace = llc::Trace::gather(g);
+        llc::Trace::enable(false);
+        if (g.rank() != 0) {
+            continue;
+        }
+        const llc::cost::Expr expr = llc::cost::matrix_chain(g.size(), 40, r, shape_profile());
+        EXPECT_EQ(expr.label(), llc::names::matrix_chain::sequence);
+        const std::vector<llc::cost::Expr>& steps = expr.children();
+        const std::vector<llc::TraceNode>& nodes = trace.merged().children;
+        ASSERT_GE(nodes.size(), steps.size()) << "r=" << r;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const std::string at = "r=" + std::to_string(r) + " step " + std::to_string(i);
+            EXPECT_EQ(nodes[i].kind, llc::StepKind::normal) << at;
+            EXPECT_EQ(nodes[i].label, steps[i].label()) << at;
+            EXPECT_EQ(nodes[i].op, steps[i].op()) << at;
+            EXPECT_EQ(nodes[i].P, steps[i].processors()) << at;
+            EXPECT_DOUBLE_EQ(static_cast<double>(nodes[i].bytes), steps[i].bytes()) << at;
+        }
+        EXPECT_EQ(steps.back().label(), llc::names::matrix_chain::result);
     }
 }
 

@@ -5,7 +5,6 @@ namespace llc::validate {
 std::vector<Case> legacy_cases() {
     std::vector<Case> cases;
     for (auto&& family : {distance_transform_cases(),
-                          matrix_chain_cases(),
                           contour_ranking_cases(),
                           symv_cases(),
                           collective_cases(),

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include <llc/algorithms/matrix_chain.hpp>
+#include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/group.hpp>
+#include <llc/trace.hpp>
 
 namespace llc::detail::interval_dp {
 
@@ -440,8 +442,9 @@ class Buffer {
 };
 
 /// Runs the ring algorithm of article [1] on g: macro-step 0 computes each processor's diagonal blocks; macro-step
-/// d ≥ 1 rotates the trapezoids one place along the ring (Group::shift, label "mc.rotate") and computes the blocks
-/// (b − d, b) of the processor's column blocks b ≥ d. Returns this processor's columns.
+/// d ≥ 1 rotates the trapezoids one place along the ring (Group::shift, label names::matrix_chain::rotate, the
+/// superstep cost::matrix_chain prices under that name) and computes the blocks (b − d, b) of the processor's column
+/// blocks b ≥ d. Returns this processor's columns.
 template <class T, class Policy>
 IntervalTable<T> run(
     Group& g, std::int64_t n, std::int64_t r, const Policy& policy, std::vector<ReceivedEntries>* received) {
@@ -491,6 +494,7 @@ IntervalTable<T> run(
             recv.swap(send);  // the ring of one: what it would send to itself
         } else {
             recv.resize(static_cast<std::size_t>(in_size));
+            const Label label(names::matrix_chain::rotate);
             g.shift(std::as_const(send).view(), recv.view());
         }
         if (received != nullptr) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <llc/algorithms/matrix_chain.hpp>
+#include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/error.hpp>
 #include <llc/fingerprint.hpp>
 
@@ -124,12 +125,14 @@ void walk_tree(Group& g,
     }
 }
 
-/// The value c(0, n−1) on every rank (its owner broadcasts it).
+/// The value c(0, n−1) on every rank (its owner broadcasts it): the superstep that ends the last macro-step's blocks,
+/// priced by cost::matrix_chain under the same label.
 template <class T>
 T top_value(Group& g, const IntervalTable<T>& table) {
     const std::int64_t n = table.n();
     T value = table.owns(n - 1) ? table.value(0, n - 1) : T{};
     if (g.size() > 1) {
+        const Label label(names::matrix_chain::result);
         g.bcast(value, table.owner(n - 1));
     }
     return value;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <llc/algorithms/matrix_chain.hpp>
+#include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
@@ -16,10 +17,8 @@ namespace llc::cost {
 
 namespace {
 
-constexpr const char* middle_kernel = "mc.update";
-constexpr const char* edge_kernel = "mc.edge";
-constexpr const char* diag_kernel = "mc.diag";
-constexpr const char* run_kernel = "mc.run";
+namespace names = llc::names::matrix_chain;
+
 constexpr double word_bytes = 8.0;
 
 /// One macro-step of the schedule: per processor, its updates and the words
@@ -96,23 +95,16 @@ double max_of(const std::vector<double>& v) {
 
 /// The three kernel tables of the engine, as llc-probe measured them on its own code (matrix_chain_probes.cpp).
 struct Kernels {
-    KernelSizeTable middle;  ///< "mc.update.2^e": per update of a middle k range of length 2^e
-    KernelSizeTable edge;    ///< "mc.edge.2^e": per update of an off-diagonal block's edges, r = 2^e
-    KernelSizeTable diag;    ///< "mc.diag.2^e": per update of a diagonal block, r = 2^e
+    KernelSizeTable middle;  ///< names::middle ("mc.update.2^e"): per update of a middle k range of length 2^e
+    KernelSizeTable edge;    ///< names::edge ("mc.edge.2^e"): per update of an off-diagonal block's edges, r = 2^e
+    KernelSizeTable diag;    ///< names::diag ("mc.diag.2^e"): per update of a diagonal block, r = 2^e
 
     /// The tables a run on P processors reads (alone on the node at P = 1: kernel_size_table's solo constants).
+    /// @throws llc::Error naming the key when the profile lacks one of them (kernel_size_table: never a fallback).
     Kernels(const Profile& profile, int P)
-        : middle(kernel_size_table(profile, middle_kernel, P)),
-          edge(kernel_size_table(profile, edge_kernel, P)),
-          diag(kernel_size_table(profile, diag_kernel, P)) {
-        for (const auto& [table, key] :
-             {std::pair{&middle, middle_kernel}, {&edge, edge_kernel}, {&diag, diag_kernel}}) {
-            if (table->empty()) {
-                throw Error(std::string("llc::cost::matrix_chain: the profile has no \"") + key +
-                            ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
-            }
-        }
-    }
+        : middle(kernel_size_table(profile, names::middle, P)),
+          edge(kernel_size_table(profile, names::edge, P)),
+          diag(kernel_size_table(profile, names::diag, P)) {}
 };
 
 /// Seconds of block (a, b) as detail::interval_dp::compute_block runs it: a diagonal block's updates at τ_diag(its
@@ -157,10 +149,11 @@ double sum(const std::vector<double>& v) {
 /// that constant) over the blocks' sum for the same run (n = 2^e, r = default_block_size(1, n)) priced with the same
 /// tables; linear in log2 n between the sizes. The block probes time each phase on its own, small, warm operands; the
 /// engine runs them among the others on its big table (where the ring's blocks are the same kernels), and on this
-/// machine ran at 0.7–0.8 of their price (a P = 2 run at n = 4000 was over-predicted by 47 % without it). 1 without
-/// the run table.
+/// machine ran at 0.7–0.8 of their price (a P = 2 run at n = 4000 was over-predicted by 47 % without it). The run
+/// table is required (kernel_size_table throws naming the key): a profile without it is refused, never priced at an
+/// unscaled 1.
 double engine_scale(const Kernels& kernels, const Profile& profile, int P, std::int64_t n) {
-    const KernelSizeTable run = kernel_size_table(profile, run_kernel, P);
+    const KernelSizeTable run = kernel_size_table(profile, names::run, P);
     KernelSizeTable ratio;
     for (const auto& [e, per_update] : run) {
         const std::int64_t m = std::int64_t{1} << e;
@@ -169,6 +162,12 @@ double engine_scale(const Kernels& kernels, const Profile& profile, int P, std::
         if (blocks > 0.0) {
             ratio[e] = per_update * (md * md * md - md) / 6.0 / blocks;
         }
+    }
+    if (ratio.empty()) {
+        // Only sizes with no update (n = 1) or block tables of zeros: nothing to scale by, and no silent 1 either.
+        throw Error(std::string("llc::cost::matrix_chain: the profile's \"") + names::run +
+                    ".2^e\" has no size of at least 2 matrices with a positive block price to scale the blocks by; " +
+                    how_to_make_profile());
     }
     return kernel_per_unit(ratio, static_cast<double>(n), 1.0);
 }
@@ -181,15 +180,15 @@ Expr blocks_expr(int P, std::int64_t n, std::int64_t r, const Kernels& kernels, 
         t *= scale;
     }
     if (P == 1) {
-        return Expr::sequence("mc", {Expr::compute("mc.compute", sum(steps))});
+        return Expr::sequence(names::sequence, {Expr::compute(names::compute, sum(steps))});
     }
     std::vector<Expr> items;
     for (std::size_t d = 1; d < steps.size(); ++d) {
         const StepCounts s = step_counts(P, n, r, static_cast<std::int64_t>(d));
-        items.push_back(Expr::normal("mc.rotate", steps[d - 1], "shift", P, max_of(s.words) * word_bytes));
+        items.push_back(Expr::normal(names::rotate, steps[d - 1], "shift", P, max_of(s.words) * word_bytes));
     }
-    items.push_back(Expr::normal("mc.result", steps.back(), "bcast", P, word_bytes));
-    return Expr::sequence("mc", std::move(items));
+    items.push_back(Expr::normal(names::result, steps.back(), "bcast", P, word_bytes));
+    return Expr::sequence(names::sequence, std::move(items));
 }
 
 }  // namespace
@@ -200,12 +199,11 @@ Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile)
     const Kernels kernels(profile, P);
     if (P == 1 && r == llc::default_block_size(1, n)) {
         // The whole one-processor engine as llc-probe timed it (solo), per update, at the n nearest in log scale.
-        const KernelSizeTable run = kernel_size_table(profile, run_kernel, 1);
-        if (!run.empty()) {
-            const auto nd = static_cast<double>(n);
-            const double updates = (nd * nd * nd - nd) / 6.0;
-            return Expr::sequence("mc", {Expr::compute("mc.compute", updates * kernel_per_unit(run, nd, 0.0))});
-        }
+        const KernelSizeTable run = kernel_size_table(profile, names::run, 1);
+        const auto nd = static_cast<double>(n);
+        const double updates = (nd * nd * nd - nd) / 6.0;
+        return Expr::sequence(names::sequence,
+                              {Expr::compute(names::compute, updates * kernel_per_unit(run, nd, 0.0))});
     }
     // The blocks' prices, brought to the whole engine's measured level.
     return blocks_expr(P, n, r, kernels, engine_scale(kernels, profile, P, n));

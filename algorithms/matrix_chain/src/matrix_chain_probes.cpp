@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <llc/algorithms/matrix_chain.hpp>
+#include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -130,28 +131,29 @@ double run_probe(bool quick, int e) {
 std::vector<cost::KernelProbe> kernel_probes() {
     // Each also alone on the node (solo_name): the one-processor run's prices (cost::kernel_size_table(…, P = 1)).
     const auto solo = [](const char* name, int e) { return cost::kernel_size_key(cost::solo_kernel_name(name), e); };
+    namespace names = llc::names::matrix_chain;
     std::vector<cost::KernelProbe> probes;
     for (int e = 0; e <= 12; ++e) {
-        probes.push_back({cost::kernel_size_key("mc.update", e),
+        probes.push_back({cost::kernel_size_key(names::middle, e),
                           "update of the engine's middle k range (64 × 64 block) of length 2^" + std::to_string(e),
                           [e](bool quick) { return middle_probe(quick, e); },
-                          solo("mc.update", e)});
+                          solo(names::middle, e)});
     }
     for (int e = 3; e <= 8; ++e) {
-        probes.push_back({cost::kernel_size_key("mc.edge", e),
+        probes.push_back({cost::kernel_size_key(names::edge, e),
                           "update of the engine's edge k ranges of an off-diagonal block, r = 2^" + std::to_string(e),
                           [e](bool quick) { return edge_probe(quick, e, false); },
-                          solo("mc.edge", e)});
-        probes.push_back({cost::kernel_size_key("mc.diag", e),
+                          solo(names::edge, e)});
+        probes.push_back({cost::kernel_size_key(names::diag, e),
                           "update of the engine's diagonal block, r = 2^" + std::to_string(e),
                           [e](bool quick) { return edge_probe(quick, e, true); },
-                          solo("mc.diag", e)});
+                          solo(names::diag, e)});
     }
     for (int e = 6; e <= 11; ++e) {
-        probes.push_back({cost::kernel_size_key("mc.run", e),
+        probes.push_back({cost::kernel_size_key(names::run, e),
                           "update of a whole one-processor matrix_chain of 2^" + std::to_string(e) + " matrices",
                           [e](bool quick) { return run_probe(quick, e); },
-                          solo("mc.run", e)});
+                          solo(names::run, e)});
     }
     return probes;
 }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <llc/cost/expr.hpp>
+#include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
 
@@ -161,15 +162,18 @@ namespace cost {
 
 /// The CCM cost of matrix_chain / optimal_bst on P processors, n indices (matrices; keys + 1), block size r (article
 /// [1] §3): macro-step 0 computes the diagonal blocks, each macro-step d = 1 … ⌈n/r⌉−1 is a normal superstep "shift"
+/// (names::matrix_chain::rotate, <llc/algorithms/matrix_chain_names.hpp>, as the engine labels its Group::shift)
 /// whose h is the largest trapezoid message of that step (sent + received bytes) and whose W is the busiest
 /// processor's work of that step: per block, its diagonal updates × τ_diag(width), its edge updates × τ_edge(r) and
 /// its middle updates × τ_mid(middle length) — the profile's "mc.diag.2^e", "mc.edge.2^e" and "mc.update.2^e", which
 /// llc-probe measures by running the engine's compute_edges / compute_middle on a synthetic block. Summed, the W are
 /// the article's T_A and the messages its T_C = Σ Rotat(d)·τ_c. P = 1: one compute node, (n³ − n)/6 updates at the
-/// whole one-processor engine's "mc.run_solo.2^e" (e = log2 n) when r is default_block_size(1, n) and the profile has
-/// it, else the blocks' sum. Otherwise every W is scaled by the whole engine's measured level: "mc.run.2^e" over the
-/// blocks' price of the same one-processor run (the engine ran at 0.7–0.8 of the block probes' price here). @throws
-/// llc::Error for P < 1, n < 1, r < 1, or a profile without the three block tables.
+/// whole one-processor engine's "mc.run.2^e" (e = log2 n; its solo sizes "mc.run_solo.2^e" where measured) when r is
+/// default_block_size(1, n), else the blocks' sum. Otherwise every W is scaled by the whole engine's measured level:
+/// "mc.run.2^e" over the blocks' price of the same one-processor run (the engine ran at 0.7–0.8 of the block probes'
+/// price here). The four tables are required, never replaced by a fallback. @throws llc::Error for P < 1, n < 1,
+/// r < 1, or a profile without one of "mc.update.2^e", "mc.edge.2^e", "mc.diag.2^e", "mc.run.2^e" (the message names
+/// the key and the llc-probe that writes it).
 [[nodiscard]] Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile);
 
 /// The r in 1 … ⌈n/P⌉ that matrix_chain(P, n, r, profile) prices lowest (the smallest such r on a tie).
@@ -190,5 +194,11 @@ namespace cost {
 [[nodiscard]] double miguet_r_opt_exact(double n, double p, double rho);
 
 }  // namespace cost
+
+namespace detail::matrix_chain {
+/// The kernel probes whose constants cost::matrix_chain reads (llc-probe runs them through the matrix-chain card):
+/// "mc.update", "mc.edge", "mc.diag" and "mc.run" at their sizes 2^e, each also alone on the node.
+[[nodiscard]] std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace detail::matrix_chain
 
 }  // namespace llc

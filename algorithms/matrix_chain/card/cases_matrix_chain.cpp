@@ -5,11 +5,16 @@
 #include <vector>
 
 #include <llc/algorithms/matrix_chain.hpp>
+#include <llc/tools/validation_case.hpp>
 
-#include "case.hpp"
+#include "card.hpp"
 
-namespace llc::validate {
+namespace llc::cards {
 namespace {
+
+using validate::Case;
+using validate::Instance;
+using validate::SizeClass;
 
 class MatrixChainInstance final : public Instance {
   public:
@@ -62,4 +67,4 @@ std::vector<Case> matrix_chain_cases() {
     }};
 }
 
-}  // namespace llc::validate
+}  // namespace llc::cards

@@ -11,12 +11,18 @@
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/error.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/comparison.hpp>
 
-#include "comparison.hpp"
+#include "card.hpp"
 
-namespace llc::compare {
+namespace llc::cards {
 
 namespace {
+
+using compare::Comparison;
+using compare::Options;
+using compare::Row;
+using compare::time_medians_interleaved;
 
 std::vector<Row> run(Group& world, const Options& options) {
     const int P = world.size();
@@ -67,4 +73,4 @@ Comparison matrix_chain_comparison() {
     return {"matrix-chain", "llc::matrix_chain at P vs the textbook O(n³) loop and our own P = 1", run};
 }
 
-}  // namespace llc::compare
+}  // namespace llc::cards
