@@ -3,12 +3,7 @@
 namespace llc::run {
 
 std::vector<RunCommand> legacy_commands() {
-    return {distance_transform_command(),
-            path_planning_command(),
-            matrix_chain_command(),
-            optimal_bst_command(),
-            contour_ranking_command(),
-            symv_command()};
+    return {matrix_chain_command(), optimal_bst_command(), contour_ranking_command(), symv_command()};
 }
 
 }  // namespace llc::run
