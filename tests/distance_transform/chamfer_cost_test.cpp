@@ -38,11 +38,18 @@ TEST(ChamferCostTest, ArticleTwoReferenceValues) {
     EXPECT_NEAR(n * n * tau_a / (p * llc::cost::miguet_sweep_time(n, p, 6, 52, beta, tau_c, tau_a)), 0.821, 0.001);
 }
 
-llc::cost::Profile profile() {
+/// Both tables of every standard mask, the in-cache one equal to the streamed one (so a pixel costs the same at every
+/// footprint); `in_cache` false: a profile made before the in-cache tables were measured.
+llc::cost::Profile profile(bool in_cache = true) {
     llc::cost::Profile profile;
     for (const char* mask : {"d4", "d8", "chamfer34", "chamfer5711"}) {
-        profile.set_kernel(llc::cost::kernel_size_key(std::string("dt.sweep.") + mask, 3), {2e-9, "pixel"});
-        profile.set_kernel(llc::cost::kernel_size_key(std::string("dt.sweep.") + mask, 12), {1e-9, "pixel"});
+        for (const std::string table : {"dt.sweep.", "dt.sweep_cache."}) {
+            if (table == "dt.sweep_cache." && !in_cache) {
+                continue;
+            }
+            profile.set_kernel(llc::cost::kernel_size_key(table + mask, 3), {2e-9, "pixel"});
+            profile.set_kernel(llc::cost::kernel_size_key(table + mask, 12), {1e-9, "pixel"});
+        }
     }
     profile.set_collective("shift", 2, llc::cost::Piecewise::constant(5e-6));
     profile.set_collective("shift", 3, llc::cost::Piecewise::constant(6e-6));
@@ -85,6 +92,13 @@ TEST(ChamferCostTest, BadArgumentsAndMissingConstants) {
     EXPECT_THROW((void)llc::cost::chamfer_distance_transform(2, 8, 8, 1, 0, ChamferMask::d4(), profile()), llc::Error);
     EXPECT_THROW((void)llc::cost::chamfer_distance_transform(2, 8, 8, 1, 1, ChamferMask::d4(), llc::cost::Profile{}),
                  llc::Error);
+    // A profile made before the in-cache tables: an error naming the missing table (no pricing at the streamed one).
+    try {
+        (void)llc::cost::chamfer_distance_transform(2, 8, 8, 1, 1, ChamferMask::d8(), profile(false));
+        FAIL() << "a profile without dt.sweep_cache.d8 priced the d8 transform";
+    } catch (const llc::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'dt.sweep_cache.d8.2^e'"), std::string::npos) << e.what();
+    }
     // The model's segment length is one the model prices lowest: no other candidate is cheaper.
     const auto model = llc::cost::make_model("ccm", profile());
     const std::int64_t k = llc::cost::best_segment(2, 64, 64, 32, ChamferMask::d8(), profile());

@@ -82,6 +82,9 @@ int check(const std::vector<double>& tc,
     }
     std::vector<double> out(local.size(), -1.0);
     const llc::PathPlanningReport report = llc::path_planning(world(), width, height, r, local, sources, out, k);
+    // The sequential count (what the cost prices a map by when no run reported on it) is the run's at every P, r, k.
+    EXPECT_EQ(llc::path_planning_sweeps(width, height, tc, sources), report.sweeps)
+        << width << " × " << height << ", r = " << r << ", k = " << k << ", P = " << world().size();
     for (std::size_t i = 0; i < rows.size(); ++i) {
         for (int x = 0; x < width; ++x) {
             const double want = expected[static_cast<std::size_t>(rows[i] * width + x)];
@@ -189,6 +192,9 @@ TEST(PathPlanningTest, BadArgumentsFailOnEveryRank) {
     }
     llc::test::expect_error_everywhere([&] { (void)llc::path_planning(world(), 3, 4, 1, bad, source, out); },
                                        {"llc::path_planning"});
+    EXPECT_THROW((void)llc::path_planning_sweeps(3, 4, std::vector<double>(11, 1.0), source), llc::Error);
+    EXPECT_THROW((void)llc::path_planning_sweeps(3, 1, std::vector<double>{1, -2, 1}, source), llc::Error);
+    EXPECT_THROW((void)llc::path_planning_sweeps(3, 1, std::vector<double>(3, 1.0), {}), llc::Error);
     if (world().rank() == 0) {
         try {
             std::vector<double> three(3);
@@ -223,8 +229,11 @@ TEST(PathPlanningTest, DefaultLayoutIsSegmentsOf256ColumnsInBlocksOfAQuarterOfTh
 
 TEST(PathPlanningTest, CostIsSweepsOfPipelineSteps) {
     llc::cost::Profile profile;
-    profile.set_kernel(llc::cost::kernel_size_key("dt.path_sweep", 3), {4e-9, "pixel"});
-    profile.set_kernel(llc::cost::kernel_size_key("dt.path_sweep", 11), {2e-9, "pixel"});
+    // Every table at the same constants: a pixel costs the same in the caches and from memory, red or blue.
+    for (const char* table : {"dt.path_sweep", "dt.path_memory", "dt.path_sweep_blue", "dt.path_memory_blue"}) {
+        profile.set_kernel(llc::cost::kernel_size_key(table, 3), {4e-9, "pixel"});
+        profile.set_kernel(llc::cost::kernel_size_key(table, 11), {2e-9, "pixel"});
+    }
     profile.set_kernel("dt.path_setup", {1e-9, "pixel"});
     profile.set_collective("shift", 2, llc::cost::Piecewise::constant(5e-6));
     profile.set_collective("allreduce", 1, llc::cost::Piecewise::constant(0.0));
@@ -250,14 +259,20 @@ TEST(PathPlanningTest, CostIsSweepsOfPipelineSteps) {
             without.set_kernel(key, constant);
         }
     }
-    EXPECT_THROW((void)llc::cost::path_planning(1, 64, 64, 8, 16, 2, without), llc::Error);
+    try {
+        (void)llc::cost::path_planning(1, 64, 64, 8, 16, 2, without);
+        FAIL() << "a profile without dt.path_setup priced path planning";
+    } catch (const llc::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'dt.path_setup'"), std::string::npos) << e.what();
+    }
     EXPECT_THROW((void)llc::cost::path_planning(2, 64, 64, 8, 16, 0, profile), llc::Error);
     EXPECT_THROW((void)llc::cost::path_planning_sweep(2, 64, 64, 8, 16, false, llc::cost::Profile{}), llc::Error);
 }
 
-TEST(PathPlanningTest, BlueSweepsArePricedAtTheirOwnConstantsWhereTheProfileHasThem) {
+TEST(PathPlanningTest, BlueSweepsArePricedAtTheirOwnConstants) {
     llc::cost::Profile profile;
     profile.set_kernel(llc::cost::kernel_size_key("dt.path_sweep", 11), {2e-9, "pixel"});
+    profile.set_kernel(llc::cost::kernel_size_key("dt.path_memory", 11), {2e-9, "pixel"});
     profile.set_kernel("dt.path_setup", {1e-9, "pixel"});
     profile.set_collective("allreduce", 1, llc::cost::Piecewise::constant(0.0));
     const auto model = llc::cost::make_model("ccm", profile);
@@ -265,10 +280,23 @@ TEST(PathPlanningTest, BlueSweepsArePricedAtTheirOwnConstantsWhereTheProfileHasT
         return llc::cost::predict(llc::cost::path_planning(1, 4096, 10, 10, 1, 3, profile), *model);
     };
     const double pixels = 4096.0 * 10;
-    // A profile without blue constants (made before they were measured): every sweep at the red ones.
-    EXPECT_NEAR(three_sweeps(), 1e-9 * pixels + 3 * 2e-9 * pixels, 1e-12);
-    // With them: red, blue, red.
+    // A profile without blue constants (made before they were measured): an error naming the missing table, not blue
+    // sweeps priced at the red ones.
+    try {
+        (void)three_sweeps();
+        FAIL() << "a profile without dt.path_sweep_blue priced path planning";
+    } catch (const llc::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'dt.path_sweep_blue.2^e'"), std::string::npos) << e.what();
+    }
     profile.set_kernel(llc::cost::kernel_size_key("dt.path_sweep_blue", 11), {5e-9, "pixel"});
+    try {
+        (void)three_sweeps();
+        FAIL() << "a profile without dt.path_memory_blue priced path planning";
+    } catch (const llc::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'dt.path_memory_blue.2^e'"), std::string::npos) << e.what();
+    }
+    // With them: red, blue, red.
+    profile.set_kernel(llc::cost::kernel_size_key("dt.path_memory_blue", 11), {5e-9, "pixel"});
     EXPECT_NEAR(three_sweeps(), 1e-9 * pixels + (2e-9 + 5e-9 + 2e-9) * pixels, 1e-12);
     const auto sweep = [&](bool blue) {
         return llc::cost::predict(llc::cost::path_planning_sweep(1, 4096, 10, 10, 1, blue, profile), *model);

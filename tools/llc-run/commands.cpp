@@ -3,10 +3,7 @@
 namespace llc::run {
 
 std::vector<RunCommand> legacy_commands() {
-    return {distance_transform_command(),
-            path_planning_command(),
-            contour_ranking_command(),
-            symv_command()};
+    return {contour_ranking_command(), symv_command()};
 }
 
 }  // namespace llc::run

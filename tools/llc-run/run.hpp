@@ -23,8 +23,6 @@ inline RunCommand legacy_command(std::string name,
 /// The commands not yet on a card (commands.cpp).
 [[nodiscard]] std::vector<RunCommand> legacy_commands();
 
-[[nodiscard]] RunCommand distance_transform_command();
-[[nodiscard]] RunCommand path_planning_command();
 [[nodiscard]] RunCommand contour_ranking_command();
 [[nodiscard]] RunCommand symv_command();
 

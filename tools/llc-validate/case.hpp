@@ -14,7 +14,6 @@ namespace llc::validate {
 
 [[nodiscard]] std::vector<Case> collective_cases();
 [[nodiscard]] std::vector<Case> broadcast_cases();
-[[nodiscard]] std::vector<Case> distance_transform_cases();
 [[nodiscard]] std::vector<Case> contour_ranking_cases();
 [[nodiscard]] std::vector<Case> symv_cases();
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <llc/algorithms/chamfer.hpp>
+#include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/error.hpp>
 #include <llc/fingerprint.hpp>
@@ -186,7 +187,7 @@ void chamfer_pass(Group& group,
                 mark_unreached(row_at(b, y - mask.reach()), 0, g.width);  // row y − reach was the last that read it
             }
         },
-        g.backward ? "dt.backward" : "dt.forward",
+        g.backward ? names::distance_transform::backward : names::distance_transform::forward,
         [&](const Unit& u) {
             if (rows_behind) {
                 const std::int64_t last = g.last_pass_row(u.block);

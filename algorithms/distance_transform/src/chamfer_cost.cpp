@@ -6,6 +6,7 @@
 #include <string>
 
 #include <llc/algorithms/chamfer.hpp>
+#include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/algorithms/row_image.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/model.hpp>
@@ -16,6 +17,8 @@
 namespace llc::cost {
 
 namespace {
+
+namespace names = llc::names::distance_transform;
 
 constexpr const char* name = "llc::cost::chamfer_distance_transform";
 
@@ -28,7 +31,8 @@ struct SweepTables {
 /// Bytes a pixel of a pass holds: its image byte and its int32 distance.
 constexpr double pixel_bytes = 5.0;
 
-/// The profile's per-pixel tables of the standard mask nearest to `mask` in number of steps.
+/// The profile's per-pixel tables of the standard mask nearest to `mask` in number of steps (the probes measure the
+/// standard masks only). @throws llc::Error naming the key the profile lacks: both tables are required.
 SweepTables sweep_tables(const ChamferMask& mask, const Profile& profile, int P) {
     const ChamferMask standard[] = {
         ChamferMask::d4(), ChamferMask::d8(), ChamferMask::chamfer34(), ChamferMask::chamfer5711()};
@@ -45,17 +49,10 @@ SweepTables sweep_tables(const ChamferMask& mask, const Profile& profile, int P)
             nearest = &m;
         }
     }
-    SweepTables tables{kernel_size_table(profile, "dt.sweep_cache." + nearest->name(), P),
-                       kernel_size_table(profile, "dt.sweep." + nearest->name(), P)};
-    if (tables.in_memory.empty()) {
-        throw Error(std::string(name) + ": the profile has no kernel constants dt.sweep." + nearest->name() +
-                    ".2^j; calibrate with llc-probe (this build measures them)");
-    }
-    if (tables.in_cache.empty()) {
-        // A profile made before the in-cache table: the streamed one for every image.
-        tables.in_cache = tables.in_memory;
-    }
-    return tables;
+    // One after the other, so that a profile without either names the in-cache table first.
+    KernelSizeTable in_cache = kernel_size_table(profile, names::sweep_key(names::sweep_cache, nearest->name()), P);
+    KernelSizeTable in_memory = kernel_size_table(profile, names::sweep_key(names::sweep, nearest->name()), P);
+    return {std::move(in_cache), std::move(in_memory)};
 }
 
 /// The pass of geometry g, its steps priced per pixel by the tables at the busiest processor's bytes.
@@ -123,10 +120,10 @@ Expr chamfer_distance_transform(int P,
         g.r = height;
         g.k = width + height * mask.lead();
     }
-    Expr forward = pass(g, tables, "dt.forward");
+    Expr forward = pass(g, tables, names::forward);
     g.backward = true;
-    Expr backward = pass(g, tables, "dt.backward");
-    return Expr::sequence("dt", {std::move(forward), std::move(backward)});
+    Expr backward = pass(g, tables, names::backward);
+    return Expr::sequence(names::chamfer, {std::move(forward), std::move(backward)});
 }
 
 std::int64_t best_segment(

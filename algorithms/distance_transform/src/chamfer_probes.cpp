@@ -11,6 +11,7 @@
 
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/chamfer.hpp>
+#include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -72,14 +73,15 @@ double sweep_probe(bool quick, const ChamferMask& mask, int j, int height) {
 }  // namespace
 
 std::vector<cost::KernelProbe> kernel_probes() {
+    namespace names = llc::names::distance_transform;
     std::vector<cost::KernelProbe> probes;
     for (const ChamferMask& mask :
          {ChamferMask::d4(), ChamferMask::d8(), ChamferMask::chamfer34(), ChamferMask::chamfer5711()}) {
         for (int j = 3; j <= 12; ++j) {
             // The largest segment is what a one-processor run reads (whole rows): measured alone too.
             for (const auto& [key, height, where] :
-                 {std::tuple{"dt.sweep." + mask.name(), 2048, ""},
-                  std::tuple{"dt.sweep_cache." + mask.name(), 256, ", in the caches"}}) {
+                 {std::tuple{names::sweep_key(names::sweep, mask.name()), 2048, ""},
+                  std::tuple{names::sweep_key(names::sweep_cache, mask.name()), 256, ", in the caches"}}) {
                 probes.push_back(
                     {cost::kernel_size_key(key, j),
                      "pixel of one " + mask.name() + " pass in segments of 2^" + std::to_string(j) + " columns" + where,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <llc/algorithms/blob_image.hpp>
+#include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -73,23 +74,24 @@ double carry_probe(bool quick) {
 }  // namespace
 
 std::vector<cost::KernelProbe> kernel_probes() {
+    namespace names = llc::names::distance_transform;
     std::vector<cost::KernelProbe> probes;
     for (int k = 10; k <= 24; k += 2) {
-        probes.push_back({cost::kernel_size_key("dt.edt_columns", k),
+        probes.push_back({cost::kernel_size_key(names::edt_columns, k),
                           "pixel of the EDT's column pass over a block of 2^" + std::to_string(k) + " pixels",
                           [k](bool quick) { return columns_probe(quick, k); }});
     }
     for (int j = 4; j <= 13; ++j) {
-        probes.push_back({cost::kernel_size_key("dt.edt_rows", j),
+        probes.push_back({cost::kernel_size_key(names::edt_rows, j),
                           "pixel of the EDT's row pass on a square image of 2^" + std::to_string(j) + " × 2^" +
                               std::to_string(j) + " pixels",
                           [j](bool quick) { return rows_probe(quick, j); }});
     }
-    probes.push_back({"dt.edt_carry", "column and block of the EDT's scans over the block summaries", carry_probe});
+    probes.push_back({names::edt_carry, "column and block of the EDT's scans over the block summaries", carry_probe});
     for (cost::KernelProbe& probe : probes) {
         // The largest take a second or more a call: full calibrations only.
-        probe.full_only = probe.name == cost::kernel_size_key("dt.edt_columns", 24) ||
-                          probe.name == cost::kernel_size_key("dt.edt_rows", 13);
+        probe.full_only = probe.name == cost::kernel_size_key(names::edt_columns, 24) ||
+                          probe.name == cost::kernel_size_key(names::edt_rows, 13);
     }
     return probes;
 }

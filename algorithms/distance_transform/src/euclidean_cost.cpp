@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/error.hpp>
@@ -28,26 +29,23 @@ Expr euclidean_distance_transform(
     const auto pixels = static_cast<double>(rows * width);
     const auto w = static_cast<double>(width);
     const auto blocks = static_cast<double>((height + r - 1) / r);
-    const KernelSizeTable columns = kernel_size_table(profile, "dt.edt_columns");
-    const KernelSizeTable row_pass = kernel_size_table(profile, "dt.edt_rows");
-    if (columns.empty() || row_pass.empty()) {
-        throw Error(std::string(name) +
-                    ": the profile has no kernel constants dt.edt_columns.2^k and dt.edt_rows.2^k; calibrate with "
-                    "llc-probe (this build measures them)");
-    }
+    namespace names = llc::names::distance_transform;
+    // Each table is required: kernel_size_table throws naming the key the profile lacks.
+    const KernelSizeTable columns = kernel_size_table(profile, names::edt_columns);
+    const KernelSizeTable row_pass = kernel_size_table(profile, names::edt_rows);
     // Phase 1 streams over a block; its cost per pixel depends on the block's size. Phase 2 on the row's length.
     const double block_pixels = static_cast<double>(std::min(r, height)) * w;
     const double phase1 = kernel_per_unit(columns, block_pixels, 0.0) * pixels;
     const double phase2 = kernel_per_unit(row_pass, w, 0.0) * pixels;
-    const double scans = profile.kernel("dt.edt_carry").seconds_per_unit * blocks * w;
+    const double scans = profile.kernel(names::edt_carry).seconds_per_unit * blocks * w;
     if (P == 1) {
-        return Expr::sequence("edt", {Expr::compute("edt.rows", phase1 + scans + phase2)});
+        return Expr::sequence(names::edt, {Expr::compute(names::edt_row_pass, phase1 + scans + phase2)});
     }
     // h of an all-gather is the whole result: two int32 rows per block.
     const double summary_bytes = 2.0 * 4.0 * blocks * w;
-    return Expr::sequence("edt",
-                          {Expr::normal("edt.summaries", phase1, "allgatherv", P, summary_bytes),
-                           Expr::compute("edt.rows", scans + phase2)});
+    return Expr::sequence(names::edt,
+                          {Expr::normal(names::edt_summaries, phase1, "allgatherv", P, summary_bytes),
+                           Expr::compute(names::edt_row_pass, scans + phase2)});
 }
 
 }  // namespace llc::cost

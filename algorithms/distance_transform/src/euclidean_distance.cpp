@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/error.hpp>
 #include <llc/trace.hpp>
@@ -106,7 +107,7 @@ void euclidean_distance_transform(Group& g,
         if (g.size() == 1) {
             return summaries;
         }
-        const Label label("edt.summaries");
+        const Label label(names::distance_transform::edt_summaries);
         return g.allgatherv(std::span<const std::int32_t>(summaries));
     }();
     const auto P = static_cast<std::int64_t>(g.size());

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <llc/algorithms/blob_image.hpp>
+#include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/algorithms/path_planning.hpp>
 #include <llc/algorithms/row_image.hpp>
 #include <llc/cost/kernel_probe.hpp>
@@ -28,39 +29,35 @@ namespace cost {
 
 namespace {
 
+namespace names = llc::names::distance_transform;
+
 constexpr const char* name = "llc::cost::path_planning";
 
-/// The busiest processor's check, cell setup and copy-out of one run.
+/// The busiest processor's check, cell setup and copy-out of one run. @throws llc::Error (Profile::kernel) naming
+/// names::path_setup when the profile lacks it.
 double setup_seconds(int P, std::int64_t width, std::int64_t height, std::int64_t r, const Profile& profile) {
-    if (!profile.has_kernel("dt.path_setup")) {
-        throw Error(std::string(name) +
-                    ": the profile has no kernel constant dt.path_setup; calibrate with llc-probe (this build measures "
-                    "it)");
-    }
     std::int64_t rows = 0;
     for (int q = 0; q < P; ++q) {
         rows = std::max(rows, llc::block_rows_held(P, q, height, P == 1 ? height : r));
     }
-    return profile.kernel("dt.path_setup").seconds_per_unit * static_cast<double>(rows * width);
+    return profile.kernel(names::path_setup).seconds_per_unit * static_cast<double>(rows * width);
 }
 
-/// The kernel constants of a red sweep ("dt.path_sweep", "dt.path_memory") or a blue one (the same names with "_blue":
-/// a blue sweep runs up the rows, and streamed from memory in segments it took 1.25–1.7× a red one's time). A profile
-/// made before the blue constants were measured prices both colours at the red ones.
-std::string sweep_kernel(const Profile& profile, const char* red, bool blue) {
-    const std::string own = std::string(red) + "_blue";
-    return blue && !kernel_size_table(profile, own).empty() ? own : std::string(red);
-}
-
-/// Seconds per pixel of a sweep in segments of k columns for a processor holding `pixels` cells: "dt.path_sweep.2^j"
-/// (measured on an 8 MiB map, in the caches) and "dt.path_memory.2^j" (a 64 MiB map, streamed from memory: slower for
+/// Seconds per pixel of a sweep in segments of k columns for a processor holding `pixels` cells: names::path_sweep
+/// (measured on an 8 MiB map, in the caches) and names::path_memory (a 64 MiB map, streamed from memory: slower for
 /// short segments, whose rows are far apart, faster for whole rows, which the prefetchers follow), by the cells' bytes
-/// (kernel_per_unit_by_footprint), each for the sweep's colour (sweep_kernel); the solo constants at P = 1, the
-/// side-by-side ones at P > 1 (the ranks share the memory bus).
+/// (kernel_per_unit_by_footprint); a blue sweep at its own tables (names::path_sweep_blue, names::path_memory_blue: it
+/// runs up the rows, and streamed from memory in segments it took 1.25–1.7× a red one's time); the solo constants at
+/// P = 1, the side-by-side ones at P > 1 (the ranks share the memory bus). Every table is required: kernel_size_table
+/// throws naming the key the profile lacks.
 double sweep_seconds_per_pixel(const Profile& profile, int P, std::int64_t k, std::int64_t pixels, bool blue) {
     constexpr double cell = sizeof(detail::sweep::Cell);
-    return kernel_per_unit_by_footprint(kernel_size_table(profile, sweep_kernel(profile, "dt.path_sweep", blue), P),
-                                        kernel_size_table(profile, sweep_kernel(profile, "dt.path_memory", blue), P),
+    // One after the other, so that a profile without either names the in-cache table first.
+    const KernelSizeTable in_cache = kernel_size_table(profile, blue ? names::path_sweep_blue : names::path_sweep, P);
+    const KernelSizeTable in_memory =
+        kernel_size_table(profile, blue ? names::path_memory_blue : names::path_memory, P);
+    return kernel_per_unit_by_footprint(in_cache,
+                                        in_memory,
                                         static_cast<double>(k),
                                         static_cast<double>(pixels) * cell,
                                         static_cast<double>(detail::sweep::path_probe_width) * 256 * cell,
@@ -85,13 +82,6 @@ Expr sweep(int P,
             throw_argument_error(name, argument, std::to_string(value), "must be at least 1");
         }
     }
-    // The solo constants at P = 1 (the node to itself), the side-by-side ones at P > 1.
-    const KernelSizeTable table = kernel_size_table(profile, "dt.path_sweep", P);
-    if (table.empty()) {
-        throw Error(std::string(name) +
-                    ": the profile has no kernel constants dt.path_sweep.2^j; calibrate with llc-probe (this build "
-                    "measures them)");
-    }
     detail::sweep::Geometry g{
         .width = width, .height = height, .r = r, .k = k, .lead = 1, .reach = 1, .P = P, .backward = blue};
     if (P == 1) {
@@ -104,7 +94,7 @@ Expr sweep(int P,
     // fetch: 14–26 % high in six validations.)
     const std::int64_t segment = g.k >= width ? detail::sweep::path_probe_width : g.k;
     const double per_pixel = sweep_seconds_per_pixel(profile, P, segment, busiest_rows * width, blue);
-    const char* label = blue ? "pp.blue" : "pp.red";
+    const char* label = blue ? names::blue : names::red;
     std::vector<Expr> items;
     if (P == 1) {
         items.push_back(Expr::compute(label, before + per_pixel * static_cast<double>(width * height)));
@@ -127,7 +117,7 @@ Expr sweep(int P,
                                                                                        : std::move(node));
         }
     }
-    items.push_back(Expr::normal("pp.changed", 0.0, "allreduce", P, sizeof(int)));
+    items.push_back(Expr::normal(names::changed, 0.0, "allreduce", P, sizeof(int)));
     return Expr::sequence(label, std::move(items));
 }
 
@@ -151,7 +141,7 @@ Expr path_planning(int P,
     const Expr red = path_planning_sweep(P, width, height, r, k, false, profile);
     const Expr blue = path_planning_sweep(P, width, height, r, k, true, profile);
     // Each run also checks every cost, builds the cells (a fresh array: its pages are touched for the first time) and
-    // copies the path costs out: "dt.path_setup" a pixel of the busiest processor, priced in the first sweep's first
+    // copies the path costs out: names::path_setup a pixel of the busiest processor, priced in the first sweep's first
     // step (the setup is what the processors do before their first shift; the copy-out, after the last allreduce,
     // joins it there so that the steps still match the trace's).
     const double setup = setup_seconds(P, width, height, r, profile);
@@ -159,7 +149,7 @@ Expr path_planning(int P,
     for (int s = 1; s < sweeps; ++s) {
         items.push_back(s % 2 == 0 ? red : blue);
     }
-    return Expr::sequence("pp", std::move(items));
+    return Expr::sequence(names::path, std::move(items));
 }
 
 }  // namespace cost
@@ -235,15 +225,15 @@ double path_setup_probe(bool quick) {
 }  // namespace
 
 std::vector<cost::KernelProbe> path_kernel_probes() {
-    std::vector<cost::KernelProbe> probes{{"dt.path_setup",
+    namespace names = llc::names::distance_transform;
+    std::vector<cost::KernelProbe> probes{{names::path_setup,
                                            "pixel of a path-planning run's cost check, cell setup and copy-out",
                                            [](bool quick) { return path_setup_probe(quick); }}};
     for (const bool blue : {false, true}) {
         const std::string colour = blue ? "blue" : "red";
-        const std::string suffix = blue ? "_blue" : "";
+        const std::string in_cache = blue ? names::path_sweep_blue : names::path_sweep;
+        const std::string in_memory = blue ? names::path_memory_blue : names::path_memory;
         for (int j = 3; j <= 11; ++j) {
-            const std::string in_cache = "dt.path_sweep" + suffix;
-            const std::string in_memory = "dt.path_memory" + suffix;
             probes.push_back(
                 {cost::kernel_size_key(in_cache, j),
                  "pixel of a path-planning " + colour + " sweep in segments of 2^" + std::to_string(j) + " columns",

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/algorithms/path_planning.hpp>
 #include <llc/error.hpp>
@@ -31,8 +32,10 @@ std::string pixel_text(std::int64_t row, std::int64_t column) {
     return out.str();
 }
 
-/// This processor's verdict on its arguments ("" when they are good).
-std::string argument_problem(const Group& g,
+/// The verdict of processor `rank` of P on its arguments to `who` ("" when they are good).
+std::string argument_problem(const char* who,
+                             int P,
+                             int rank,
                              std::int64_t width,
                              std::int64_t height,
                              std::int64_t r,
@@ -42,47 +45,46 @@ std::string argument_problem(const Group& g,
                              std::size_t out) {
     for (const auto& [name, value] : {std::pair{"width", width}, std::pair{"height", height}, std::pair{"r", r}}) {
         if (value < 1) {
-            return argument_message(function, name, std::to_string(value), "must be at least 1");
+            return argument_message(who, name, std::to_string(value), "must be at least 1");
         }
     }
     if (k < 0) {
-        return argument_message(
-            function, "k", std::to_string(k), "must be at least 1, or 0 for path_planning_layout's");
+        return argument_message(who, "k", std::to_string(k), "must be at least 1, or 0 for path_planning_layout's");
     }
     if (sources.empty()) {
-        return argument_message(function, "sources", "{}", "must hold at least one pixel");
+        return argument_message(who, "sources", "{}", "must hold at least one pixel");
     }
     for (std::size_t i = 0; i < sources.size(); ++i) {
         const Pixel s = sources[i];
         if (s.row < 0 || s.row >= height || s.column < 0 || s.column >= width) {
             return argument_message(
-                function,
+                who,
                 "sources[" + std::to_string(i) + "]",
                 pixel_text(s.row, s.column),
                 "is outside the " + std::to_string(height) + " × " + std::to_string(width) + " map");
         }
     }
-    const auto pixels = static_cast<std::size_t>(block_rows_held(g.size(), g.rank(), height, r) * width);
+    const auto pixels = static_cast<std::size_t>(block_rows_held(P, rank, height, r) * width);
     if (costs.size() != pixels) {
-        return argument_message(function,
+        return argument_message(who,
                                 "costs.size()",
                                 std::to_string(costs.size()),
                                 "must be this rank's rows × width = " + std::to_string(pixels));
     }
     if (out != pixels) {
         return argument_message(
-            function, "out.size()", std::to_string(out), "must equal costs.size() = " + std::to_string(pixels));
+            who, "out.size()", std::to_string(out), "must equal costs.size() = " + std::to_string(pixels));
     }
     // A bad cost: name the pixel by its place in the map.
     std::size_t at = 0;
-    for (std::int64_t b = g.rank(); b * r < height; b += g.size()) {
+    for (std::int64_t b = rank; b * r < height; b += P) {
         for (std::int64_t y = b * r; y < std::min(height, (b + 1) * r); ++y) {
             for (std::int64_t x = 0; x < width; ++x, ++at) {
                 const double c = costs[at];
                 if (std::isnan(c) || c < 0.0) {
                     std::ostringstream value;
                     value << c;
-                    return argument_message(function,
+                    return argument_message(who,
                                             "costs at pixel " + pixel_text(y, x),
                                             value.str(),
                                             "must be ≥ 0 (or +inf for an obstacle)");
@@ -125,7 +127,8 @@ PathPlanningReport path_planning(Group& g,
                                  std::span<const Pixel> sources,
                                  std::span<double> out,
                                  std::int64_t k) {
-    const std::string problem = argument_problem(g, width, height, r, k, costs, sources, out.size());
+    const std::string problem =
+        argument_problem(function, g.size(), g.rank(), width, height, r, k, costs, sources, out.size());
     g.check_same(function,
                  {{"width", width},
                   {"height", height},
@@ -181,13 +184,13 @@ PathPlanningReport path_planning(Group& g,
                               std::span(row, static_cast<std::size_t>(width)), above[0], x0, x1, blue) ||
                           changed;
             },
-            blue ? "pp.blue" : "pp.red");
+            blue ? names::distance_transform::blue : names::distance_transform::red);
         ++report.sweeps;
         // A sweep that changes nothing leaves a state every one of its relaxations keeps; the sweep before it (of the
         // other colour) left one all of its own keep, so both hold and the costs are final. The first red sweep has
         // no sweep before it: unchanged, it proves nothing (a source in the last row's last pixel reaches nothing in
         // it), so the blue sweep always runs.
-        const Label label("pp.changed");
+        const Label label(names::distance_transform::changed);
         if (g.allreduce(changed ? 1 : 0, Op::max) == 0 && report.sweeps >= 2) {
             break;
         }
@@ -196,6 +199,42 @@ PathPlanningReport path_planning(Group& g,
         out[i] = cells[i].f;
     }
     return report;
+}
+
+int path_planning_sweeps(std::int64_t width,
+                         std::int64_t height,
+                         std::span<const double> costs,
+                         std::span<const Pixel> sources) {
+    constexpr const char* where = "llc::path_planning_sweeps";
+    if (const std::string problem = argument_problem(
+            where, 1, 0, width, height, std::max<std::int64_t>(height, 1), 0, costs, sources, costs.size());
+        !problem.empty()) {
+        throw Error(problem);
+    }
+    // What path_planning does on one processor: one block, whole rows, red and blue sweeps until a sweep other than
+    // the first changes nothing.
+    std::vector<Cell> cells(costs.size());
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        cells[i] = {std::numeric_limits<double>::infinity(), costs[i]};
+    }
+    for (const Pixel& s : sources) {
+        cells[static_cast<std::size_t>(s.row * width + s.column)].f = 0.0;
+    }
+    const auto row = [&](std::int64_t y) { return cells.data() + y * width; };
+    for (int sweeps = 1;; ++sweeps) {
+        const bool blue = sweeps % 2 == 0;
+        bool changed = false;
+        for (std::int64_t i = 0; i < height; ++i) {
+            const std::int64_t y = blue ? height - 1 - i : i;
+            const Cell* above = i == 0 ? nullptr : row(blue ? y + 1 : y - 1);
+            changed = detail::sweep::path_segment(
+                          std::span(row(y), static_cast<std::size_t>(width)), above, 0, width, blue) ||
+                      changed;
+        }
+        if (!changed && sweeps >= 2) {
+            return sweeps;
+        }
+    }
 }
 
 }  // namespace llc

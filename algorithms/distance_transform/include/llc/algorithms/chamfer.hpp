@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <llc/cost/expr.hpp>
+#include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
 
@@ -139,5 +140,11 @@ namespace cost {
 [[nodiscard]] double miguet_k_max(double n, double p, double r);
 
 }  // namespace cost
+
+namespace detail::sweep {
+/// The kernel probes whose constants cost::chamfer_distance_transform reads (llc-probe runs them through the
+/// distance-transform card).
+[[nodiscard]] std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace detail::sweep
 
 }  // namespace llc

@@ -28,6 +28,10 @@ enum class Metric {
 
 /// "d4", "d8", "chamfer34", "chamfer5711", "euclidean".
 [[nodiscard]] std::string_view metric_name(Metric metric) noexcept;
+/// metric_name under the name every enum of llc has for it (llc-run's options parse enums by their to_string).
+[[nodiscard]] inline std::string_view to_string(Metric metric) noexcept {
+    return metric_name(metric);
+}
 /// The metric named by metric_name. @throws llc::Error naming `function` and the value for any other name.
 [[nodiscard]] Metric parse_metric(std::string_view name, const char* function = "llc::parse_metric");
 /// The chamfer mask of a chamfer metric. @throws llc::Error for Metric::euclidean.

@@ -15,9 +15,11 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include <llc/algorithms/row_image.hpp>
 #include <llc/cost/expr.hpp>
+#include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
 
@@ -60,5 +62,11 @@ namespace cost {
     int P, std::int64_t width, std::int64_t height, std::int64_t r, const Profile& profile);
 
 }  // namespace cost
+
+namespace detail::edt {
+/// The kernel probes whose constants cost::euclidean_distance_transform reads (llc-probe runs them through the
+/// distance-transform card).
+[[nodiscard]] std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace detail::edt
 
 }  // namespace llc

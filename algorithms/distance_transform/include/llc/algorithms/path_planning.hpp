@@ -15,9 +15,11 @@
 #include <cstdint>
 #include <span>
 #include <utility>
+#include <vector>
 
 #include <llc/algorithms/chamfer.hpp>
 #include <llc/cost/expr.hpp>
+#include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
 
@@ -70,16 +72,32 @@ namespace cost {
 /// The CCM cost of one red or blue sweep (article [2] §4: the pipeline's steps, as for the chamfer passes, at the
 /// kernel constants "dt.path_sweep.2^j", seconds per pixel in segments of 2^j columns on an 8 MiB map, and
 /// "dt.path_memory.2^j", the same on a 64 MiB map, between which the processor's cells choose by their bytes; a blue
-/// sweep at "dt.path_sweep_blue.2^j" and "dt.path_memory_blue.2^j" where the profile has them; the solo constants at
-/// P = 1, the side-by-side ones at P > 1) followed by the allreduce that ends it. @throws llc::Error for
-/// P, width, height, r or k < 1, or a profile without the constants.
+/// sweep at its own "dt.path_sweep_blue.2^j" and "dt.path_memory_blue.2^j"; the solo constants at P = 1, the
+/// side-by-side ones at P > 1; keys in distance_transform_names.hpp) followed by the allreduce that ends it.
+/// @throws llc::Error for P, width, height, r or k < 1, or a profile without one of the tables (naming its key).
 [[nodiscard]] Expr path_planning_sweep(
     int P, std::int64_t width, std::int64_t height, std::int64_t r, std::int64_t k, bool blue, const Profile& profile);
 
-/// `sweeps` sweeps, red and blue alternately from red: the cost of a run that reported that many.
+/// `sweeps` sweeps, red and blue alternately from red: the cost of a run that reported that many, with the run's
+/// setup ("dt.path_setup" a pixel of the busiest processor). @throws as path_planning_sweep, for sweeps < 1, or a
+/// profile without "dt.path_setup".
 [[nodiscard]] Expr path_planning(
     int P, std::int64_t width, std::int64_t height, std::int64_t r, std::int64_t k, int sweeps, const Profile& profile);
 
 }  // namespace cost
+
+/// The sweeps path_planning takes on the whole `width` × `height` map `costs` (row-major) from `sources`: the same at
+/// every P and layout (each pipelined sweep computes what the sequential sweep does), found here by the sequential
+/// sweeps alone, on this processor, without MPI — what cost::path_planning needs to price a map no run has reported
+/// on. @throws llc::Error as path_planning does for bad sizes, costs or sources.
+[[nodiscard]] int path_planning_sweeps(std::int64_t width,
+                                       std::int64_t height,
+                                       std::span<const double> costs,
+                                       std::span<const Pixel> sources);
+
+namespace detail::sweep {
+/// The kernel probes whose constants cost::path_planning reads (llc-probe runs them through the path-planning card).
+[[nodiscard]] std::vector<cost::KernelProbe> path_kernel_probes();
+}  // namespace detail::sweep
 
 }  // namespace llc

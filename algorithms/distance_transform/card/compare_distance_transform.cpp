@@ -26,12 +26,19 @@
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/algorithms/row_image.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/comparison.hpp>
 
-#include "comparison.hpp"
+#include "card.hpp"
+#include "inputs.hpp"
 
-namespace llc::compare {
+namespace llc::cards {
 
 namespace {
+
+using compare::Comparison;
+using compare::Options;
+using compare::Row;
+using compare::time_medians_interleaved;
 
 struct Transform {
     std::string name;
@@ -90,7 +97,7 @@ std::vector<Row> run(Group& world, const Options& options) {
     cv::setNumThreads(1);
     std::vector<Row> rows;
     for (const std::int64_t n : sizes) {
-        const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
+        const std::vector<std::uint8_t> whole = random_blob_image(n, n, dt::blob_seed);
         const int side = static_cast<int>(n);
         const cv::Mat source(side, side, CV_8U, const_cast<std::uint8_t*>(whole.data()));
         cv::Mat distances;
@@ -137,4 +144,4 @@ Comparison distance_transform_comparison() {
             run};
 }
 
-}  // namespace llc::compare
+}  // namespace llc::cards

@@ -27,12 +27,19 @@
 #include <llc/algorithms/path_planning.hpp>
 #include <llc/algorithms/row_image.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/comparison.hpp>
 
-#include "comparison.hpp"
+#include "card.hpp"
+#include "inputs.hpp"
 
-namespace llc::compare {
+namespace llc::cards {
 
 namespace {
+
+using compare::Comparison;
+using compare::Options;
+using compare::Row;
+using compare::time_medians_interleaved;
 
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
@@ -111,11 +118,7 @@ void time_one_map(Group& world,
                   std::int64_t n,
                   int repeat,
                   std::vector<Row>& rows) {
-    auto free = static_cast<std::int64_t>(blobs.size() / 2);
-    while (free + 1 < n * n && blobs[static_cast<std::size_t>(free)] != 0) {
-        ++free;
-    }
-    const Pixel source{free / n, free % n};
+    const Pixel source = dt::middle_free_pixel(blobs, n);
     Ours ours(world, map, n, source);
     std::optional<Ours> one;  // ours on rank 0 alone
     std::vector<double> peer;
@@ -149,13 +152,9 @@ std::vector<Row> run(Group& world, const Options& options) {
                                                             {"path-planning-terrain", 5.0}};  // a blob's cost
     std::vector<Row> rows;
     for (const std::int64_t n : sizes) {
-        const std::vector<std::uint8_t> blobs = random_blob_image(n, n, 20261125);
+        const std::vector<std::uint8_t> blobs = random_blob_image(n, n, dt::blob_seed);
         for (const auto& [name, blob_cost] : kinds) {
-            std::vector<double> map(blobs.size());
-            for (std::size_t i = 0; i < blobs.size(); ++i) {
-                map[i] = blobs[i] == 0 ? 1.0 : blob_cost;
-            }
-            time_one_map(world, name, map, blobs, n, repeat, rows);
+            time_one_map(world, name, dt::blob_cost_map(blobs, blob_cost), blobs, n, repeat, rows);
         }
     }
     return rows;
@@ -169,4 +168,4 @@ Comparison path_planning_comparison() {
             run};
 }
 
-}  // namespace llc::compare
+}  // namespace llc::cards
