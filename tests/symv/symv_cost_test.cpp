@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <llc/algorithms/symv.hpp>
+#include <llc/algorithms/symv_names.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
@@ -40,8 +41,8 @@ TEST(SymvCost, ArticleClosedForms) {
 cost::Profile article_profile(int P) {
     cost::Profile p;
     for (const int e : {0, 20}) {
-        p.set_kernel(cost::kernel_size_key("symv.entry", e), {2.0 * tau_a, "packed entry"});
-        p.set_kernel(cost::kernel_size_key("symv.row", e), {tau_a, "entry"});
+        p.set_kernel(cost::kernel_size_key(llc::names::symv::entry, e), {2.0 * tau_a, "packed entry"});
+        p.set_kernel(cost::kernel_size_key(llc::names::symv::row, e), {tau_a, "entry"});
     }
     p.set_collective("shift", P, cost::Piecewise::linear(beta, tau_c / 16.0));
     p.set_collective("shift.overlap", P, cost::Piecewise::linear(beta, tau_c / 16.0));

@@ -225,6 +225,7 @@ namespace cost {
 /// seconds per packed entry, read at the block whose footprint is the busiest rank's entries)), and a final compute of
 /// the remaining blocks. Standard: P − 1 shifts of x blocks with one block of full rows per step, τ("symv.row").
 /// Summed, the work is the article's T_a = n²τ_a/P and the messages its T_c = (P−1)(β + (n/P)τ_c).
+/// The labels and kernel keys are those of <llc/algorithms/symv_names.hpp>.
 /// @throws llc::Error for P < 1, n < 1, or a profile without the symv kernel tables.
 [[nodiscard]] Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bool overlap = true);
 
