@@ -112,16 +112,13 @@ Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bo
     }
     const SymvLayout layout(n, P, mapping);
     const char* kernel = mapping == SymvMapping::reflection ? names::symv::entry : names::symv::row;
+    // Throws (naming the key and the llc-probe that writes it) when the profile has no table: no fallback.
     const KernelSizeTable table = kernel_size_table(profile, kernel, P);  // alone on the node at P = 1
-    if (table.empty()) {
-        throw Error(std::string(name) + ": the profile has no \"" + kernel +
-                    ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
-    }
     // The kernels were timed streaming a 2^e × 2^e block, call after call; a product streams all of a rank's entries,
     // call after call, so whether they stay in cache is set by that footprint: read the table at the block of as many
     // entries as the busiest rank holds.
     const double entries = busiest(P, [&](int q) { return static_cast<double>(layout.local_entries(q)); });
-    const double tau = kernel_per_unit(table, std::max(1.0, std::sqrt(entries)), 0.0);
+    const double tau = kernel_per_unit(table, std::max(1.0, std::sqrt(entries)), 0.0);  // never empty: no fallback
     return mapping == SymvMapping::reflection ? reflection(layout, tau, overlap) : standard(layout, tau, overlap);
 }
 

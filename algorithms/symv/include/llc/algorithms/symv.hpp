@@ -226,7 +226,8 @@ namespace cost {
 /// the remaining blocks. Standard: P − 1 shifts of x blocks with one block of full rows per step, τ("symv.row").
 /// Summed, the work is the article's T_a = n²τ_a/P and the messages its T_c = (P−1)(β + (n/P)τ_c).
 /// The labels and kernel keys are those of <llc/algorithms/symv_names.hpp>.
-/// @throws llc::Error for P < 1, n < 1, or a profile without the symv kernel tables.
+/// @throws llc::Error for P < 1, n < 1, or a profile without the mapping's kernel table ("symv.entry.2^e" or
+///         "symv.row.2^e"): the message names the key and the llc-probe that writes it; there is no fallback.
 [[nodiscard]] Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bool overlap = true);
 
 /// Article [3]'s closed forms: no overlap T = n²τ_a/p + (p−1)(β + (n/p)τ_c) (§4.2.1; distributed x: 2n/p words), and
