@@ -14,9 +14,6 @@ std::vector<cost::KernelProbe> kernel_probes();
 namespace llc::detail::contour_ranking {
 std::vector<cost::KernelProbe> kernel_probes();
 }  // namespace llc::detail::contour_ranking
-namespace llc::detail::symv {
-std::vector<cost::KernelProbe> kernel_probes();
-}  // namespace llc::detail::symv
 
 namespace llc {
 
@@ -26,8 +23,7 @@ std::vector<cost::KernelProbe> algorithm_kernel_probes() {
                           detail::sweep::kernel_probes(),
                           detail::sweep::path_kernel_probes(),
                           detail::matrix_chain::kernel_probes(),
-                          detail::contour_ranking::kernel_probes(),
-                          detail::symv::kernel_probes()}) {
+                          detail::contour_ranking::kernel_probes()}) {
         for (const auto& probe : family) {
             probes.push_back(probe);
         }

@@ -11,9 +11,6 @@ std::vector<Comparison> legacy_comparisons() {
         distance_transform_comparison(),
         contour_ranking_comparison(),
 #endif
-#ifdef LLC_HAVE_OPENBLAS
-        symv_comparison(),
-#endif
     };
 }
 

@@ -28,6 +28,5 @@ inline RunCommand legacy_command(std::string name,
 [[nodiscard]] RunCommand matrix_chain_command();
 [[nodiscard]] RunCommand optimal_bst_command();
 [[nodiscard]] RunCommand contour_ranking_command();
-[[nodiscard]] RunCommand symv_command();
 
 }  // namespace llc::run

@@ -35,6 +35,10 @@ std::string size_text(std::size_t s) {
 
 }  // namespace
 
+std::string_view to_string(SymvMapping mapping) {
+    return mapping == SymvMapping::reflection ? "reflection" : "standard";
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Layout
 

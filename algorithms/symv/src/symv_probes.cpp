@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <llc/algorithms/symv.hpp>
 #include <llc/algorithms/symv_names.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>

@@ -16,11 +16,13 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <llc/cost/expr.hpp>
+#include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
 
@@ -33,6 +35,9 @@ enum class SymvMapping {
     /// Article [3] §2: P blocks of consecutive full rows (the square is stored: both triangles).
     standard,
 };
+
+/// "reflection" or "standard" (llc-run symv --mapping).
+[[nodiscard]] std::string_view to_string(SymvMapping mapping);
 
 /// Which triangle of a full input matrix is read.
 enum class Triangle { lower, upper };
@@ -239,3 +244,9 @@ namespace cost {
 }  // namespace cost
 
 }  // namespace llc
+
+namespace llc::detail::symv {
+/// The kernel probes whose constants cost::symv reads (llc-probe runs them through symv's card): "symv.entry.2^e" and
+/// "symv.row.2^e" (and their "_solo" variants), e = 3 … 12.
+[[nodiscard]] std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace llc::detail::symv

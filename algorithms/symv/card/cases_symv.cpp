@@ -1,35 +1,28 @@
-// Validation case of the symmetric matrix–vector product (algorithms/symv): a random symmetric matrix with the
+// Validation case of the symmetric matrix–vector product (algorithms/symv): the generated symmetric matrix with the
 // reflection mapping, built once (the operator a Lanczos or CG run reuses), one timed product y = Ax per run(),
 // overlapped shifts; priced by llc::cost::symv.
-#include <random>
+#include <memory>
 #include <vector>
 
 #include <llc/algorithms/symv.hpp>
+#include <llc/tools/validation_case.hpp>
 
-#include "case.hpp"
+#include "card.hpp"
+#include "input.hpp"
 
-namespace llc::validate {
+namespace llc::cards {
 namespace {
 
-/// An entry in [−1, 1) from (i, j): a hash, so that each rank generates only its own rows.
-double entry(std::int64_t i, std::int64_t j) {
-    std::uint64_t z = static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint64_t>(j);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-52 - 1.0;
-}
+using validate::Case;
+using validate::Instance;
+using validate::SizeClass;
 
 class SymvInstance final : public Instance {
   public:
     SymvInstance(Group& g, std::int64_t n)
-        : g_(g),
-          A_(g, n, entry),
-          x_(static_cast<std::size_t>(A_.local_rows()), 1.0),
-          y_(static_cast<std::size_t>(A_.local_rows()), 0.0) {
-        std::mt19937_64 rng(20261125);
-        std::uniform_real_distribution<double> dist(-1.0, 1.0);
-        for (auto& v : x_) {
-            v = dist(rng);
+        : g_(g), A_(g, n, SymvInput{}), y_(static_cast<std::size_t>(A_.local_rows()), 0.0) {
+        for (const std::int64_t i : A_.local_row_indices()) {
+            x_.push_back(SymvInput{}.x(i));
         }
     }
     void run() override { symv<double>(g_, 1.0, A_, x_, 0.0, y_); }
@@ -41,7 +34,7 @@ class SymvInstance final : public Instance {
     std::vector<double> y_;
 };
 
-std::vector<std::int64_t> sizes(SizeClass size_class) {
+std::vector<std::int64_t> symv_sizes(SizeClass size_class) {
     switch (size_class) {
         case SizeClass::small:
             return {256, 1024, 2048};
@@ -60,7 +53,7 @@ std::vector<Case> symv_cases() {
         .algorithm = "symv",
         .family = "linear-algebra",
         .size_unit = "rows",
-        .sizes = sizes,
+        .sizes = symv_sizes,
         .prepare = [](Group& g, std::int64_t n) -> std::unique_ptr<Instance> {
             return std::make_unique<SymvInstance>(g, n);
         },
@@ -72,4 +65,4 @@ std::vector<Case> symv_cases() {
     }};
 }
 
-}  // namespace llc::validate
+}  // namespace llc::cards
