@@ -4,16 +4,12 @@
 namespace llc::detail::contour_ranking {
 std::vector<cost::KernelProbe> kernel_probes();
 }  // namespace llc::detail::contour_ranking
-namespace llc::detail::symv {
-std::vector<cost::KernelProbe> kernel_probes();
-}  // namespace llc::detail::symv
 
 namespace llc {
 
 std::vector<cost::KernelProbe> algorithm_kernel_probes() {
     std::vector<cost::KernelProbe> probes;
-    for (auto&& family : {detail::contour_ranking::kernel_probes(),
-                          detail::symv::kernel_probes()}) {
+    for (auto&& family : {detail::contour_ranking::kernel_probes()}) {
         for (const auto& probe : family) {
             probes.push_back(probe);
         }

@@ -1,10 +1,12 @@
 // llc::cost::symv and article [3]'s closed forms against the thesis' reference values (digest §4, §10 H).
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 #include <gtest/gtest.h>
 
 #include <llc/algorithms/symv.hpp>
+#include <llc/algorithms/symv_names.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
@@ -40,8 +42,8 @@ TEST(SymvCost, ArticleClosedForms) {
 cost::Profile article_profile(int P) {
     cost::Profile p;
     for (const int e : {0, 20}) {
-        p.set_kernel(cost::kernel_size_key("symv.entry", e), {2.0 * tau_a, "packed entry"});
-        p.set_kernel(cost::kernel_size_key("symv.row", e), {tau_a, "entry"});
+        p.set_kernel(cost::kernel_size_key(llc::names::symv::entry, e), {2.0 * tau_a, "packed entry"});
+        p.set_kernel(cost::kernel_size_key(llc::names::symv::row, e), {tau_a, "entry"});
     }
     p.set_collective("shift", P, cost::Piecewise::linear(beta, tau_c / 16.0));
     p.set_collective("shift.overlap", P, cost::Piecewise::linear(beta, tau_c / 16.0));
@@ -82,7 +84,32 @@ TEST(SymvCost, UnevenSizesAndErrors) {
     const cost::Profile p = article_profile(2);
     EXPECT_THROW((void)cost::symv(0, 10, SymvMapping::reflection, p), llc::Error);
     EXPECT_THROW((void)cost::symv(2, 0, SymvMapping::reflection, p), llc::Error);
-    EXPECT_THROW((void)cost::symv(2, 10, SymvMapping::reflection, cost::Profile{}), llc::Error);
+}
+
+/// The message of the llc::Error that pricing `mapping` on `profile` throws ("" if it throws none).
+std::string error_of(SymvMapping mapping, const cost::Profile& profile) {
+    try {
+        (void)cost::symv(2, 10, mapping, profile);
+    } catch (const llc::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(SymvCost, AMissingKernelTableIsAnErrorNamingTheKey) {
+    // No silent fallback: each mapping needs its own table, and the error names the key llc-probe writes.
+    const std::string entry_key = std::string(llc::names::symv::entry) + ".2^e";
+    const std::string row_key = std::string(llc::names::symv::row) + ".2^e";
+    EXPECT_NE(error_of(SymvMapping::reflection, cost::Profile{}).find(entry_key), std::string::npos);
+    EXPECT_NE(error_of(SymvMapping::standard, cost::Profile{}).find(row_key), std::string::npos);
+    cost::Profile only_row;
+    only_row.set_kernel(cost::kernel_size_key(llc::names::symv::row, 4), {1e-9, "entry"});
+    EXPECT_NE(error_of(SymvMapping::reflection, only_row).find(entry_key), std::string::npos);
+    EXPECT_EQ(error_of(SymvMapping::standard, only_row), "");
+    cost::Profile only_entry;
+    only_entry.set_kernel(cost::kernel_size_key(llc::names::symv::entry, 4), {1e-9, "packed entry"});
+    EXPECT_NE(error_of(SymvMapping::standard, only_entry).find(row_key), std::string::npos);
+    EXPECT_EQ(error_of(SymvMapping::reflection, only_entry), "");
 }
 
 }  // namespace

@@ -12,6 +12,5 @@ namespace llc::compare {
 
 [[nodiscard]] Comparison par_comparison();
 [[nodiscard]] Comparison contour_ranking_comparison();  ///< only with OpenCV (LLC_HAVE_OPENCV)
-[[nodiscard]] Comparison symv_comparison();             ///< only with OpenBLAS (LLC_HAVE_OPENBLAS)
 
 }  // namespace llc::compare

@@ -8,9 +8,6 @@ std::vector<Comparison> legacy_comparisons() {
 #ifdef LLC_HAVE_OPENCV
         contour_ranking_comparison(),
 #endif
-#ifdef LLC_HAVE_OPENBLAS
-        symv_comparison(),
-#endif
     };
 }
 

@@ -3,7 +3,7 @@
 namespace llc::run {
 
 std::vector<RunCommand> legacy_commands() {
-    return {contour_ranking_command(), symv_command()};
+    return {contour_ranking_command()};
 }
 
 }  // namespace llc::run

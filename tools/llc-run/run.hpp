@@ -24,6 +24,5 @@ inline RunCommand legacy_command(std::string name,
 [[nodiscard]] std::vector<RunCommand> legacy_commands();
 
 [[nodiscard]] RunCommand contour_ranking_command();
-[[nodiscard]] RunCommand symv_command();
 
 }  // namespace llc::run

@@ -15,6 +15,5 @@ namespace llc::validate {
 [[nodiscard]] std::vector<Case> collective_cases();
 [[nodiscard]] std::vector<Case> broadcast_cases();
 [[nodiscard]] std::vector<Case> contour_ranking_cases();
-[[nodiscard]] std::vector<Case> symv_cases();
 
 }  // namespace llc::validate

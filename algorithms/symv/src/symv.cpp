@@ -7,8 +7,10 @@
 #include <vector>
 
 #include <llc/algorithms/symv.hpp>
+#include <llc/algorithms/symv_names.hpp>
 #include <llc/error.hpp>
 #include <llc/fingerprint.hpp>
+#include <llc/trace.hpp>
 
 #include "symv_kernels.hpp"
 
@@ -32,6 +34,10 @@ std::string size_text(std::size_t s) {
 }
 
 }  // namespace
+
+std::string_view to_string(SymvMapping mapping) {
+    return mapping == SymvMapping::reflection ? "reflection" : "standard";
+}
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Layout
@@ -324,6 +330,7 @@ std::vector<T> replicate(Group& g, const SymvLayout& layout, std::span<const T> 
     if (g.size() == 1) {
         return assemble<T>(layout, x);
     }
+    const Label label(names::symv::x);
     return assemble<T>(layout, g.allgatherv(x));
 }
 
@@ -358,6 +365,7 @@ std::vector<T> reflection_product(Group& g, const SymmetricMatrix<T>& A, std::sp
         std::vector<T> recv = sized(dest(s + 1));
         std::vector<T> next = s + 1 < P ? sized(dest(s + 1)) : std::vector<T>{};
         std::span<T> gamma = s + 1 < P ? std::span<T>(next) : std::span<T>(mine);
+        const Label label(names::symv::ring);  // the shift is recorded at wait() or at shift()
         if (overlap) {
             ShiftInFlight flight = g.shift_start<T>(send, recv, -1);
             compute(s + 1, gamma);  // needs nothing that is in flight
@@ -395,6 +403,7 @@ std::vector<T> standard_product(Group& g, const SymmetricMatrix<T>& A, std::span
             break;
         }
         std::vector<T> next(static_cast<std::size_t>(layout.block_size((c + 1) % P)));
+        const Label label(names::symv::ring);
         if (overlap) {
             ShiftInFlight flight = g.shift_start<T>(held, next, -1);
             compute(c);  // reads `held`, which the shift only sends

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <llc/algorithms/symv.hpp>
+#include <llc/algorithms/symv_names.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/error.hpp>
 
@@ -56,10 +57,10 @@ Expr reflection(const SymvLayout& layout, double tau, bool overlap) {
         work[static_cast<std::size_t>(s)] = tau * busiest(P, [&](int q) { return reflection_units(layout, q, s); });
     }
     if (P == 1) {
-        return Expr::sequence("symv", {Expr::compute("symv.compute", work[1])});
+        return Expr::sequence(names::symv::whole, {Expr::compute(names::symv::compute, work[1])});
     }
     std::vector<Expr> items;
-    items.push_back(Expr::normal("symv.x", 0.0, "allgatherv", P, static_cast<double>(layout.n()) * word_bytes));
+    items.push_back(Expr::normal(names::symv::x, 0.0, "allgatherv", P, static_cast<double>(layout.n()) * word_bytes));
     for (int s = 1; s < P; ++s) {
         // Shift s: this rank's partial sums for processor q + s out, processor q + 1's for q + s + 1 in.
         const double bytes =
@@ -69,15 +70,15 @@ Expr reflection(const SymvLayout& layout, double tau, bool overlap) {
         const auto u = static_cast<std::size_t>(s);
         if (overlap) {
             items.push_back(
-                Expr::overlapped("symv.ring", s == 1 ? work[1] : 0.0, work[u + 1], "shift.overlap", P, bytes));
+                Expr::overlapped(names::symv::ring, s == 1 ? work[1] : 0.0, work[u + 1], "shift.overlap", P, bytes));
         } else {
-            items.push_back(Expr::normal("symv.ring", work[u], "shift", P, bytes));
+            items.push_back(Expr::normal(names::symv::ring, work[u], "shift", P, bytes));
         }
     }
     if (!overlap) {
-        items.push_back(Expr::compute("symv.final", work[static_cast<std::size_t>(P)]));
+        items.push_back(Expr::compute(names::symv::final_step, work[static_cast<std::size_t>(P)]));
     }
-    return Expr::sequence("symv", std::move(items));
+    return Expr::sequence(names::symv::whole, std::move(items));
 }
 
 Expr standard(const SymvLayout& layout, double tau, bool overlap) {
@@ -86,17 +87,17 @@ Expr standard(const SymvLayout& layout, double tau, bool overlap) {
     for (int s = 0; s < P; ++s) {
         const double w = tau * busiest(P, [&](int q) { return standard_units(layout, q, s); });
         if (s + 1 == P) {
-            items.push_back(Expr::compute("symv.final", w));
+            items.push_back(Expr::compute(names::symv::final_step, w));
             break;
         }
         const double bytes =
             word_bytes * busiest(P, [&](int q) {
                 return static_cast<double>(layout.block_size((q + s) % P) + layout.block_size((q + s + 1) % P));
             });
-        items.push_back(overlap ? Expr::overlapped("symv.ring", 0.0, w, "shift.overlap", P, bytes)
-                                : Expr::normal("symv.ring", w, "shift", P, bytes));
+        items.push_back(overlap ? Expr::overlapped(names::symv::ring, 0.0, w, "shift.overlap", P, bytes)
+                                : Expr::normal(names::symv::ring, w, "shift", P, bytes));
     }
-    return Expr::sequence("symv", std::move(items));
+    return Expr::sequence(names::symv::whole, std::move(items));
 }
 
 }  // namespace
@@ -110,17 +111,14 @@ Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bo
         throw_argument_error(name, "n", std::to_string(n), "must be at least 1");
     }
     const SymvLayout layout(n, P, mapping);
-    const char* kernel = mapping == SymvMapping::reflection ? "symv.entry" : "symv.row";
+    const char* kernel = mapping == SymvMapping::reflection ? names::symv::entry : names::symv::row;
+    // Throws (naming the key and the llc-probe that writes it) when the profile has no table: no fallback.
     const KernelSizeTable table = kernel_size_table(profile, kernel, P);  // alone on the node at P = 1
-    if (table.empty()) {
-        throw Error(std::string(name) + ": the profile has no \"" + kernel +
-                    ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
-    }
     // The kernels were timed streaming a 2^e × 2^e block, call after call; a product streams all of a rank's entries,
     // call after call, so whether they stay in cache is set by that footprint: read the table at the block of as many
     // entries as the busiest rank holds.
     const double entries = busiest(P, [&](int q) { return static_cast<double>(layout.local_entries(q)); });
-    const double tau = kernel_per_unit(table, std::max(1.0, std::sqrt(entries)), 0.0);
+    const double tau = kernel_per_unit(table, std::max(1.0, std::sqrt(entries)), 0.0);  // never empty: no fallback
     return mapping == SymvMapping::reflection ? reflection(layout, tau, overlap) : standard(layout, tau, overlap);
 }
 

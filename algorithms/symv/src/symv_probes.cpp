@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <llc/algorithms/symv.hpp>
+#include <llc/algorithms/symv_names.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -73,14 +75,14 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // cache, so only the 128 MiB block prices the products worth distributing, which stream from memory (at 2^11 the
     // quick constants under-predicted n = 8192 and 16384 at P = 2 by 42-52 %). Larger blocks stream the same way.
     for (int e = 3; e <= 12; ++e) {
-        probes.push_back({cost::kernel_size_key("symv.entry", e),
+        probes.push_back({cost::kernel_size_key(names::symv::entry, e),
                           "off-diagonal packed entry of the fused symv pass on a 2^" + std::to_string(e) + " block",
                           [e](bool quick) { return entry_probe(quick, e); },
-                          cost::kernel_size_key(cost::solo_kernel_name("symv.entry"), e)});
-        probes.push_back({cost::kernel_size_key("symv.row", e),
+                          cost::kernel_size_key(cost::solo_kernel_name(names::symv::entry), e)});
+        probes.push_back({cost::kernel_size_key(names::symv::row, e),
                           "entry of the standard symv row product on a 2^" + std::to_string(e) + " block",
                           [e](bool quick) { return row_probe(quick, e); },
-                          cost::kernel_size_key(cost::solo_kernel_name("symv.row"), e)});
+                          cost::kernel_size_key(cost::solo_kernel_name(names::symv::row), e)});
     }
     return probes;
 }

@@ -240,7 +240,7 @@ int run_command(Group& world, const RunCommand& command, const std::vector<std::
     if (world.rank() == 0) {
         print_report(*run, vm["json"].as<bool>(), repeat, measured, predicted, profile.has_value());
     }
-    return 0;
+    return run->exit_status();
 }
 
 void write_on_root(Group& world, const std::function<void()>& write) {

@@ -16,11 +16,13 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <llc/cost/expr.hpp>
+#include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
 
@@ -33,6 +35,9 @@ enum class SymvMapping {
     /// Article [3] §2: P blocks of consecutive full rows (the square is stored: both triangles).
     standard,
 };
+
+/// "reflection" or "standard" (llc-run symv --mapping).
+[[nodiscard]] std::string_view to_string(SymvMapping mapping);
 
 /// Which triangle of a full input matrix is read.
 enum class Triangle { lower, upper };
@@ -225,7 +230,9 @@ namespace cost {
 /// seconds per packed entry, read at the block whose footprint is the busiest rank's entries)), and a final compute of
 /// the remaining blocks. Standard: P − 1 shifts of x blocks with one block of full rows per step, τ("symv.row").
 /// Summed, the work is the article's T_a = n²τ_a/P and the messages its T_c = (P−1)(β + (n/P)τ_c).
-/// @throws llc::Error for P < 1, n < 1, or a profile without the symv kernel tables.
+/// The labels and kernel keys are those of <llc/algorithms/symv_names.hpp>.
+/// @throws llc::Error for P < 1, n < 1, or a profile without the mapping's kernel table ("symv.entry.2^e" or
+///         "symv.row.2^e"): the message names the key and the llc-probe that writes it; there is no fallback.
 [[nodiscard]] Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bool overlap = true);
 
 /// Article [3]'s closed forms: no overlap T = n²τ_a/p + (p−1)(β + (n/p)τ_c) (§4.2.1; distributed x: 2n/p words), and
@@ -237,3 +244,9 @@ namespace cost {
 }  // namespace cost
 
 }  // namespace llc
+
+namespace llc::detail::symv {
+/// The kernel probes whose constants cost::symv reads (llc-probe runs them through symv's card): "symv.entry.2^e" and
+/// "symv.row.2^e" (and their "_solo" variants), e = 3 … 12.
+[[nodiscard]] std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace llc::detail::symv

@@ -57,6 +57,9 @@ class Run {
     [[nodiscard]] virtual std::vector<std::string> text_after() const { return {}; }
     /// What the measured time covers, as in "measured:  1.2 ms (trace + rank, median of 5)"; empty: the run.
     [[nodiscard]] virtual std::string measured_what() const { return {}; }
+    /// Every rank, after the report: llc-run's exit status, 1 when the run found its own result wrong (symv --check
+    /// beyond its error bound), else 0.
+    [[nodiscard]] virtual int exit_status() const { return 0; }
 };
 
 /// One algorithm of llc-run.
@@ -75,8 +78,8 @@ struct RunCommand {
 /// The generic llc-run: parses `args` against the command's options and the common ones, loads --profile, prepares
 /// the run, times `--repeat` executions after one warm-up (llc::tools::time_sample, as llc-probe and llc-validate
 /// measure), prices the run under the CCM, writes the outputs and reports on rank 0 (text, or one JSON object with
-/// --json). Returns the exit status (0, or 0 after --help). @throws UsageError for bad arguments or input,
-/// OutputError when an output could not be written. Collective over `world`.
+/// --json). Returns the exit status (Run::exit_status(), or 0 after --help). @throws UsageError for bad arguments or
+/// input, OutputError when an output could not be written. Collective over `world`.
 [[nodiscard]] int run_command(Group& world, const RunCommand& command, const std::vector<std::string>& args);
 
 /// An output that could not be written: exit status 1. Thrown on every rank (write_on_root agrees on it).

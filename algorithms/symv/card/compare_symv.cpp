@@ -2,9 +2,9 @@
 // reused) against OpenBLAS on rank 0 while the other ranks wait: dsymv on the full n × n array (one triangle read) and
 // dspmv on the packed triangle, both with one OpenBLAS thread (the ranks own the cores), and at P > 1 dsymv with P
 // OpenBLAS threads while the other ranks sleep in a barrier (tools::sleepy_barrier: they give their cores to
-// OpenBLAS's threads; waking takes up to 0.5 ms more, charged to the peer), timed after the others), on the same random
-// matrix, timed interleaved. Our y is checked against dsymv's with the bound 4nε(|A||x|)_i. Default n: 2048, 4096,
-// 8192, 16384; repeat 5.
+// OpenBLAS's threads; waking takes up to 0.5 ms more, charged to the peer), timed after the others), on the same
+// generated matrix and x (input.hpp: those of `llc-run symv --n N`), timed interleaved. Our y is checked against
+// dsymv's with the bound 4nε(|A||x|)_i. Default n: 2048, 4096, 8192, 16384; repeat 5.
 #include <cblas.h>
 #include <chrono>
 #include <cmath>
@@ -18,25 +18,23 @@
 #include <llc/algorithms/symv.hpp>
 #include <llc/error.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/comparison.hpp>
 #include <llc/tools/timing.hpp>
 
-#include "comparison.hpp"
+#include "card.hpp"
+#include "input.hpp"
 
-namespace llc::compare {
+namespace llc::cards {
 
 namespace {
 
-/// An entry in [−1, 1) from (i, j), so that each rank generates only its own rows and rank 0 the same full matrix.
-double entry(std::int64_t i, std::int64_t j) {
-    std::uint64_t z = static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint64_t>(j);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-52 - 1.0;
-}
+using compare::Comparison;
+using compare::Options;
+using compare::Row;
+using compare::time_medians_interleaved;
 
-double x_entry(std::int64_t i) {
-    return entry(i, -7);
-}
+/// Every rank generates its own rows, rank 0 the same full matrix for the peers.
+constexpr SymvInput input{};
 
 /// Rank 0's peers' input: the full symmetric array and its packed lower triangle (row-major).
 struct Peer {
@@ -52,11 +50,11 @@ Peer make_peer(std::int64_t n) {
     p.packed.reserve(un * (un + 1) / 2);
     for (std::size_t i = 0; i < un; ++i) {
         for (std::size_t j = 0; j <= i; ++j) {
-            const double a = entry(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j));
+            const double a = input(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j));
             p.full[i * un + j] = p.full[j * un + i] = a;
             p.packed.push_back(a);
         }
-        p.x[i] = x_entry(static_cast<std::int64_t>(i));
+        p.x[i] = input.x(static_cast<std::int64_t>(i));
     }
     return p;
 }
@@ -87,10 +85,10 @@ std::vector<Row> run(Group& world, const Options& options) {
     openblas_set_num_threads(1);
     std::vector<Row> rows;
     for (const std::int64_t n : sizes) {
-        const SymmetricMatrix<double> A(world, n, entry);
+        const SymmetricMatrix<double> A(world, n, input);
         std::vector<double> x;
         for (const std::int64_t i : A.local_row_indices()) {
-            x.push_back(x_entry(i));
+            x.push_back(input.x(i));
         }
         std::vector<double> y(x.size(), 0.0);
         Peer peer = world.rank() == 0 ? make_peer(n) : Peer{};
@@ -160,4 +158,4 @@ Comparison symv_comparison() {
             run};
 }
 
-}  // namespace llc::compare
+}  // namespace llc::cards

@@ -1,0 +1,19 @@
+#pragma once
+/// @file
+/// The names that join symv's layers: the kernel keys its probes write and its cost function reads, and the superstep
+/// labels its implementation's trace records and its cost Expr prices. Declared once, here, so that a renamed key or
+/// label cannot silently part the two sides.
+namespace llc::names::symv {
+
+// Kernel keys: written by the probes (llc-probe, as "<key>.2^e" and "<key>_solo.2^e"), read by cost::symv.
+inline constexpr const char* entry = "symv.entry";  ///< seconds per off-diagonal packed entry of the fused pass
+inline constexpr const char* row = "symv.row";      ///< seconds per entry of the standard mapping's row product
+
+// Superstep labels: recorded by the implementation's trace (llc::Label), priced by the cost Expr.
+inline constexpr const char* whole = "symv";             ///< the whole product (the cost Expr's sequence)
+inline constexpr const char* x = "symv.x";               ///< the allgatherv replicating x (reflection, P > 1)
+inline constexpr const char* ring = "symv.ring";         ///< a shift of partial sums (reflection) or of x (standard)
+inline constexpr const char* final_step = "symv.final";  ///< the last step's block products, after the last shift
+inline constexpr const char* compute = "symv.compute";   ///< the whole product at P = 1 (reflection)
+
+}  // namespace llc::names::symv
