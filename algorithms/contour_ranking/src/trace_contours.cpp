@@ -9,7 +9,9 @@
 #include <vector>
 
 #include <llc/algorithms/contour_ranking.hpp>
+#include <llc/algorithms/contour_ranking_names.hpp>
 #include <llc/error.hpp>
+#include <llc/trace.hpp>
 
 #include "border_kernels.hpp"
 #include "graph.hpp"
@@ -59,7 +61,10 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     const std::int64_t cols = b.cols;
     // The ring of pixels around the block; the block's own pixels are read in place (foreground: nonzero).
     const std::span<const std::uint8_t> pixels = image.pixels();
-    const Ring<std::uint8_t> ring(group, b, width, image.height(), pixels, 0);
+    const Ring<std::uint8_t> ring = [&] {
+        const Label label(names::contour_ranking::halo);
+        return Ring<std::uint8_t>(group, b, width, image.height(), pixels, 0);
+    }();
     // One pass over the rows. Row r's pixels as bits (row −1 and row `rows` from the ring, with the ring's corners),
     // three rows kept round-robin: a row's border pixels and their neighbour masks come from whole words of them.
     std::array<BitRow, 3> bit_rows{BitRow(cols), BitRow(cols), BitRow(cols)};
