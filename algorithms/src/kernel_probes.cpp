@@ -11,9 +11,6 @@ std::vector<cost::KernelProbe> path_kernel_probes();
 namespace llc::detail::matrix_chain {
 std::vector<cost::KernelProbe> kernel_probes();
 }  // namespace llc::detail::matrix_chain
-namespace llc::detail::contour_ranking {
-std::vector<cost::KernelProbe> kernel_probes();
-}  // namespace llc::detail::contour_ranking
 namespace llc::detail::symv {
 std::vector<cost::KernelProbe> kernel_probes();
 }  // namespace llc::detail::symv
@@ -26,7 +23,6 @@ std::vector<cost::KernelProbe> algorithm_kernel_probes() {
                           detail::sweep::kernel_probes(),
                           detail::sweep::path_kernel_probes(),
                           detail::matrix_chain::kernel_probes(),
-                          detail::contour_ranking::kernel_probes(),
                           detail::symv::kernel_probes()}) {
         for (const auto& probe : family) {
             probes.push_back(probe);

@@ -14,7 +14,6 @@ namespace llc::compare {
 [[nodiscard]] Comparison matrix_chain_comparison();
 [[nodiscard]] Comparison distance_transform_comparison();  ///< only with OpenCV (LLC_HAVE_OPENCV)
 [[nodiscard]] Comparison path_planning_comparison();
-[[nodiscard]] Comparison contour_ranking_comparison();  ///< only with OpenCV (LLC_HAVE_OPENCV)
-[[nodiscard]] Comparison symv_comparison();             ///< only with OpenBLAS (LLC_HAVE_OPENBLAS)
+[[nodiscard]] Comparison symv_comparison();  ///< only with OpenBLAS (LLC_HAVE_OPENBLAS)
 
 }  // namespace llc::compare

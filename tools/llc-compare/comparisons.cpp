@@ -9,7 +9,6 @@ std::vector<Comparison> legacy_comparisons() {
         path_planning_comparison(),
 #ifdef LLC_HAVE_OPENCV
         distance_transform_comparison(),
-        contour_ranking_comparison(),
 #endif
 #ifdef LLC_HAVE_OPENBLAS
         symv_comparison(),

@@ -7,7 +7,6 @@ std::vector<RunCommand> legacy_commands() {
             path_planning_command(),
             matrix_chain_command(),
             optimal_bst_command(),
-            contour_ranking_command(),
             symv_command()};
 }
 

@@ -27,7 +27,6 @@ inline RunCommand legacy_command(std::string name,
 [[nodiscard]] RunCommand path_planning_command();
 [[nodiscard]] RunCommand matrix_chain_command();
 [[nodiscard]] RunCommand optimal_bst_command();
-[[nodiscard]] RunCommand contour_ranking_command();
 [[nodiscard]] RunCommand symv_command();
 
 }  // namespace llc::run

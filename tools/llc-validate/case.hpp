@@ -16,7 +16,6 @@ namespace llc::validate {
 [[nodiscard]] std::vector<Case> broadcast_cases();
 [[nodiscard]] std::vector<Case> distance_transform_cases();
 [[nodiscard]] std::vector<Case> matrix_chain_cases();
-[[nodiscard]] std::vector<Case> contour_ranking_cases();
 [[nodiscard]] std::vector<Case> symv_cases();
 
 }  // namespace llc::validate
