@@ -24,14 +24,18 @@ if(LLC_SANITIZE)
     add_link_options(-fsanitize=address,undefined)
 endif()
 
-# llc_add_library(NAME EXPORT_NAME DIR) — a compiled library whose headers live in DIR/include (installed as is).
+# llc_add_library(NAME EXPORT_NAME DIR) — a compiled library whose headers live in DIR/include (installed as is), if
+# it has any (the algorithms keep theirs in their own folders).
 function(llc_add_library target export_name dir)
     add_library(${target} ${ARGN})
     add_library(llc::${export_name} ALIAS ${target})
     set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name} OUTPUT_NAME ${target})
-    target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${dir}/include> $<INSTALL_INTERFACE:include>)
+    target_include_directories(${target} PUBLIC $<INSTALL_INTERFACE:include>)
+    if(EXISTS ${dir}/include)
+        target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${dir}/include>)
+        install(DIRECTORY ${dir}/include/ DESTINATION include)
+    endif()
     target_compile_features(${target} PUBLIC cxx_std_20)
     target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:llc_warnings>)
     install(TARGETS ${target} EXPORT llcTargets ARCHIVE DESTINATION lib LIBRARY DESTINATION lib RUNTIME DESTINATION bin)
-    install(DIRECTORY ${dir}/include/ DESTINATION include)
 endfunction()

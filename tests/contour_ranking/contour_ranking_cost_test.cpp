@@ -60,15 +60,22 @@ TEST(ContourRankCost, C3UnitsOrderThePatternsAsFigure14) {
     EXPECT_THROW((void)cost::contour_rank_c3_units(256, 64, 64, 1.0, ContourPattern::automatic, delta), llc::Error);
 }
 
-cost::Profile profile(double allgather_seconds, double division_seconds) {
+/// A profile with every kernel key the contour ranking probes write (at one size) but `without`.
+cost::Profile profile(double allgather_seconds, double division_seconds, const std::string& without = {}) {
     cost::Profile p;
-    p.set_kernel("cr.pixel.2^10", {2e-9, "pixel"});
-    p.set_kernel("cr.edge.2^10", {3e-9, "edge pixel"});
-    p.set_kernel("cr.sparse_edge.2^10", {1e-8, "edge pixel"});
-    p.set_kernel("tr.pixel.2^10", {4e-10, "pixel"});
-    p.set_kernel("tr.state.2^10", {2e-8, "state"});
-    p.set_kernel("tr.rank.2^10", {1e-8, "state"});
-    p.set_kernel("cr.merge", {1e-8, "segment"});
+    const auto kernel = [&](const std::string& key, double seconds, const char* unit) {
+        if (key != without) {
+            p.set_kernel(key, {seconds, unit});
+        }
+    };
+    kernel("cr.pixel.2^10", 2e-9, "pixel");
+    kernel("cr.edge.2^10", 3e-9, "edge pixel");
+    kernel("cr.quarter_edge.2^10", 5e-9, "edge pixel");
+    kernel("cr.sparse_edge.2^10", 1e-8, "edge pixel");
+    kernel("tr.pixel.2^10", 4e-10, "pixel");
+    kernel("tr.state.2^10", 2e-8, "state");
+    kernel("tr.rank.2^10", 1e-8, "state");
+    kernel("cr.merge", 1e-8, "segment");
     for (const int P : {1, 2, 4, 16}) {
         p.set_collective("allgatherv", P, cost::Piecewise::linear(allgather_seconds, 1e-10));
         p.set_collective("allreduce", P, cost::Piecewise::constant(1e-6));
@@ -82,14 +89,14 @@ TEST(ContourRankCost, ExprFollowsThePatternsSupersteps) {
     const cost::Profile p = profile(1e-5, 1e-5);
     const auto model = cost::make_model("ccm", p);
     // P = 1: the validation's two supersteps (borders of 2·(50 + 100) bytes) and the local work (every pixel at
-    // cr.pixel, half of them edge pixels on top: lines 2 apart, 1/7 of the way from cr.edge to cr.sparse_edge); quad
+    // cr.pixel, half of them edge pixels on top: lines 2 apart, 1/3 of the way from cr.edge to cr.quarter_edge); quad
     // has nothing to merge.
     EXPECT_NEAR(cost::predict(cost::contour_rank(1, 100, 50, 0.5, ContourPattern::log_level_quad, p), *model),
-                1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * (2e-9 + 0.5 * (6.0 / 7 * 3e-9 + 1.0 / 7 * 1e-8)),
+                1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * (2e-9 + 0.5 * (2.0 / 3 * 3e-9 + 1.0 / 3 * 5e-9)),
                 1e-15);
-    // 5 %: lines 20 apart, every edge pixel at cr.sparse_edge; 100 %: at cr.edge.
+    // 5 %: lines 20 apart, 4/12 beyond cr.sparse_edge on the line from cr.quarter_edge; 100 %: at cr.edge.
     EXPECT_NEAR(cost::predict(cost::contour_rank(1, 100, 50, 0.05, ContourPattern::log_level_quad, p), *model),
-                1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * (2e-9 + 0.05 * 1e-8),
+                1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * (2e-9 + 0.05 * (4.0 / 3 * 1e-8 - 1.0 / 3 * 5e-9)),
                 1e-15);
     EXPECT_NEAR(cost::predict(cost::contour_rank(1, 100, 50, 1.0, ContourPattern::log_level_quad, p), *model),
                 1e-5 + 1e-10 * 300 + 1e-6 + 100 * 50 * (2e-9 + 3e-9),
@@ -116,11 +123,10 @@ TEST(ContourRankCost, ExprFollowsThePatternsSupersteps) {
 }
 
 TEST(ContourRankCost, EdgePriceIsLinearInTheSpacingBetweenThreeMeasuredOnes) {
-    // With cr.quarter_edge (lines 4 apart) in the profile: k = 1/density = 2 is a third of the way from cr.edge to it,
-    // 4 is it, 10 halfway from it to cr.sparse_edge (16), 16 is that, 28 as far beyond as 4 is before, 64 and sparser
-    // lines 60/12 of the way.
-    cost::Profile p = profile(1e-5, 1e-5);
-    p.set_kernel("cr.quarter_edge.2^10", {5e-9, "edge pixel"});
+    // cr.quarter_edge (lines 4 apart): k = 1/density = 2 is a third of the way from cr.edge to it, 4 is it, 10 halfway
+    // from it to cr.sparse_edge (16), 16 is that, 28 as far beyond as 4 is before, 64 and sparser lines 60/12 of the
+    // way.
+    const cost::Profile p = profile(1e-5, 1e-5);
     const auto model = cost::make_model("ccm", p);
     const double fixed = 1e-5 + 1e-10 * 300 + 1e-6;  // the validation's two supersteps, as above
     const auto local = [&](double density) {
@@ -182,6 +188,42 @@ TEST(ContourRankCost, TracingBadArguments) {
         EXPECT_NE(std::string(e.what()).find("llc::cost::trace_contours"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("states_per_pixel"), std::string::npos) << e.what();
     }
+}
+
+TEST(ContourRankCost, AMissingKernelIsAnErrorNamingIt) {
+    // No silent fallback: a profile without one of the keys the probes write (an older llc-probe's, which had no
+    // cr.quarter_edge, or one made by hand) is not priced; the error names the cost function and the key.
+    const auto expect_missing = [](const std::string& key, const std::string& function, const auto& price) {
+        try {
+            (void)price(profile(1e-5, 1e-5, key));
+            ADD_FAILURE() << "priced without " << key;
+        } catch (const llc::Error& e) {
+            const std::string what = e.what();
+            const std::string name = key.substr(0, key.find(".2^"));
+            EXPECT_NE(what.find(name), std::string::npos) << what;
+            EXPECT_NE(what.find(function), std::string::npos) << what;
+            EXPECT_NE(what.find("llc-probe"), std::string::npos) << what;
+        }
+    };
+    const auto map = [](const cost::Profile& p) {
+        return cost::contour_rank(4, 64, 64, 0.5, ContourPattern::log_level_quad, p);
+    };
+    for (const char* key : {"cr.pixel.2^10", "cr.edge.2^10", "cr.quarter_edge.2^10", "cr.sparse_edge.2^10"}) {
+        expect_missing(key, "llc::cost::contour_rank", map);
+    }
+    expect_missing("cr.merge", "llc::cost::Profile::kernel", map);
+    expect_missing("tr.pixel.2^10", "llc::cost::trace_contours", [](const cost::Profile& p) {
+        return cost::trace_contours(4, 64, 64, {0.1}, p);
+    });
+    expect_missing("tr.state.2^10", "llc::cost::trace_contours", [](const cost::Profile& p) {
+        return cost::trace_contours(4, 64, 64, {0.1}, p);
+    });
+    expect_missing("tr.rank.2^10", "llc::cost::contour_rank", [](const cost::Profile& p) {
+        return cost::contour_rank(4, 64, 64, cost::BorderDensity{0.1}, ContourPattern::log_level_quad, p);
+    });
+    // auto's choice prices every pattern: the same error, not a silent choice.
+    const cost::Profile old = profile(1e-5, 1e-5, "cr.quarter_edge.2^10");
+    EXPECT_THROW((void)llc::choose_contour_pattern(4, 64, 64, 0.5, &old), llc::Error);
 }
 
 TEST(ContourRankCost, AutomaticTakesTheCheapestPattern) {

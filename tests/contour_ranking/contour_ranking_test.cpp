@@ -243,10 +243,10 @@ TEST(ContourRank, PatternNames) {
 TEST(ContourRank, CostExpressionMirrorsTheTrace) {
     // cost::contour_rank has the supersteps contour_rank records, node for node, for every pattern (the prices here
     // are placeholders: only the structure is compared).
-    const llc::cost::Profile profile =
-        llc::test::structure_profile(world().size(),
-                                     {"cr.pixel.2^10", "cr.edge.2^10", "cr.sparse_edge.2^10", "cr.merge"},
-                                     {"allgatherv", "allreduce", "alltoallv"});
+    const llc::cost::Profile profile = llc::test::structure_profile(
+        world().size(),
+        {"cr.pixel.2^10", "cr.edge.2^10", "cr.quarter_edge.2^10", "cr.sparse_edge.2^10", "cr.merge"},
+        {"allgatherv", "allreduce", "alltoallv"});
     const auto model = llc::cost::make_model("ccm", profile);
     const auto map = llc::SuccessorMap::from_whole(
         world(), 32, 24, llc::synthetic_successor_map(32, 24, 0.5, llc::ContourLines::diagonal));

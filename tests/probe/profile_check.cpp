@@ -13,7 +13,6 @@
 
 #include <gtest/gtest.h>
 
-#include <llc/algorithms/kernel_probes.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/tools/card.hpp>
 
@@ -131,9 +130,6 @@ TEST_F(ProbeProfile, EveryKernelProbe) {
     // Every probe's constant (a quick profile: the probes not full_only), and for those with a solo_name its constant
     // alone on the node.
     auto probes = llc::tools::all_probes();
-    for (auto& probe : llc::algorithm_kernel_probes()) {  // those not yet on a card
-        probes.push_back(std::move(probe));
-    }
     if (profile.meta().quick) {
         std::erase_if(probes, [](const llc::cost::KernelProbe& k) { return k.full_only; });
     }

@@ -11,6 +11,5 @@ namespace llc::compare {
 [[nodiscard]] std::vector<Comparison> legacy_comparisons();
 
 [[nodiscard]] Comparison par_comparison();
-[[nodiscard]] Comparison contour_ranking_comparison();  ///< only with OpenCV (LLC_HAVE_OPENCV)
 
 }  // namespace llc::compare

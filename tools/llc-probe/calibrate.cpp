@@ -18,7 +18,6 @@
 #include <tuple>
 #include <unistd.h>
 
-#include <llc/algorithms/kernel_probes.hpp>
 #include <llc/error.hpp>
 #include <llc/tools/card.hpp>
 #include <llc/tools/timing.hpp>
@@ -518,9 +517,6 @@ std::vector<int> kernel_round_slots(int rounds, int slots) {
 /// full_only.
 std::vector<cost::KernelProbe> kernel_probes_for(const Settings& s) {
     std::vector<cost::KernelProbe> probes = tools::all_probes();
-    for (auto& probe : algorithm_kernel_probes()) {  // those not yet on a card
-        probes.push_back(std::move(probe));
-    }
     if (s.quick) {
         std::erase_if(probes, [](const cost::KernelProbe& k) { return k.full_only; });
     }

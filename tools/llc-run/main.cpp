@@ -10,17 +10,11 @@
 #include <llc/group.hpp>
 #include <llc/tools/card.hpp>
 
-#include "run.hpp"
-
 namespace {
 
-/// Every command: the cards' and those not yet on a card.
+/// Every command of every card.
 std::vector<llc::run::RunCommand> commands() {
-    std::vector<llc::run::RunCommand> all = llc::tools::all_commands();
-    for (auto& command : llc::run::legacy_commands()) {
-        all.push_back(std::move(command));
-    }
-    return all;
+    return llc::tools::all_commands();
 }
 
 void overview(const char* program) {

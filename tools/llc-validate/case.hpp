@@ -14,6 +14,5 @@ namespace llc::validate {
 
 [[nodiscard]] std::vector<Case> collective_cases();
 [[nodiscard]] std::vector<Case> broadcast_cases();
-[[nodiscard]] std::vector<Case> contour_ranking_cases();
 
 }  // namespace llc::validate

@@ -9,8 +9,10 @@
 #include <unordered_map>
 
 #include <llc/algorithms/contour_ranking.hpp>
+#include <llc/algorithms/contour_ranking_names.hpp>
 #include <llc/error.hpp>
 #include <llc/par.hpp>
+#include <llc/trace.hpp>
 
 #include "graph.hpp"
 
@@ -161,7 +163,11 @@ SuccessorMap::SuccessorMap(Group& group, std::int64_t width, std::int64_t height
       codes_(std::move(local)) {}
 
 void validate_successor_map(Group& group, const SuccessorMap& succ) {
-    const Neighbourhood around(group, succ.block(), succ.width(), succ.height(), succ.codes(), succ_code::non_edge);
+    const Neighbourhood around = [&] {
+        const Label label(names::contour_ranking::validate_borders);
+        return Neighbourhood(group, succ.block(), succ.width(), succ.height(), succ.codes(), succ_code::non_edge);
+    }();
+    const Label label(names::contour_ranking::validate);
     const std::int64_t fault = group.allreduce(first_fault(succ, around), Op::min);
     if (fault != std::numeric_limits<std::int64_t>::max()) {
         throw_fault(fault, succ.width());

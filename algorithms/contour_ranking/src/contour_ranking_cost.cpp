@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <llc/algorithms/contour_ranking.hpp>
+#include <llc/algorithms/contour_ranking_names.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
@@ -22,15 +23,8 @@ namespace llc::cost {
 namespace {
 
 namespace cr = llc::detail::contour_ranking;
+namespace names = llc::names::contour_ranking;
 
-constexpr const char* pixel_kernel = "cr.pixel";
-constexpr const char* edge_kernel = "cr.edge";
-constexpr const char* sparse_edge_kernel = "cr.sparse_edge";
-constexpr const char* quarter_edge_kernel = "cr.quarter_edge";
-constexpr const char* merge_kernel = "cr.merge";
-constexpr const char* trace_pixel_kernel = "tr.pixel";
-constexpr const char* trace_state_kernel = "tr.state";
-constexpr const char* trace_rank_kernel = "tr.rank";
 constexpr double segment_bytes = sizeof(cr::Segment);
 constexpr double resolution_bytes = sizeof(cr::Resolution);
 
@@ -63,7 +57,7 @@ double list_segments(const PixelBlock& region, double density) {
 /// a division node is a weighted division into its children (the exchange spreads their lists) and their merge.
 Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double density, const Profile& profile) {
     if (node.children.empty()) {
-        return Expr::compute("cr.leaf", 0.0);
+        return Expr::compute(names::leaf, 0.0);
     }
     std::vector<double> lists;
     for (const cr::PlanNode& child : node.children) {
@@ -73,11 +67,11 @@ Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double d
     for (const double b : lists) {
         all += b;
     }
-    const Expr merge = Expr::compute("cr.merge", profile.kernel_seconds(merge_kernel, all));
+    const Expr merge = Expr::compute(names::merging, profile.kernel_seconds(names::merge, all));
     const int P = node.range.count();
     if (node.gather) {
-        return Expr::sequence("cr.gather",
-                              {Expr::normal("cr.allgatherv", 0.0, "allgatherv", P, all * segment_bytes), merge});
+        return Expr::sequence(names::gather,
+                              {Expr::normal(names::allgatherv, 0.0, "allgatherv", P, all * segment_bytes), merge});
     }
     std::vector<double> weights;
     std::vector<Expr> tasks;
@@ -90,12 +84,13 @@ Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double d
     const double smallest = *std::min_element(lists.begin(), lists.end());
     const double sent = static_cast<double>(lists.size() - 1) * largest;
     const double bytes = (sent + all - smallest) * segment_bytes;
-    return Expr::sequence("cr.level",
-                          {Expr::weighted_division("cr.division", P, weights, std::move(tasks), bytes), merge});
+    return Expr::sequence(names::level,
+                          {Expr::weighted_division(names::division, P, weights, std::move(tasks), bytes), merge});
 }
 
 /// Seconds of local work priced per unit from per-size kernel tables ("<kernel>.2^e", e = log2 of the side of a
 /// square block of `pixels` pixels; the solo constants at P = 1): the sum of units·τ over `terms`.
+/// @throws llc::Error (missing_kernel_message, naming `function` and the key) when a table is missing.
 double local_seconds(const char* function,
                      std::initializer_list<std::pair<const char*, double>> terms,
                      double pixels,
@@ -104,10 +99,11 @@ double local_seconds(const char* function,
     const double side = std::sqrt(std::max(1.0, pixels));
     double seconds = 0.0;
     for (const auto& [kernel, units] : terms) {
-        const KernelSizeTable table = kernel_size_table(profile, kernel, P);
-        if (table.empty()) {
-            throw Error(std::string(function) + ": the profile has no \"" + kernel +
-                        ".2^e\" kernel constants; make one with `mpirun -np 2 llc-probe --out profile.json`");
+        KernelSizeTable table;
+        try {
+            table = kernel_size_table(profile, kernel, P);
+        } catch (const Error&) {
+            throw Error(missing_kernel_message(function, std::string(kernel) + ".2^e"));
         }
         seconds += units * kernel_per_unit(table, side, 0.0);
     }
@@ -119,20 +115,14 @@ double local_seconds(const char* function,
 /// k = 1/density between the measured spacings, and beyond 16 along the line through the quarter and sparse ones (up
 /// to k = 64). The walks miss more per step the farther apart the lines are, and that growth neither is a straight
 /// line from 1 on (the 25 % maps were priced 20–45 % high at P = 2 so) nor stops at k = 8, where walks stop sharing
-/// cache lines (5 % maps, k = 20, were priced 3–26 % low at the k = 16 constant). A profile without the quarter
-/// constants (made before them) is priced as before: a straight line from k = 1 to 8, the sparse constant beyond.
+/// cache lines (5 % maps, k = 20, were priced 3–26 % low at the k = 16 constant). All three constants are required.
 struct EdgeShares {
     double dense = 1.0;
     double quarter = 0.0;
     double sparse = 0.0;
 };
 
-EdgeShares edge_shares(double density, bool have_quarter) {
-    if (!have_quarter) {
-        const double k = density <= 0.0 ? 8.0 : std::min(8.0, std::max(1.0, 1.0 / density));
-        const double s = (k - 1.0) / 7.0;
-        return {1.0 - s, 0.0, s};
-    }
+EdgeShares edge_shares(double density) {
     const double k = density <= 0.0 ? 64.0 : std::min(64.0, std::max(1.0, 1.0 / density));
     if (k <= 4.0) {
         const double q = (k - 1.0) / 3.0;
@@ -181,11 +171,11 @@ void append_merge(std::vector<Expr>& items,
     const cr::ImageLayout layout{P, cr::grid_of(P), width, height};
     const double own = list_segments(block_of(0, P, width, height), list_density);
     if (pattern == ContourPattern::log_level_balanced) {
-        items.push_back(Expr::normal("cr.bal.permute", 0.0, "alltoallv", P, own * segment_bytes));
+        items.push_back(Expr::normal(names::bal_permute, 0.0, "alltoallv", P, own * segment_bytes));
     }
     items.push_back(node_expr(cr::plan_of(pattern, layout.grid), layout, list_density, profile));
     if (pattern == ContourPattern::log_level_balanced) {
-        items.push_back(Expr::normal("cr.bal.return", 0.0, "alltoallv", P, own * resolution_bytes));
+        items.push_back(Expr::normal(names::bal_return, 0.0, "alltoallv", P, own * resolution_bytes));
     }
 }
 
@@ -205,32 +195,24 @@ Expr contour_rank(int P,
     // pixel costs more where the lines are sparse (cache misses along the walks), priced between the constants measured
     // at three line spacings by edge_shares().
     const double edges = pixels * edge_density;
-    const bool have_quarter = !kernel_size_table(profile, quarter_edge_kernel, P).empty();
-    const EdgeShares shares = edge_shares(edge_density, have_quarter);
-    const double local_work = have_quarter ? local_seconds(name,
-                                                           {{pixel_kernel, pixels},
-                                                            {edge_kernel, edges * shares.dense},
-                                                            {quarter_edge_kernel, edges * shares.quarter},
-                                                            {sparse_edge_kernel, edges * shares.sparse}},
-                                                           pixels,
-                                                           P,
-                                                           profile)
-                                           : local_seconds(name,
-                                                           {{pixel_kernel, pixels},
-                                                            {edge_kernel, edges * shares.dense},
-                                                            {sparse_edge_kernel, edges * shares.sparse}},
-                                                           pixels,
-                                                           P,
-                                                           profile);
-    const Expr local = Expr::compute("cr.local", local_work);
+    const EdgeShares shares = edge_shares(edge_density);
+    const double local_work = local_seconds(name,
+                                            {{names::pixel, pixels},
+                                             {names::edge, edges * shares.dense},
+                                             {names::quarter_edge, edges * shares.quarter},
+                                             {names::sparse_edge, edges * shares.sparse}},
+                                            pixels,
+                                            P,
+                                            profile);
+    const Expr local = Expr::compute(names::local, local_work);
     // Validation's exchange of the blocks' borders (one byte a pixel) and the verdict; at P = 1 too, as the code runs
     // them (the CCM charges what the profile measured at P = 1).
     std::vector<Expr> items = {
-        Expr::normal("cr.validate.borders", 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
-        Expr::normal("cr.validate", 0.0, "allreduce", P, 8.0),
+        Expr::normal(names::validate_borders, 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
+        Expr::normal(names::validate, 0.0, "allreduce", P, 8.0),
         local};
     append_merge(items, P, width, height, edge_density, pattern, profile);
-    return Expr::sequence("cr", std::move(items));
+    return Expr::sequence(names::ranking, std::move(items));
 }
 
 BorderDensity border_density(Group& group, const BorderMap& borders) {
@@ -245,11 +227,11 @@ Expr trace_contours(int P, std::int64_t width, std::int64_t height, BorderDensit
     const double pixels = largest_block_pixels(P, width, height);
     const double states = pixels * density.states_per_pixel;
     return Expr::sequence(
-        "tr",
-        {Expr::normal("tr.halo", 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
+        names::tracing,
+        {Expr::normal(names::halo, 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
          Expr::compute(
-             "tr.scan",
-             local_seconds(name, {{trace_pixel_kernel, pixels}, {trace_state_kernel, states}}, pixels, P, profile))});
+             names::scan,
+             local_seconds(name, {{names::trace_pixel, pixels}, {names::trace_state, states}}, pixels, P, profile))});
 }
 
 Expr contour_rank(int P,
@@ -263,11 +245,11 @@ Expr contour_rank(int P,
     const double pixels = largest_block_pixels(P, width, height);
     const double states = pixels * density.states_per_pixel;
     std::vector<Expr> items = {
-        Expr::compute("tr.local", local_seconds(name, {{trace_rank_kernel, states}}, pixels, P, profile))};
+        Expr::compute(names::border_local, local_seconds(name, {{names::trace_rank, states}}, pixels, P, profile))};
     // Cauchy–Crofton: lines of length ℓ meet borders of length λ per pixel 2λℓ/π times; two ends a segment.
     const double list_density = 2.0 * density.states_per_pixel / std::numbers::pi;
     append_merge(items, P, width, height, list_density, pattern, profile);
-    return Expr::sequence("tr.rank", std::move(items));
+    return Expr::sequence(names::border_ranking, std::move(items));
 }
 
 namespace {

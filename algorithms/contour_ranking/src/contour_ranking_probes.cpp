@@ -25,6 +25,7 @@
 
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/contour_ranking.hpp>
+#include <llc/algorithms/contour_ranking_names.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -35,6 +36,8 @@
 namespace llc::detail::contour_ranking {
 
 namespace {
+
+namespace names = llc::names::contour_ranking;
 
 /// The density of cr.sparse_edge's lines: 16 pixels apart; of cr.quarter_edge's: 4 apart.
 constexpr double kSparseDensity = 1.0 / 16.0;
@@ -163,20 +166,21 @@ std::vector<cost::KernelProbe> kernel_probes() {
     for (int e = 9; e <= 12; ++e) {
         const std::string side = "2^" + std::to_string(e);
         probes.push_back(
-            {key("cr.pixel", e),
+            {key(names::pixel, e),
              "pixel of a one-processor contour ranking (validation, local ranking, resolution), " + side + " block",
              [e](bool quick) { return pixel_probe(quick, e); },
-             solo("cr.pixel", e)});
-        probes.push_back({key("cr.edge", e),
-                          "edge pixel of a one-processor contour ranking, on top of cr.pixel, " + side + " block",
+             solo(names::pixel, e)});
+        probes.push_back({key(names::edge, e),
+                          "edge pixel of a one-processor contour ranking, on top of " + std::string(names::pixel) +
+                              ", " + side + " block",
                           [e](bool quick) { return edge_probe(quick, e); },
-                          solo("cr.edge", e)});
+                          solo(names::edge, e)});
         for (const auto& [name, density] :
-             {std::pair{"cr.sparse_edge", kSparseDensity}, std::pair{"cr.quarter_edge", kQuarterDensity}}) {
+             {std::pair{names::sparse_edge, kSparseDensity}, std::pair{names::quarter_edge, kQuarterDensity}}) {
             probes.push_back({key(name, e),
                               "edge pixel of a one-processor contour ranking of lines " +
-                                  std::to_string(static_cast<int>(1.0 / density)) +
-                                  " pixels apart, on top of cr.pixel, " + side + " block",
+                                  std::to_string(static_cast<int>(1.0 / density)) + " pixels apart, on top of " +
+                                  names::pixel + ", " + side + " block",
                               [e, density](bool quick) { return spaced_edge_probe(quick, e, density); },
                               solo(name, e)});
         }
@@ -185,21 +189,21 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // cache, and that image's trace costs 1.5× per pixel what 2^11 prices.
     for (int e = 9; e <= 12; ++e) {
         const std::string side = "2^" + std::to_string(e);
-        probes.push_back({key("tr.pixel", e),
+        probes.push_back({key(names::trace_pixel, e),
                           "pixel of a one-processor trace_contours without foreground, " + side + " image",
                           [e](bool quick) { return trace_pixel_probe(quick, e); },
-                          solo("tr.pixel", e)});
-        probes.push_back(
-            {key("tr.state", e),
-             "border state of a one-processor trace_contours of random blobs, on top of tr.pixel, " + side + " image",
-             [e](bool quick) { return trace_state_probe(quick, e); },
-             solo("tr.state", e)});
-        probes.push_back({key("tr.rank", e),
+                          solo(names::trace_pixel, e)});
+        probes.push_back({key(names::trace_state, e),
+                          "border state of a one-processor trace_contours of random blobs, on top of " +
+                              std::string(names::trace_pixel) + ", " + side + " image",
+                          [e](bool quick) { return trace_state_probe(quick, e); },
+                          solo(names::trace_state, e)});
+        probes.push_back({key(names::trace_rank, e),
                           "border state of a one-processor contour_rank of random blobs' borders, " + side + " image",
                           [e](bool quick) { return trace_rank_probe(quick, e); },
-                          solo("tr.rank", e)});
+                          solo(names::trace_rank, e)});
     }
-    probes.push_back({"cr.merge", "segment of a merge of boundary lists and its backward resolution", merge_probe});
+    probes.push_back({names::merge, "segment of a merge of boundary lists and its backward resolution", merge_probe});
     return probes;
 }
 

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <limits>
 
+#include <llc/algorithms/contour_ranking_names.hpp>
 #include <llc/par.hpp>
+#include <llc/trace.hpp>
 
 namespace llc::detail::contour_ranking {
 
@@ -191,6 +193,7 @@ std::vector<Segment> forward(Group& g,
     }
     std::vector<Segment> kids;
     if (node.gather) {
+        const Label label(names::contour_ranking::allgatherv);
         kids = g.allgatherv(held);
     } else {
         std::vector<double> weights;
@@ -199,6 +202,7 @@ std::vector<Segment> forward(Group& g,
         }
         // Weights equal to the children's block counts, which sum to g.size(): the subgroups are exactly the
         // children's runs of holders (split_sizes returns exact quotas).
+        const Label label(names::contour_ranking::division);  // the children's own supersteps name themselves
         const auto parts = weighted_par(g, weights, [&](Group& sub, int t) {
             return forward(sub, node.children[static_cast<std::size_t>(t)], layout, held, levels);
         });
@@ -231,6 +235,7 @@ std::unordered_map<std::int64_t, Resolution> merge_pattern(Group& group,
         holder = balanced_holders(layout.grid);
         counts[static_cast<std::size_t>(holder[static_cast<std::size_t>(group.rank())])] =
             static_cast<int>(boundary.size());
+        const Label label(names::contour_ranking::bal_permute);
         held = group.alltoallv(std::span<const Segment>(boundary), counts);
     }
     std::vector<int> order(leaves.size());
@@ -255,6 +260,7 @@ std::unordered_map<std::int64_t, Resolution> merge_pattern(Group& group,
     const auto it = std::find(holder.begin(), holder.end(), group.rank());
     std::fill(counts.begin(), counts.end(), 0);
     counts[static_cast<std::size_t>(it - holder.begin())] = static_cast<int>(back.size());
+    const Label label(names::contour_ranking::bal_return);
     const std::vector<Resolution> mine = group.alltoallv(std::span<const Resolution>(back), counts);
     std::unordered_map<std::int64_t, Resolution> out;
     for (std::size_t k = 0; k < boundary.size(); ++k) {

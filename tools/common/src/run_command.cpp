@@ -211,9 +211,6 @@ void print_report(const Run& run,
 }  // namespace
 
 int run_command(Group& world, const RunCommand& command, const std::vector<std::string>& args) {
-    if (command.run) {
-        return command.run(world, args);
-    }
     po::options_description desc("llc-run " + command.name + " options");
     desc.add_options()("help,h", "this help");
     if (command.options) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <llc/cost/expr.hpp>
+#include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
@@ -255,9 +256,10 @@ namespace cost {
 /// on the paper's synthetic image (C³ §5.3: diagonal lines, spaced for the density), superstep by superstep as
 /// contour_rank runs it: local ranking, the pattern's collectives and divisions over the boundary lists (sizes from
 /// the block grid and the density), the merges, the resolution. Local work is priced from the profile's per-size
-/// "cr.pixel.2^e" (seconds per pixel) and per edge pixel on top, between "cr.edge.2^e" (lines side by side) and
-/// "cr.sparse_edge.2^e" (lines 8 or more pixels apart: walks that share no cache line) linearly in the lines' spacing
-/// 1/density; merges from "cr.merge" (per segment).
+/// "cr.pixel.2^e" (seconds per pixel) and per edge pixel on top, between "cr.edge.2^e" (lines side by side),
+/// "cr.quarter_edge.2^e" (lines 4 apart) and "cr.sparse_edge.2^e" (lines 16 apart: walks that share no cache line)
+/// linearly in the lines' spacing 1/density; merges from "cr.merge" (per segment). Every one of these keys is required
+/// (names in <llc/algorithms/contour_ranking_names.hpp>).
 /// @throws llc::Error naming the argument (P < 1, negative sizes, density outside [0, 1], automatic) or the missing
 /// kernel constant.
 [[nodiscard]] Expr contour_rank(int P,
@@ -319,5 +321,11 @@ struct ContourC3Units {
                                                    const C3Machine& machine);
 
 }  // namespace cost
+
+namespace detail::contour_ranking {
+/// The kernel probes whose constants cost::contour_rank and cost::trace_contours read (the keys of
+/// <llc/algorithms/contour_ranking_names.hpp>; llc-probe runs them through the contour-ranking card).
+[[nodiscard]] std::vector<cost::KernelProbe> kernel_probes();
+}  // namespace detail::contour_ranking
 
 }  // namespace llc

@@ -71,8 +71,6 @@ struct RunCommand {
     /// Checks the parsed options (UsageError on every rank), makes or reads the input. Collective over `world`.
     std::function<std::unique_ptr<Run>(Group& world, const boost::program_options::variables_map& vm)> prepare;
     int default_repeat = 5;  ///< --repeat's default
-    /// Transitional: a command not yet on the generic driver runs itself with the arguments after NAME.
-    std::function<int(Group& world, const std::vector<std::string>& args)> run{};
 };
 
 /// The generic llc-run: parses `args` against the command's options and the common ones, loads --profile, prepares

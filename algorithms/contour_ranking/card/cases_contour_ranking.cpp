@@ -3,17 +3,24 @@
 // llc::cost::contour_rank for the same (P, n, density, pattern); and the tracing of a random blob image followed by
 // the ranking of its borders (cr-trace), priced by llc::cost::trace_contours and contour_rank of a BorderDensity.
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/contour_ranking.hpp>
+#include <llc/algorithms/contour_ranking_names.hpp>
+#include <llc/tools/validation_case.hpp>
 
-#include "case.hpp"
+#include "card.hpp"
 
-namespace llc::validate {
+namespace llc::cards {
 namespace {
+
+using validate::Case;
+using validate::Instance;
+using validate::SizeClass;
 
 class ContourRankInstance final : public Instance {
   public:
@@ -106,7 +113,7 @@ Case trace_case() {
             [](int p, std::int64_t n, const cost::Profile& profile) {
                 const cost::BorderDensity density = blob_border_density(n);
                 return cost::Expr::sequence(
-                    "trace+rank",
+                    names::contour_ranking::trace_and_rank,
                     {cost::trace_contours(p, n, n, density, profile),
                      cost::contour_rank(p, n, n, density, ContourPattern::one_level_direct, profile)});
             },
@@ -131,4 +138,4 @@ std::vector<Case> contour_ranking_cases() {
     return cases;
 }
 
-}  // namespace llc::validate
+}  // namespace llc::cards

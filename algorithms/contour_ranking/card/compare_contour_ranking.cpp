@@ -23,12 +23,18 @@
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/contour_ranking.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/comparison.hpp>
 
-#include "comparison.hpp"
+#include "card.hpp"
 
-namespace llc::compare {
+namespace llc::cards {
 
 namespace {
+
+using compare::Comparison;
+using compare::Options;
+using compare::Row;
+using compare::time_medians_interleaved;
 
 /// Ours on `g`: the blob image's block, traced and ranked (and assembled on g's rank 0 when asked).
 struct Ours {
@@ -134,4 +140,4 @@ Comparison contour_ranking_comparison() {
         run};
 }
 
-}  // namespace llc::compare
+}  // namespace llc::cards

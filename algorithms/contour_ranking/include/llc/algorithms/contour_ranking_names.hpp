@@ -1,0 +1,40 @@
+#pragma once
+/// @file
+/// The named joins of contour ranking and tracing: the kernel keys its probes write (llc-probe) and its cost functions
+/// read, and the superstep labels its implementation records (llc::Label) and its cost expressions price. Declared
+/// once here; the probes, the cost functions, the implementation and the card use these constants, never the strings.
+
+namespace llc::names::contour_ranking {
+
+// Kernel keys: written by the probes (llc-probe, "<key>.2^e" by the side 2^e of the block, and "<key>_solo.2^e"
+// measured alone on the node), read by the cost functions (llc::cost::contour_rank, llc::cost::trace_contours).
+inline constexpr const char* pixel = "cr.pixel";  ///< seconds per pixel of a map's validation, ranking, resolution
+inline constexpr const char* edge = "cr.edge";    ///< per edge pixel on top, lines side by side (100 %)
+inline constexpr const char* quarter_edge = "cr.quarter_edge";  ///< per edge pixel on top, lines 4 apart (25 %)
+inline constexpr const char* sparse_edge = "cr.sparse_edge";    ///< per edge pixel on top, lines 16 apart (6.25 %)
+inline constexpr const char* merge = "cr.merge";  ///< per segment of a merge of boundary lists (one key, no sizes)
+inline constexpr const char* trace_pixel = "tr.pixel";  ///< per pixel of trace_contours on an empty image
+inline constexpr const char* trace_state = "tr.state";  ///< per border state of trace_contours on top
+inline constexpr const char* trace_rank = "tr.rank";    ///< per border state of contour_rank of a BorderMap
+
+// Superstep labels: recorded by the implementation's trace, priced by the cost expressions.
+inline constexpr const char* ranking = "cr";                            ///< the whole contour_rank of a successor map
+inline constexpr const char* validate_borders = "cr.validate.borders";  ///< validation's allgatherv of the perimeters
+inline constexpr const char* validate = "cr.validate";                  ///< validation's allreduce of the verdict
+inline constexpr const char* local = "cr.local";              ///< local ranking and resolution of a map's block
+inline constexpr const char* bal_permute = "cr.bal.permute";  ///< logp-lev-bal: the lists to their holders
+inline constexpr const char* bal_return = "cr.bal.return";    ///< logp-lev-bal: the resolutions back
+inline constexpr const char* leaf = "cr.leaf";                ///< a block of the merge tree (nothing to do)
+inline constexpr const char* gather = "cr.gather";            ///< a gather node: allgatherv, then the merge
+inline constexpr const char* allgatherv = "cr.allgatherv";    ///< a gather node's allgatherv of the lists
+inline constexpr const char* merging = "cr.merge";            ///< the merge of a node's lists (local work)
+inline constexpr const char* level = "cr.level";              ///< a division node: division, then the merge
+inline constexpr const char* division = "cr.division";        ///< a division node's division into its children
+inline constexpr const char* tracing = "tr";                  ///< the whole trace_contours
+inline constexpr const char* halo = "tr.halo";                ///< tracing's allgatherv of the blocks' perimeters
+inline constexpr const char* scan = "tr.scan";                ///< tracing's scan of the block
+inline constexpr const char* border_ranking = "tr.rank";      ///< the whole contour_rank of a BorderMap
+inline constexpr const char* border_local = "tr.local";       ///< its local ranking and resolution
+inline constexpr const char* trace_and_rank = "trace+rank";   ///< tracing then ranking (llc-validate's cr-trace)
+
+}  // namespace llc::names::contour_ranking
