@@ -10,7 +10,6 @@ namespace llc::compare {
 /// The comparisons not yet on a card (comparisons.cpp).
 [[nodiscard]] std::vector<Comparison> legacy_comparisons();
 
-[[nodiscard]] Comparison par_comparison();
 [[nodiscard]] Comparison matrix_chain_comparison();
 [[nodiscard]] Comparison distance_transform_comparison();  ///< only with OpenCV (LLC_HAVE_OPENCV)
 [[nodiscard]] Comparison path_planning_comparison();

@@ -4,7 +4,6 @@ namespace llc::compare {
 
 std::vector<Comparison> legacy_comparisons() {
     return {
-        par_comparison(),
         matrix_chain_comparison(),
         path_planning_comparison(),
 #ifdef LLC_HAVE_OPENCV

@@ -12,8 +12,6 @@ namespace llc::validate {
 /// The cases not yet on a card, in report order (cases.cpp).
 [[nodiscard]] std::vector<Case> legacy_cases();
 
-[[nodiscard]] std::vector<Case> collective_cases();
-[[nodiscard]] std::vector<Case> broadcast_cases();
 [[nodiscard]] std::vector<Case> distance_transform_cases();
 [[nodiscard]] std::vector<Case> matrix_chain_cases();
 [[nodiscard]] std::vector<Case> contour_ranking_cases();

@@ -1,34 +1,27 @@
-// Validation cases of the llc layer itself: the collectives of the set F and Seidel's broadcasts. Divisions are
-// validated through the algorithms that use them (the FFT's replicated layout).
+// Validation cases of the collectives card: the set F on a Group (without the barrier), swap and shift, the cold swap
+// and the split-phase shift, each priced as one normal superstep of the profile's T_f.
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <span>
 #include <vector>
 
-#include <llc/broadcast.hpp>
 #include <llc/llc.hpp>
+#include <llc/tools/validation_case.hpp>
 
-#include "case.hpp"
+#include "card.hpp"
 
-namespace llc::validate {
+namespace llc::cards {
 
 namespace {
 
+using validate::Case;
+using validate::Instance;
+using validate::SizeClass;
+using validate::TwoBuffers;
+
 const std::string cold_swap = "swap" + std::string(cost::cold_suffix);
 const std::string split_shift = "shift" + std::string(cost::overlap_suffix);
-
-std::vector<std::int64_t> byte_sizes(SizeClass size_class) {
-    switch (size_class) {
-        case SizeClass::small:
-            return log_sizes(64, 1 << 20, 5, 8);
-        case SizeClass::medium:
-            return log_sizes(64, 16 << 20, 7, 8);
-        case SizeClass::large:
-            return log_sizes(64, 64 << 20, 9, 8);
-    }
-    return {};
-}
 
 /// A collective on doubles; n is the bytes the trace records for it (h).
 class CollectiveInstance final : public Instance {
@@ -154,18 +147,6 @@ double recorded_bytes(const std::string& op, std::int64_t bytes, int p) {
     return count * per_double;
 }
 
-class BroadcastInstance final : public Instance {
-  public:
-    BroadcastInstance(Group& g, Bcast algorithm, std::int64_t bytes)
-        : g_(g), algorithm_(algorithm), data_(static_cast<std::size_t>(bytes)) {}
-    void run() override { llc::bcast(g_, std::span<unsigned char>(data_), 0, algorithm_); }
-
-  private:
-    Group& g_;
-    Bcast algorithm_;
-    std::vector<unsigned char> data_;
-};
-
 /// The set F without the barrier (a size-free superstep the probe checks), swap, shift, the cold swap and the
 /// split-phase shift.
 const std::vector<std::string>& validated_collectives() {
@@ -184,6 +165,18 @@ const std::vector<std::string>& validated_collectives() {
 }
 
 }  // namespace
+
+std::vector<std::int64_t> byte_sizes(SizeClass size_class) {
+    switch (size_class) {
+        case SizeClass::small:
+            return validate::log_sizes(64, 1 << 20, 5, 8);
+        case SizeClass::medium:
+            return validate::log_sizes(64, 16 << 20, 7, 8);
+        case SizeClass::large:
+            return validate::log_sizes(64, 64 << 20, 9, 8);
+    }
+    return {};
+}
 
 std::vector<Case> collective_cases() {
     std::vector<Case> cases;
@@ -206,28 +199,4 @@ std::vector<Case> collective_cases() {
     return cases;
 }
 
-std::vector<Case> broadcast_cases() {
-    std::vector<Case> cases;
-    const std::vector<std::pair<Bcast, std::string>> algorithms{
-        {Bcast::binomial, "bcast.st"}, {Bcast::bidirectional, "bcast.bst"}, {Bcast::recursive_halving, "bcast.rh"}};
-    for (const auto& [algorithm, name] : algorithms) {
-        cases.push_back(Case{
-            .algorithm = name,
-            .family = "broadcast",
-            .size_unit = "bytes",
-            .sizes = byte_sizes,
-            .prepare = [algorithm](Group& g, std::int64_t n) -> std::unique_ptr<Instance> {
-                return std::make_unique<BroadcastInstance>(g, algorithm, n);
-            },
-            .expr =
-                [name](int p, std::int64_t n, const cost::Profile&) {
-                    return cost::Expr::normal(name, 0.0, name, p, static_cast<double>(n));
-                },
-            .applies = {},
-            .goal = {.median = 0.10, .p90 = 0.25},
-        });
-    }
-    return cases;
-}
-
-}  // namespace llc::validate
+}  // namespace llc::cards
