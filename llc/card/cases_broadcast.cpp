@@ -9,6 +9,7 @@
 
 #include <llc/broadcast.hpp>
 #include <llc/cost/expr.hpp>
+#include <llc/cost/operation_names.hpp>
 #include <llc/tools/validation_case.hpp>
 
 #include "card.hpp"
@@ -36,8 +37,9 @@ class BroadcastInstance final : public Instance {
 
 std::vector<Case> broadcast_cases() {
     std::vector<Case> cases;
-    const std::vector<std::pair<Bcast, std::string>> algorithms{
-        {Bcast::binomial, "bcast.st"}, {Bcast::bidirectional, "bcast.bst"}, {Bcast::recursive_halving, "bcast.rh"}};
+    const std::vector<std::pair<Bcast, std::string>> algorithms{{Bcast::binomial, names::op::bcast_st},
+                                                                {Bcast::bidirectional, names::op::bcast_bst},
+                                                                {Bcast::recursive_halving, names::op::bcast_rh}};
     for (const auto& [algorithm, name] : algorithms) {
         cases.push_back(Case{
             .algorithm = name,
