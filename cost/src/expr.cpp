@@ -8,6 +8,7 @@
 
 #include <llc/cost/expr.hpp>
 #include <llc/cost/model.hpp>
+#include <llc/cost/operation_names.hpp>
 #include <llc/error.hpp>
 #include <llc/partners.hpp>
 
@@ -167,7 +168,7 @@ Expr Expr::division(std::string label, int P, std::vector<int> sizes, std::vecto
     auto node = std::make_shared<Node>();
     node->kind = ExprKind::division;
     node->label = std::move(label);
-    node->op = "par";
+    node->op = names::op::par;
     node->P = P;
     node->bytes = bytes;
     node->sizes = std::move(sizes);
@@ -192,7 +193,7 @@ Expr Expr::weighted_division(
     }
     Expr e = division(std::move(label), P, sizes, std::move(tasks), bytes);
     auto node = std::make_shared<Node>(*e.node_);
-    node->op = "weighted_par";
+    node->op = names::op::weighted_par;
     if (!owners.empty()) {
         node->owners = std::move(owners);
     }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <llc/cost/model.hpp>
+#include <llc/cost/operation_names.hpp>
 #include <llc/cost/seidel.hpp>
 #include <llc/error.hpp>
 
@@ -24,16 +25,17 @@ std::string str(double x) {
 
 Collective parse_collective(const std::string& function, std::string_view f) {
     const std::string name = base_collective(f);  // no cache state in these models: "swap.cold" is a swap
-    static constexpr std::pair<const char*, Collective> table[] = {{"bcast", Collective::bcast},
-                                                                   {"reduce", Collective::reduce},
-                                                                   {"allreduce", Collective::allreduce},
-                                                                   {"gather", Collective::gather},
-                                                                   {"allgather", Collective::allgather},
-                                                                   {"scatter", Collective::scatter},
-                                                                   {"alltoall", Collective::alltoall},
-                                                                   {"barrier", Collective::barrier},
-                                                                   {"swap", Collective::swap},
-                                                                   {"shift", Collective::shift}};
+    namespace op = names::op;
+    static constexpr std::pair<const char*, Collective> table[] = {{op::bcast, Collective::bcast},
+                                                                   {op::reduce, Collective::reduce},
+                                                                   {op::allreduce, Collective::allreduce},
+                                                                   {op::gather, Collective::gather},
+                                                                   {op::allgather, Collective::allgather},
+                                                                   {op::scatter, Collective::scatter},
+                                                                   {op::alltoall, Collective::alltoall},
+                                                                   {op::barrier, Collective::barrier},
+                                                                   {op::swap, Collective::swap},
+                                                                   {op::shift, Collective::shift}};
     for (const auto& [n, c] : table) {
         if (name == n) {
             return c;
@@ -69,13 +71,13 @@ void check_division_arguments(const std::string& function, int P, std::span<cons
 }
 
 std::optional<Bcast> seidel_broadcast(std::string_view f) noexcept {
-    if (f == "bcast.st") {
+    if (f == names::op::bcast_st) {
         return Bcast::binomial;
     }
-    if (f == "bcast.bst") {
+    if (f == names::op::bcast_bst) {
         return Bcast::bidirectional;
     }
-    if (f == "bcast.rh") {
+    if (f == names::op::bcast_rh) {
         return Bcast::recursive_halving;
     }
     return std::nullopt;

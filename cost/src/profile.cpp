@@ -8,8 +8,10 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
+#include <llc/cost/operation_names.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/error.hpp>
 #include <llc/file.hpp>
@@ -102,20 +104,28 @@ std::string default_profile_path() {
 }
 
 std::string canonical_collective(std::string_view op) {
-    if (op == "gatherv") {
-        return "gather";
-    }
-    if (op == "allgatherv") {
-        return "allgather";
-    }
-    if (op == "scatterv") {
-        return "scatter";
-    }
-    if (op == "alltoallv") {
-        return "alltoall";
+    for (const auto& [variant, regular] : {std::pair{names::op::gatherv, names::op::gather},
+                                           std::pair{names::op::allgatherv, names::op::allgather},
+                                           std::pair{names::op::scatterv, names::op::scatter},
+                                           std::pair{names::op::alltoallv, names::op::alltoall}}) {
+        if (op == variant) {
+            return regular;
+        }
     }
     return std::string(op);
 }
+
+namespace {
+/// Whether `name` is `op` followed by `suffix`.
+constexpr bool is_variant(std::string_view name, std::string_view op, std::string_view suffix) {
+    return name.size() == op.size() + suffix.size() && name.starts_with(op) && name.ends_with(suffix);
+}
+}  // namespace
+
+// The measured variants' names (llc/cost/operation_names.hpp) are their operation and its suffix, which
+// base_collective takes off.
+static_assert(is_variant(names::op::swap_cold, names::op::swap, cold_suffix));
+static_assert(is_variant(names::op::shift_overlap, names::op::shift, overlap_suffix));
 
 std::string base_collective(std::string_view op) {
     for (const std::string_view suffix : {cold_suffix, overlap_suffix}) {
@@ -127,9 +137,18 @@ std::string base_collective(std::string_view op) {
 }
 
 const std::vector<std::string>& standard_collectives() {
-    static const std::vector<std::string> names{
-        "bcast", "reduce", "allreduce", "gather", "allgather", "scatter", "alltoall", "barrier", "swap", "shift"};
-    return names;
+    namespace op = names::op;
+    static const std::vector<std::string> all{op::bcast,
+                                              op::reduce,
+                                              op::allreduce,
+                                              op::gather,
+                                              op::allgather,
+                                              op::scatter,
+                                              op::alltoall,
+                                              op::barrier,
+                                              op::swap,
+                                              op::shift};
+    return all;
 }
 
 std::string_view to_string(Path path) {

@@ -13,19 +13,13 @@
 #include <llc/llc.hpp>
 #include <llc/tools/card.hpp>
 
-#include "comparison.hpp"
-
 namespace po = boost::program_options;
 
 namespace {
 
-/// Every comparison: the cards' and those not yet on a card.
+/// Every comparison of every card.
 std::vector<llc::compare::Comparison> comparisons() {
-    std::vector<llc::compare::Comparison> all = llc::tools::all_comparisons();
-    for (auto& c : llc::compare::legacy_comparisons()) {
-        all.push_back(std::move(c));
-    }
-    return all;
+    return llc::tools::all_comparisons();
 }
 
 std::vector<std::int64_t> parse_sizes(const std::string& text) {

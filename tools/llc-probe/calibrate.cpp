@@ -18,6 +18,7 @@
 #include <tuple>
 #include <unistd.h>
 
+#include <llc/cost/operation_names.hpp>
 #include <llc/error.hpp>
 #include <llc/tools/card.hpp>
 #include <llc/tools/timing.hpp>
@@ -62,7 +63,7 @@ std::vector<double> collective_sizes(const std::string& op,
                                      int p,
                                      std::span<const double> grid,
                                      const SizeLimits& limits) {
-    if (op == "barrier") {
+    if (op == names::op::barrier) {
         return {0.0};
     }
     std::vector<double> out;
@@ -698,8 +699,8 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
         report(out.report, "division.exchange", p, division.exchange);
         profile.set_division(p, std::move(division));
 
-        std::vector<Sample> alltoall = medians[{"alltoall", p}];
-        profile.set_bsp(p, fit_bsp(p, alltoall, median_at(medians, "barrier", p, 0.0)));
+        std::vector<Sample> alltoall = medians[{names::op::alltoall, p}];
+        profile.set_bsp(p, fit_bsp(p, alltoall, median_at(medians, names::op::barrier, p, 0.0)));
     }
 
     const double t_cf = median_at(medians, p2p_name(Path::full, Layout::cc), pair_size, 0.0) / 2.0;
@@ -883,7 +884,7 @@ std::vector<CheckRow> check(Group& world,
                 if (std::find(measured.begin(), measured.end(), p) == measured.end()) {
                     continue;
                 }
-                if (op == "barrier") {
+                if (op == names::op::barrier) {
                     cells.push_back(collective_cell(*bench, g, op, 0.0));
                     continue;
                 }
@@ -1015,7 +1016,7 @@ std::vector<CheckRow> check(Group& world,
     }
     std::map<std::string, CheckRow> summary;
     for (auto& [key, row] : by_function) {
-        const bool tight = cost::base_collective(row.function) == "swap" || row.function.rfind("p2p.", 0) == 0;
+        const bool tight = cost::base_collective(row.function) == names::op::swap || row.function.rfind("p2p.", 0) == 0;
         row.target_median = tight ? 0.05 : 0.10;
         row.target_p90 = tight ? 0.15 : 0.25;
         summarise(row);

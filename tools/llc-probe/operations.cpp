@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include <llc/broadcast.hpp>
+#include <llc/cost/operation_names.hpp>
 #include <llc/par.hpp>
 #include <llc/partners.hpp>
 #include <llc/tools/timing.hpp>
@@ -31,32 +32,27 @@ const std::vector<std::string>& measured_collectives() {
     // The set F, swap and shift, plus Seidel's broadcasts (llc::bcast), so that the CCM prices them by measurement too,
     // the swap of data out of cache (cost::cold_suffix), which the FFT's block exchanges are, and the split-phase shift
     // (cost::overlap_suffix) of the ring pipelines that overlap their messages with work.
-    static const std::vector<std::string> names = [] {
+    static const std::vector<std::string> measured = [] {
         std::vector<std::string> all = cost::standard_collectives();
-        all.insert(all.end(),
-                   {"bcast.st",
-                    "bcast.bst",
-                    "bcast.rh",
-                    "swap" + std::string(cost::cold_suffix),
-                    "shift" + std::string(cost::overlap_suffix)});
+        all.insert(all.end(), names::op::measured_beyond_f.begin(), names::op::measured_beyond_f.end());
         return all;
     }();
-    return names;
+    return measured;
 }
 
 double feasible_bytes(std::string_view op, int p, double bytes) {
     const double b = std::max(std::round(bytes), 1.0);
     auto multiple = [&](double unit) { return std::max(unit, std::round(b / unit) * unit); };
-    if (op == "barrier") {
+    if (op == names::op::barrier) {
         return 0.0;
     }
-    if (op == "reduce" || op == "allreduce") {
+    if (op == names::op::reduce || op == names::op::allreduce) {
         return multiple(8.0);
     }
-    if (op == "allgather" || op == "alltoall") {
+    if (op == names::op::allgather || op == names::op::alltoall) {
         return multiple(static_cast<double>(p));
     }
-    if (const std::string base = cost::base_collective(op); base == "swap" || base == "shift") {
+    if (const std::string base = cost::base_collective(op); base == names::op::swap || base == names::op::shift) {
         return multiple(2.0);  // h = sent + received, two equal halves
     }
     return b;
@@ -64,17 +60,17 @@ double feasible_bytes(std::string_view op, int p, double bytes) {
 
 double largest_bytes(std::string_view op, int p, const SizeLimits& limits) {
     const double max_bytes = limits.max_bytes;
-    if (op == "gather" || op == "scatter") {
+    if (op == names::op::gather || op == names::op::scatter) {
         return std::min(max_bytes, std::max(max_bytes, gather_budget) / p);
     }
-    if (cost::base_collective(op) == "swap") {
+    if (cost::base_collective(op) == names::op::swap) {
         return std::max(max_bytes, limits.swap_max_bytes);
     }
     return max_bytes;
 }
 
 double largest_bytes_of_all(int p, const SizeLimits& limits) {
-    return std::max(limits.max_bytes, largest_bytes("swap", p, limits));
+    return std::max(limits.max_bytes, largest_bytes(names::op::swap, p, limits));
 }
 
 // ---- collectives --------------------------------------------------------------------------------------------------
@@ -83,7 +79,8 @@ namespace {
 
 std::size_t byte_buffer_size(int p, const SizeLimits& limits) {
     const std::size_t top = as_size(largest_bytes_of_all(p, limits)) + static_cast<std::size_t>(p) * 8;
-    const std::size_t scatter_root = as_size(largest_bytes("scatter", p, limits)) * static_cast<std::size_t>(p);
+    const std::size_t scatter_root =
+        as_size(largest_bytes(names::op::scatter, p, limits)) * static_cast<std::size_t>(p);
     return std::max(top, scatter_root + 8);
 }
 
@@ -106,48 +103,48 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
     const std::span<unsigned char> send = bytes_.a().first(h);
     const std::span<double> dsend = doubles_.a().first(h / 8);
     const std::span<double> drecv = doubles_.b().first(h / 8);
-    if (op == "bcast") {
+    if (op == names::op::bcast) {
         return [g, send] { g->bcast(send, 0); };
     }
-    for (const auto& [name, algorithm] : {std::pair{"bcast.st", Bcast::binomial},
-                                          std::pair{"bcast.bst", Bcast::bidirectional},
-                                          std::pair{"bcast.rh", Bcast::recursive_halving}}) {
+    for (const auto& [name, algorithm] : {std::pair{names::op::bcast_st, Bcast::binomial},
+                                          std::pair{names::op::bcast_bst, Bcast::bidirectional},
+                                          std::pair{names::op::bcast_rh, Bcast::recursive_halving}}) {
         if (op == name) {
             return [g, send, a = algorithm] { llc::bcast(*g, send, 0, a); };
         }
     }
-    if (op == "reduce") {
+    if (op == names::op::reduce) {
         return [g, dsend, drecv] { g->reduce(std::span<const double>(dsend), drecv, Op::sum, 0); };
     }
-    if (op == "allreduce") {
+    if (op == names::op::allreduce) {
         return [g, dsend, drecv] { g->allreduce(std::span<const double>(dsend), drecv, Op::sum); };
     }
-    if (op == "gather") {
+    if (op == names::op::gather) {
         return [g, send] { (void)g->gather(std::span<const unsigned char>(send), 0); };
     }
-    if (op == "allgather") {
+    if (op == names::op::allgather) {
         const std::span<const unsigned char> part = bytes_.a().first(h / pu);
         return [g, part] { (void)g->allgather(part); };
     }
-    if (op == "scatter") {
+    if (op == names::op::scatter) {
         const std::span<const unsigned char> all = bytes_.a().first(h * pu);
         const std::span<unsigned char> mine = bytes_.b().first(h);
         return [g, all, mine] { g->scatter(all, mine, 0); };
     }
-    if (op == "alltoall") {
+    if (op == names::op::alltoall) {
         const std::span<unsigned char> recv = bytes_.b().first(h);
         return [g, send, recv] { g->alltoall(std::span<const unsigned char>(send), recv); };
     }
-    if (op == "barrier") {
+    if (op == names::op::barrier) {
         return [g] { g->barrier(); };
     }
-    if (op == "swap") {
+    if (op == names::op::swap) {
         const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
         const std::span<const unsigned char> out = bytes_.a().first(h / 2);
         const std::span<unsigned char> in = bytes_.b().first(h / 2);
         return [g, mate, out, in] { g->swap(mate, out, in); };
     }
-    if (op == "swap" + std::string(cost::cold_suffix)) {
+    if (op == names::op::swap_cold) {
         // Each call swaps the next page-aligned slot of the first tools::cold_rotation_bytes of the send and receive
         // buffers, so its data has left the caches since the slot's last call.
         const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
@@ -162,13 +159,13 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
             slot = slot + 1 == slots.count ? 0 : slot + 1;
         };
     }
-    if (op == "shift") {
+    if (op == names::op::shift) {
         // One step of a ring pipeline: h/2 to the next processor, h/2 from the previous one.
         const std::span<const unsigned char> out = bytes_.a().first(h / 2);
         const std::span<unsigned char> in = bytes_.b().first(h / 2);
         return [g, out, in] { g->shift(out, in); };
     }
-    if (op == "shift" + std::string(cost::overlap_suffix)) {
+    if (op == names::op::shift_overlap) {
         // The split-phase shift with nothing in between: posting and completing the messages.
         const std::span<const unsigned char> out = bytes_.a().first(h / 2);
         const std::span<unsigned char> in = bytes_.b().first(h / 2);

@@ -25,7 +25,6 @@
 #include <llc/tools/statistics.hpp>
 #include <llc/tools/timing.hpp>
 
-#include "case.hpp"
 #include "report.hpp"
 
 namespace po = boost::program_options;
@@ -314,11 +313,7 @@ int run(Group& world, const Options& options) {
     }
     std::vector<Case> cases;
     try {
-        std::vector<Case> known = tools::all_cases();
-        for (auto& c : legacy_cases()) {
-            known.push_back(std::move(c));
-        }
-        cases = select(known, options.algorithms);
+        cases = select(tools::all_cases(), options.algorithms);
     } catch (const Error& e) {
         if (root) {
             std::cerr << e.what() << '\n';

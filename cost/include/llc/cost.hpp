@@ -9,5 +9,6 @@
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
 #include <llc/cost/model.hpp>
+#include <llc/cost/operation_names.hpp>
 #include <llc/cost/piecewise.hpp>
 #include <llc/cost/profile.hpp>

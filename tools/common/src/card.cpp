@@ -28,8 +28,10 @@ std::vector<Card> make_cards() {
     for (auto* make : makers()) {
         all.push_back(make());
     }
+    // The llc layer's cards keep the order llc/card registers them in (the layer's own order: collectives, then the
+    // broadcasts built beside them, then divisions), which a sort by name would not give; the algorithms go by name.
     std::stable_sort(all.begin(), all.end(), [](const Card& a, const Card& b) {
-        return a.layer != b.layer ? a.layer < b.layer : a.name < b.name;
+        return a.layer != b.layer ? a.layer < b.layer : a.layer == CardLayer::algorithm && a.name < b.name;
     });
     std::set<std::string> names;
     std::set<std::string> commands;

@@ -26,7 +26,8 @@
 
 namespace llc::tools {
 
-/// Where a card sits: the llc layer's cards come first in every listing and report, then the algorithms by name.
+/// Where a card sits: the llc layer's cards come first in every listing and report, in the order llc/card/card.cpp
+/// registers them, then the algorithms by name.
 enum class CardLayer { llc, algorithm };
 
 struct Card {
@@ -43,9 +44,9 @@ struct Card {
 /// Adds a card maker to the registry; called by LLC_REGISTER_CARD before main(). Returns true.
 bool register_card(Card (*make)());
 
-/// Every registered card, made on first call: the llc layer's first, then by name. @throws llc::Error when two cards
-/// share a name, two commands, cases, comparisons or probes share a name across cards, or a card has no comparison
-/// and no `no_peer` reason.
+/// Every registered card, made on first call: the llc layer's first (in registration order), then by name. @throws
+/// llc::Error when two cards share a name, two commands, cases, comparisons or probes share a name across cards, or a
+/// card has no comparison and no `no_peer` reason.
 [[nodiscard]] const std::vector<Card>& cards();
 
 /// Every card's llc-run commands, validation cases, comparisons and kernel probes, in card order.

@@ -1,34 +1,25 @@
-// Validation cases of the llc layer itself: the collectives of the set F and Seidel's broadcasts. Divisions are
-// validated through the algorithms that use them (the FFT's replicated layout).
+// Validation cases of the collectives card: the set F on a Group (without the barrier), swap and shift, the cold swap
+// and the split-phase shift, each priced as one normal superstep of the profile's T_f.
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <span>
 #include <vector>
 
-#include <llc/broadcast.hpp>
+#include <llc/cost/operation_names.hpp>
 #include <llc/llc.hpp>
+#include <llc/tools/validation_case.hpp>
 
-#include "case.hpp"
+#include "card.hpp"
 
-namespace llc::validate {
+namespace llc::cards {
 
 namespace {
 
-const std::string cold_swap = "swap" + std::string(cost::cold_suffix);
-const std::string split_shift = "shift" + std::string(cost::overlap_suffix);
-
-std::vector<std::int64_t> byte_sizes(SizeClass size_class) {
-    switch (size_class) {
-        case SizeClass::small:
-            return log_sizes(64, 1 << 20, 5, 8);
-        case SizeClass::medium:
-            return log_sizes(64, 16 << 20, 7, 8);
-        case SizeClass::large:
-            return log_sizes(64, 64 << 20, 9, 8);
-    }
-    return {};
-}
+using validate::Case;
+using validate::Instance;
+using validate::SizeClass;
+using validate::TwoBuffers;
 
 /// A collective on doubles; n is the bytes the trace records for it (h).
 class CollectiveInstance final : public Instance {
@@ -38,7 +29,8 @@ class CollectiveInstance final : public Instance {
           op_(std::move(op)),
           count_(counts(g.size(), op_, bytes)),
           slots_(slots_for(op_, count_)),
-          buffers_(sizes(g.size(), op_, op_ == cold_swap ? slots_.stride / sizeof(double) * slots_.count : count_)),
+          buffers_(sizes(
+              g.size(), op_, op_ == names::op::swap_cold ? slots_.stride / sizeof(double) * slots_.count : count_)),
           call_(resolve()) {}
     void run() override { call_(); }
     [[nodiscard]] std::function<void()> action() override { return call_; }
@@ -51,38 +43,38 @@ class CollectiveInstance final : public Instance {
         const std::span<double> a = buffers_.a();
         const std::span<double> b = buffers_.b();
         const std::span<const double> in(a);
-        if (op_ == "bcast") {
+        if (op_ == names::op::bcast) {
             return [g, a] { g->bcast(a, 0); };
         }
-        if (op_ == "reduce") {
+        if (op_ == names::op::reduce) {
             return [g, in, b] { g->reduce(in, b, Op::sum, 0); };
         }
-        if (op_ == "allreduce") {
+        if (op_ == names::op::allreduce) {
             return [g, in, b] { g->allreduce(in, b, Op::sum); };
         }
-        if (op_ == "gather") {
+        if (op_ == names::op::gather) {
             return [this, g, part = in.first(count_)] { gathered_ = g->gather(part, 0); };
         }
-        if (op_ == "allgather") {
+        if (op_ == names::op::allgather) {
             return [this, g, part = in.first(count_)] { gathered_ = g->allgather(part); };
         }
-        if (op_ == "scatter") {
+        if (op_ == names::op::scatter) {
             return [g, in, mine = b.first(count_)] { g->scatter(in, mine, 0); };
         }
-        if (op_ == "alltoall") {
+        if (op_ == names::op::alltoall) {
             return [g, in, b] { g->alltoall(in, b); };
         }
-        if (op_ == "swap") {
+        if (op_ == names::op::swap) {
             const int partner = g_.rank() ^ 1;
             return [g, mate = partner < g_.size() ? partner : g_.rank(), in, b] { g->swap(mate, in, b); };
         }
-        if (op_ == "shift") {
+        if (op_ == names::op::shift) {
             return [g, in, b] { g->shift(in, b); };
         }
-        if (op_ == split_shift) {
+        if (op_ == names::op::shift_overlap) {
             return [g, in, b] { g->shift_start(in, b).wait(); };
         }
-        if (op_ == cold_swap) {
+        if (op_ == names::op::swap_cold) {
             // As llc-probe times it: each call swaps the next page-aligned slot, so its data has left the caches.
             const int partner = g_.rank() ^ 1;
             const std::size_t step = slots_.stride / sizeof(double);
@@ -105,10 +97,10 @@ class CollectiveInstance final : public Instance {
     static std::size_t counts(int p, const std::string& op, std::int64_t bytes) {
         const auto P = static_cast<std::size_t>(p);
         std::size_t count = static_cast<std::size_t>(bytes) / sizeof(double);
-        if (op == "allgather") {
+        if (op == names::op::allgather) {
             count = std::max<std::size_t>(1, count / P);  // h = contribution × P
         }
-        if (op == "alltoall") {
+        if (op == names::op::alltoall) {
             count = std::max<std::size_t>(P, count / P * P);
         }
         return count;
@@ -117,7 +109,7 @@ class CollectiveInstance final : public Instance {
     /// least two; one slot of count_ doubles for every other collective.
     static tools::ColdSlots slots_for(const std::string& op, std::size_t count) {
         const std::size_t bytes = count * sizeof(double);
-        if (op != cold_swap || count == 0) {
+        if (op != names::op::swap_cold || count == 0) {
             return {bytes, 1};
         }
         tools::ColdSlots slots = tools::cold_slots(bytes, tools::cold_rotation_bytes);
@@ -126,7 +118,10 @@ class CollectiveInstance final : public Instance {
     }
     static TwoBuffers<double> sizes(int p, const std::string& op, std::size_t count) {
         const auto P = static_cast<std::size_t>(p);
-        return {count * (op == "scatter" ? P : 1), count * (op == "gather" || op == "allgather" ? P : 1), 1.0, 0.0};
+        return {count * (op == names::op::scatter ? P : 1),
+                count * (op == names::op::gather || op == names::op::allgather ? P : 1),
+                1.0,
+                0.0};
     }
 
     Group& g_;
@@ -142,48 +137,49 @@ class CollectiveInstance final : public Instance {
 double recorded_bytes(const std::string& op, std::int64_t bytes, int p) {
     const double per_double = sizeof(double);
     auto count = static_cast<double>(static_cast<std::size_t>(bytes) / sizeof(double));
-    if (op == "allgather") {
+    if (op == names::op::allgather) {
         count = std::max(1.0, std::floor(count / p)) * p;
     }
-    if (op == "alltoall") {
+    if (op == names::op::alltoall) {
         count = std::max<double>(p, std::floor(count / p) * p);
     }
-    if (const std::string base = cost::base_collective(op); base == "swap" || base == "shift") {
+    if (const std::string base = cost::base_collective(op); base == names::op::swap || base == names::op::shift) {
         return 2.0 * count * per_double;  // sent + received
     }
     return count * per_double;
 }
 
-class BroadcastInstance final : public Instance {
-  public:
-    BroadcastInstance(Group& g, Bcast algorithm, std::int64_t bytes)
-        : g_(g), algorithm_(algorithm), data_(static_cast<std::size_t>(bytes)) {}
-    void run() override { llc::bcast(g_, std::span<unsigned char>(data_), 0, algorithm_); }
-
-  private:
-    Group& g_;
-    Bcast algorithm_;
-    std::vector<unsigned char> data_;
-};
-
 /// The set F without the barrier (a size-free superstep the probe checks), swap, shift, the cold swap and the
 /// split-phase shift.
 const std::vector<std::string>& validated_collectives() {
-    static const std::vector<std::string> names{"bcast",
-                                                "reduce",
-                                                "allreduce",
-                                                "gather",
-                                                "allgather",
-                                                "scatter",
-                                                "alltoall",
-                                                "swap",
-                                                "shift",
-                                                cold_swap,
-                                                split_shift};
-    return names;
+    namespace op = names::op;
+    static const std::vector<std::string> validated{op::bcast,
+                                                    op::reduce,
+                                                    op::allreduce,
+                                                    op::gather,
+                                                    op::allgather,
+                                                    op::scatter,
+                                                    op::alltoall,
+                                                    op::swap,
+                                                    op::shift,
+                                                    op::swap_cold,
+                                                    op::shift_overlap};
+    return validated;
 }
 
 }  // namespace
+
+std::vector<std::int64_t> byte_sizes(SizeClass size_class) {
+    switch (size_class) {
+        case SizeClass::small:
+            return validate::log_sizes(64, 1 << 20, 5, 8);
+        case SizeClass::medium:
+            return validate::log_sizes(64, 16 << 20, 7, 8);
+        case SizeClass::large:
+            return validate::log_sizes(64, 64 << 20, 9, 8);
+    }
+    return {};
+}
 
 std::vector<Case> collective_cases() {
     std::vector<Case> cases;
@@ -199,35 +195,11 @@ std::vector<Case> collective_cases() {
             .expr = [op](int p,
                          std::int64_t n,
                          const cost::Profile&) { return cost::Expr::normal(op, 0.0, op, p, recorded_bytes(op, n, p)); },
-            .applies = [op](int p, std::int64_t) { return cost::base_collective(op) != "swap" || p % 2 == 0; },
+            .applies = [op](int p, std::int64_t) { return cost::base_collective(op) != names::op::swap || p % 2 == 0; },
             .goal = {.median = 0.10, .p90 = 0.25},
         });
     }
     return cases;
 }
 
-std::vector<Case> broadcast_cases() {
-    std::vector<Case> cases;
-    const std::vector<std::pair<Bcast, std::string>> algorithms{
-        {Bcast::binomial, "bcast.st"}, {Bcast::bidirectional, "bcast.bst"}, {Bcast::recursive_halving, "bcast.rh"}};
-    for (const auto& [algorithm, name] : algorithms) {
-        cases.push_back(Case{
-            .algorithm = name,
-            .family = "broadcast",
-            .size_unit = "bytes",
-            .sizes = byte_sizes,
-            .prepare = [algorithm](Group& g, std::int64_t n) -> std::unique_ptr<Instance> {
-                return std::make_unique<BroadcastInstance>(g, algorithm, n);
-            },
-            .expr =
-                [name](int p, std::int64_t n, const cost::Profile&) {
-                    return cost::Expr::normal(name, 0.0, name, p, static_cast<double>(n));
-                },
-            .applies = {},
-            .goal = {.median = 0.10, .p90 = 0.25},
-        });
-    }
-    return cases;
-}
-
-}  // namespace llc::validate
+}  // namespace llc::cards

@@ -2,17 +2,25 @@
 // and whose combine adds the two halves, against the same recursion written by hand with MPI_Comm_split and
 // MPI_Sendrecv. Two hand-written peers: communicators split once and reused (the best one can write), and split on
 // every call (what a straightforward recursion does).
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include <mpi.h>
 
 #include <llc/llc.hpp>
+#include <llc/tools/comparison.hpp>
 
-#include "comparison.hpp"
+#include "card.hpp"
 
-namespace llc::compare {
+namespace llc::cards {
 namespace {
+
+using compare::Comparison;
+using compare::Options;
+using compare::Row;
+using compare::time_median;
+using compare::time_medians_interleaved;
 
 std::vector<double> leaf(std::size_t n, int salt) {
     std::vector<double> values(n);
@@ -171,4 +179,4 @@ Comparison par_comparison() {
     return {"par", "recursive binary llc::par exchanging n doubles per level vs the same recursion by hand", run};
 }
 
-}  // namespace llc::compare
+}  // namespace llc::cards

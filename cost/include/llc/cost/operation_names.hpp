@@ -1,0 +1,55 @@
+#pragma once
+/// @file
+/// The llc layer's operation names, declared once: the names under which llc-probe measures the collectives (the keys
+/// of a profile's "collectives"), the cost layer prices them (Expr::normal's f, Model::collective), and the llc
+/// layer's cards validate them (the collectives' and broadcasts' case names, llc/card).
+///
+/// The llc layer's trace records the same names (llc/group.hpp, llc/src/broadcast.cpp, llc/par.hpp) but does not
+/// include this header: the llc library does not depend on the cost layer. The join is checked where the two meet:
+/// llc-validate holds each case's trace against its Expr superstep by superstep (cost::compare notes a superstep whose
+/// operation differs).
+///
+/// Dependency-free, so that every layer above llc can include it.
+
+#include <array>
+
+namespace llc::names::op {
+
+// The set F (cost::standard_collectives): llc::Group's collectives.
+inline constexpr const char* bcast = "bcast";
+inline constexpr const char* reduce = "reduce";
+inline constexpr const char* allreduce = "allreduce";
+inline constexpr const char* gather = "gather";
+inline constexpr const char* allgather = "allgather";
+inline constexpr const char* scatter = "scatter";
+inline constexpr const char* alltoall = "alltoall";
+inline constexpr const char* barrier = "barrier";
+inline constexpr const char* swap = "swap";    ///< the exchange between partners (Group::swap)
+inline constexpr const char* shift = "shift";  ///< one step of a ring (Group::shift)
+
+// The v-variants: recorded under their own names, priced as their regular form (cost::canonical_collective).
+inline constexpr const char* gatherv = "gatherv";
+inline constexpr const char* allgatherv = "allgatherv";
+inline constexpr const char* scatterv = "scatterv";
+inline constexpr const char* alltoallv = "alltoallv";
+
+// Seidel's broadcasts (llc::bcast with Bcast::binomial, bidirectional, recursive_halving): measured and priced under
+// their own names.
+inline constexpr const char* bcast_st = "bcast.st";
+inline constexpr const char* bcast_bst = "bcast.bst";
+inline constexpr const char* bcast_rh = "bcast.rh";
+
+// Measured variants: the swap of data out of the caches (cost::cold_suffix) and the split-phase shift
+// (cost::overlap_suffix, Group::shift_start … wait).
+inline constexpr const char* swap_cold = "swap.cold";
+inline constexpr const char* shift_overlap = "shift.overlap";
+
+/// What llc-probe measures beyond the set F (cost::standard_collectives), each under its own name in the profile:
+/// Seidel's broadcasts and the measured variants.
+inline constexpr std::array<const char*, 5> measured_beyond_f{bcast_st, bcast_bst, bcast_rh, swap_cold, shift_overlap};
+
+// Divisions: the operation of a division superstep, in the trace and in Expr::division / Expr::weighted_division.
+inline constexpr const char* par = "par";
+inline constexpr const char* weighted_par = "weighted_par";
+
+}  // namespace llc::names::op
