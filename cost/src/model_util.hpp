@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include <llc/broadcast.hpp>
+#include <llc/bcast_schedule.hpp>
 
 namespace llc::cost::detail {
 
