@@ -408,6 +408,19 @@ std::string_view to_string(Bcast algorithm) {
     return "unknown";
 }
 
+std::string_view bcast_superstep_name(Bcast algorithm) {
+    switch (algorithm) {
+        case Bcast::binomial:
+            return "bcast.st";
+        case Bcast::bidirectional:
+            return "bcast.bst";
+        case Bcast::recursive_halving:
+            return "bcast.rh";
+        default:
+            return "bcast";
+    }
+}
+
 std::pair<std::size_t, std::size_t> packet_bounds(std::size_t n, int packets, int q) {
     const auto K = static_cast<std::size_t>(packets);
     const auto bound = [&](std::size_t i) { return i * (n / K) + i * (n % K) / K; };  // ⌊i·n/K⌋ without overflow

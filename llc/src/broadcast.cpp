@@ -181,19 +181,6 @@ void run_plan(const Plan& plan, std::byte* data, std::size_t n, std::size_t elem
     }
 }
 
-std::string_view op_name(Bcast algorithm) {
-    switch (algorithm) {
-        case Bcast::binomial:
-            return "bcast.st";
-        case Bcast::bidirectional:
-            return "bcast.bst";
-        case Bcast::recursive_halving:
-            return "bcast.rh";
-        default:
-            return "bcast";
-    }
-}
-
 bool known(Bcast algorithm) {
     switch (algorithm) {
         case Bcast::mpi:
@@ -258,7 +245,7 @@ void bcast_elements(
     const double begin = last < start ? last : start;
     body();
     const double end = recorder.now();
-    recorder.normal(op_name(resolved), g.size(), bytes, begin, start - begin, end - start);
+    recorder.normal(bcast_superstep_name(resolved), g.size(), bytes, begin, start - begin, end - start);
     g.set_superstep_clock(end);
 }
 

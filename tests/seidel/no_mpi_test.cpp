@@ -27,4 +27,12 @@ TEST(SeidelWithoutMpiTest, plans_prices_and_chooses_a_broadcast) {
     EXPECT_EQ(llc::choose_bcast(8, 64), llc::default_bcast_choice(8, 64));
 }
 
+TEST(SeidelWithoutMpiTest, superstep_names_are_the_traced_ones) {
+    // The spelling llc::bcast records and the cost models read back (a renamed superstep must break this test).
+    EXPECT_EQ(llc::bcast_superstep_name(llc::Bcast::mpi), "bcast");
+    EXPECT_EQ(llc::bcast_superstep_name(llc::Bcast::binomial), "bcast.st");
+    EXPECT_EQ(llc::bcast_superstep_name(llc::Bcast::bidirectional), "bcast.bst");
+    EXPECT_EQ(llc::bcast_superstep_name(llc::Bcast::recursive_halving), "bcast.rh");
+}
+
 }  // namespace

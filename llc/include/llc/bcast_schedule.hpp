@@ -35,6 +35,11 @@ enum class Bcast {
 /// "mpi", "binomial", "bidirectional", "recursive_halving", "automatic".
 [[nodiscard]] std::string_view to_string(Bcast algorithm);
 
+/// The name of llc::bcast's superstep in the trace: "bcast.st", "bcast.bst", "bcast.rh" for Seidel's algorithms,
+/// "bcast" for Bcast::mpi (the collective's own name) and anything else. The cost models read these names back to
+/// price a traced broadcast by its algorithm: one spelling for both sides.
+[[nodiscard]] std::string_view bcast_superstep_name(Bcast algorithm);
+
 /// How a schedule serves a P that is not a power of two (paper §5).
 enum class Padding {
     virtual_nodes,  ///< run on 2^⌈lg P⌉ nodes; node P−1 simulates the virtual ones (§5.1; ST and BST with ν = 0)
