@@ -16,7 +16,7 @@
 
 #include <llc/broadcast.hpp>
 #include <llc/error.hpp>
-#include <llc/trace.hpp>
+#include <llc/trace_record.hpp>
 
 namespace llc {
 namespace detail {

@@ -23,7 +23,7 @@
 
 #include <llc/detail/mpi_type.hpp>
 #include <llc/error.hpp>
-#include <llc/trace.hpp>
+#include <llc/trace_record.hpp>
 
 namespace llc {
 
