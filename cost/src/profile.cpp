@@ -16,6 +16,7 @@
 #include <llc/version.hpp>
 
 #include "json_util.hpp"
+#include "piecewise_json.hpp"
 
 namespace llc::cost {
 
