@@ -1,22 +1,15 @@
 #pragma once
-// Internal: JSON helpers shared by the cost layer's sources (nlohmann-json stays out of the public headers).
+// Internal: JSON helpers shared by the cost layer's sources (nlohmann-json stays out of the public headers). Generic:
+// they know no type of the cost layer (Piecewise's JSON is in piecewise_json.hpp).
 
 #include <cmath>
-#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
-#include <llc/cost/piecewise.hpp>
-#include <llc/error.hpp>
-
 namespace llc::cost::detail {
 
 using Json = nlohmann::json;
-
-[[nodiscard]] Json piecewise_to_json(const Piecewise& f);
-/// `where` names the field in error messages ("collectives.bcast.P=4").
-[[nodiscard]] Piecewise piecewise_from_json(const Json& j, std::string_view where);
 
 /// The member `key` of object `j`, or an llc::Error "<where>: missing field '<key>'" (plus `hint`).
 [[nodiscard]] const Json& field(const Json& j,

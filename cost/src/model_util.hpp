@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include <llc/broadcast.hpp>
+#include <llc/bcast_schedule.hpp>
 
 namespace llc::cost::detail {
 
@@ -19,7 +19,8 @@ enum class Collective { bcast, reduce, allreduce, gather, allgather, scatter, al
 void check_price_arguments(const std::string& function, int P, double bytes);
 /// Checks a division's arguments: P ≥ 1, sizes non-empty with every size ≥ 1, bytes ≥ 0.
 void check_division_arguments(const std::string& function, int P, std::span<const int> sizes, double bytes);
-/// Seidel's broadcast that `f` names ("bcast.st", "bcast.bst", "bcast.rh"), if it names one.
+/// Seidel's broadcast whose superstep `f` names (llc::bcast_superstep_name: "bcast.st", "bcast.bst", "bcast.rh"), if
+/// it names one.
 [[nodiscard]] std::optional<Bcast> seidel_broadcast(std::string_view f) noexcept;
 /// A model's price of Seidel's broadcast: the report's Table I (ν = 0) with the model's per-hop start-up and per-byte
 /// time; 0 on one processor.

@@ -71,14 +71,10 @@ void check_division_arguments(const std::string& function, int P, std::span<cons
 }
 
 std::optional<Bcast> seidel_broadcast(std::string_view f) noexcept {
-    if (f == names::op::bcast_st) {
-        return Bcast::binomial;
-    }
-    if (f == names::op::bcast_bst) {
-        return Bcast::bidirectional;
-    }
-    if (f == names::op::bcast_rh) {
-        return Bcast::recursive_halving;
+    for (const Bcast algorithm : {Bcast::binomial, Bcast::bidirectional, Bcast::recursive_halving}) {
+        if (f == bcast_superstep_name(algorithm)) {
+            return algorithm;
+        }
     }
     return std::nullopt;
 }

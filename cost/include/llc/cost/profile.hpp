@@ -16,6 +16,7 @@
 /// the file and the field and says how to make one (how_to_make_profile()).
 
 #include <array>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <span>
@@ -258,6 +259,11 @@ class Profile {
     friend bool operator==(const Profile&, const Profile&) = default;
 
   private:
+    /// The slot of (path, layout) in p2p_.
+    [[nodiscard]] static std::size_t p2p_index(Path path, Layout layout) noexcept {
+        return static_cast<std::size_t>(path) * 4 + static_cast<std::size_t>(layout);
+    }
+
     ProfileMeta meta_;
     std::map<std::string, std::map<int, Piecewise>, std::less<>> collectives_;
     std::map<int, DivisionCost> division_;

@@ -10,13 +10,14 @@
 /// and Coefficients holds the three numbers. The paper gives linear arrays and 2-D meshes (no hypercube); Table I
 /// assumes 2^d nodes (2^d1 × 2^d2 for meshes) and ν < d (ν < d1 ≤ d2).
 ///
-/// Header-only (inline) so that it does not depend on how the cost library is built.
+/// Header-only (inline) so that it does not depend on how the cost library is built. It needs only llc's MPI-free
+/// schedule part (<llc/bcast_schedule.hpp>: Bcast, the chooser hook), never MPI.
 
 #include <algorithm>
 #include <cstddef>
 #include <string>
 
-#include <llc/broadcast.hpp>
+#include <llc/bcast_schedule.hpp>
 #include <llc/error.hpp>
 
 namespace llc::cost::seidel {
