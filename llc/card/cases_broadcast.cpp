@@ -18,9 +18,6 @@ namespace llc::cards {
 
 namespace {
 
-using validate::Case;
-using validate::Instance;
-
 class BroadcastInstance final : public Instance {
   public:
     BroadcastInstance(Group& g, Bcast algorithm, std::int64_t bytes)

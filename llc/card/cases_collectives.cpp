@@ -16,11 +16,6 @@ namespace llc::cards {
 
 namespace {
 
-using validate::Case;
-using validate::Instance;
-using validate::SizeClass;
-using validate::TwoBuffers;
-
 /// A collective on doubles; n is the bytes the trace records for it (h).
 class CollectiveInstance final : public Instance {
   public:

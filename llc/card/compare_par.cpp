@@ -16,12 +16,6 @@
 namespace llc::cards {
 namespace {
 
-using compare::Comparison;
-using compare::Options;
-using compare::Row;
-using compare::time_median;
-using compare::time_medians_interleaved;
-
 std::vector<double> leaf(std::size_t n, int salt) {
     std::vector<double> values(n);
     for (std::size_t i = 0; i < n; ++i) {

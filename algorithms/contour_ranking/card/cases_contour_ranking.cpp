@@ -18,10 +18,6 @@
 namespace llc::cards {
 namespace {
 
-using validate::Case;
-using validate::Instance;
-using validate::SizeClass;
-
 class ContourRankInstance final : public Instance {
   public:
     ContourRankInstance(Group& g, std::int64_t n, double density, ContourPattern pattern)

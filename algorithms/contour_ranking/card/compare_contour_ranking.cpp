@@ -31,11 +31,6 @@ namespace llc::cards {
 
 namespace {
 
-using compare::Comparison;
-using compare::Options;
-using compare::Row;
-using compare::time_medians_interleaved;
-
 /// Ours on `g`: the blob image's block, traced and ranked (and assembled on g's rank 0 when asked).
 struct Ours {
     Ours(Group& g, const std::vector<std::uint8_t>& whole, std::int64_t n)

@@ -38,9 +38,6 @@ namespace llc::cards {
 
 namespace {
 
-namespace po = boost::program_options;
-using run::UsageError;
-
 void add_options(po::options_description& desc) {
     // clang-format off
     desc.add_options()

@@ -19,9 +19,6 @@
 namespace llc::cards {
 namespace {
 
-using validate::Case;
-using validate::Instance;
-
 std::int64_t block_of(int p, std::int64_t n) {
     return (n + p - 1) / p;
 }

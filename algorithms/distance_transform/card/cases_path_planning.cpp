@@ -19,10 +19,6 @@
 namespace llc::cards {
 namespace {
 
-using validate::Case;
-using validate::Instance;
-using validate::SizeClass;
-
 /// The sweeps path planning takes on each size's map: learned when a run is prepared (rank 0 is in every group, and
 /// llc-validate prices on rank 0 after measuring), or by the sequential sweeps where no run was (pricing alone).
 using SweepCounts = std::map<std::int64_t, int>;

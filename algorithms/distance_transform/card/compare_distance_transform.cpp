@@ -35,11 +35,6 @@ namespace llc::cards {
 
 namespace {
 
-using compare::Comparison;
-using compare::Options;
-using compare::Row;
-using compare::time_medians_interleaved;
-
 struct Transform {
     std::string name;
     std::optional<ChamferMask> mask;  ///< none: the exact Euclidean transform

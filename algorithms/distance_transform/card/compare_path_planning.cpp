@@ -36,11 +36,6 @@ namespace llc::cards {
 
 namespace {
 
-using compare::Comparison;
-using compare::Options;
-using compare::Row;
-using compare::time_medians_interleaved;
-
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
 /// The least path costs from `source` over the n × n map `tc`, by Dijkstra's algorithm with a binary heap.

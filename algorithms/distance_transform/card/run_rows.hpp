@@ -18,6 +18,7 @@
 #include <llc/algorithms/chamfer.hpp>
 #include <llc/algorithms/row_image.hpp>
 #include <llc/group.hpp>
+#include <llc/tools/card.hpp>
 #include <llc/tools/run_command.hpp>
 
 static_assert(std::endian::native == std::endian::little, "llc-run's images and maps are little-endian files");

@@ -13,11 +13,6 @@
 namespace llc::cards {
 namespace {
 
-using validate::Case;
-using validate::Instance;
-using validate::SizeClass;
-using validate::TwoBuffers;
-
 class FftInstance final : public Instance {
   public:
     FftInstance(Group& g, std::int64_t n, FftOptions options)

@@ -33,12 +33,6 @@ namespace llc::cards {
 
 namespace {
 
-using compare::Comparison;
-using compare::Options;
-using compare::Row;
-using compare::time_median;
-using compare::time_medians_interleaved;
-
 using Complex = std::complex<double>;
 
 std::string wisdom_path(const Group& world) {

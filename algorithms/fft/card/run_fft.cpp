@@ -35,9 +35,7 @@ namespace llc::cards {
 
 namespace {
 
-namespace po = boost::program_options;
 using Complex = std::complex<double>;
-using run::UsageError;
 
 /// Entry j of the generated signal: two uniform values in [−1, 1) from a counter-based hash of (seed, j), so every
 /// processor makes its own entries without making the others'.

@@ -12,10 +12,6 @@
 namespace llc::cards {
 namespace {
 
-using validate::Case;
-using validate::Instance;
-using validate::SizeClass;
-
 class MatrixChainInstance final : public Instance {
   public:
     MatrixChainInstance(Group& g, std::int64_t n) : g_(g), dims_(static_cast<std::size_t>(n) + 1) {

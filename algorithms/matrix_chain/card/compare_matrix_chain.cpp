@@ -19,11 +19,6 @@ namespace llc::cards {
 
 namespace {
 
-using compare::Comparison;
-using compare::Options;
-using compare::Row;
-using compare::time_medians_interleaved;
-
 std::vector<Row> run(Group& world, const Options& options) {
     const int P = world.size();
     const int repeat = options.repeat > 0 ? options.repeat : 3;

@@ -33,9 +33,6 @@ namespace llc::cards {
 
 namespace {
 
-namespace po = boost::program_options;
-using run::UsageError;
-
 /// "30,35,15" → {30, 35, 15}. @throws UsageError naming the argument.
 template <class T>
 std::vector<T> parse_list(const std::string& argument, const std::string& text) {

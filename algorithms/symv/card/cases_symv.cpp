@@ -16,10 +16,6 @@
 namespace llc::cards {
 namespace {
 
-using validate::Case;
-using validate::Instance;
-using validate::SizeClass;
-
 class SymvInstance final : public Instance {
   public:
     SymvInstance(Group& g, std::int64_t n, SymvMapping mapping)

@@ -28,11 +28,6 @@ namespace llc::cards {
 
 namespace {
 
-using compare::Comparison;
-using compare::Options;
-using compare::Row;
-using compare::time_medians_interleaved;
-
 /// Every rank generates its own rows, rank 0 the same full matrix for the peers.
 constexpr SymvInput input{};
 

@@ -57,6 +57,23 @@ bool register_card(Card (*make)());
 
 }  // namespace llc::tools
 
+/// The namespace the cards are written in, with the drivers' types a card's parts name.
+namespace llc::cards {
+namespace po = boost::program_options;
+using compare::Comparison;
+using compare::Options;
+using compare::Row;
+using compare::time_median;
+using compare::time_medians_interleaved;
+using run::Run;
+using run::RunCommand;
+using run::UsageError;
+using validate::Case;
+using validate::Instance;
+using validate::SizeClass;
+using validate::TwoBuffers;
+}  // namespace llc::cards
+
 #define LLC_CARD_CONCAT_(a, b) a##b
 #define LLC_CARD_CONCAT(a, b) LLC_CARD_CONCAT_(a, b)
 
