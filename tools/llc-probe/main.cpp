@@ -19,6 +19,7 @@
 #include <llc/llc.hpp>
 
 #include "calibrate.hpp"
+#include "check.hpp"
 
 namespace po = boost::program_options;
 

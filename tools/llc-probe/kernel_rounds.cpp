@@ -1,0 +1,236 @@
+// The kernel probes' rounds of a calibration (see kernel_rounds.hpp).
+#include "kernel_rounds.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+
+#include <mpi.h>
+
+#include <llc/tools/card.hpp>
+
+#include "calibrate.hpp"
+#include "machine.hpp"
+
+namespace llc::probe {
+
+namespace {
+
+/// The kernel probes run in rounds, each in a new shuffled order, at slots spread from the calibration's start to its
+/// end, and a kernel's constant is the median of its rounds (of two: their mean). Memory-bound code here runs ~1.5×
+/// slower for 0.3–1.5 s at a time, and in some hours most of the time (a serial FFT of 2^16 points, medians of 15 calls
+/// half a second apart: 0.49–0.55 ms in a quarter of them, 0.72–0.85 ms in the rest), so one probe caught one phase or
+/// the other. Three rounds one after the other still saw one stretch of ~30 s: three full calibrations of one hour
+/// put that FFT at 0.505, 0.553 and 0.803 ms, and validations then measured 0.48–0.83 ms. Five spread rounds cost
+/// ~1 min more than three; quick mode takes two (the first and the last slot), for time.
+int kernel_rounds(const Settings& s) {
+    return s.quick ? 2 : 5;
+}
+
+/// The slot of each of `rounds` kernel rounds among `slots` (0: before the calibration's first phase, slots − 1: after
+/// its last), spread evenly from the first slot to the last.
+std::vector<int> kernel_round_slots(int rounds, int slots) {
+    std::vector<int> out;
+    for (int r = 0; r < rounds; ++r) {
+        out.push_back(rounds == 1 ? slots - 1
+                                  : static_cast<int>(std::lround(static_cast<double>(r) * (slots - 1) / (rounds - 1))));
+    }
+    return out;
+}
+
+/// How many probes have a solo_name.
+std::size_t solo_count(const std::vector<cost::KernelProbe>& probes) {
+    return static_cast<std::size_t>(
+        std::count_if(probes.begin(), probes.end(), [](const cost::KernelProbe& k) { return !k.solo_name.empty(); }));
+}
+
+/// Runs the probes of `order` (indices into `probes`) once each, in an order shuffled by `seed`, and hands every value
+/// to `record(index, value)`. Returns what failed first (a probe that threw or returned a negative or non-finite value,
+/// by the key it is stored under: its solo_name when `solo`), empty if nothing did; no probe runs after a failure.
+/// With `side_by_side` (not MPI_COMM_NULL; collective over it), every probe starts on all its ranks at once, as a
+/// superstep's processors run its kernel, and a failure on any rank stops all of them before the next probe. Started
+/// apart, the ranks drift (each sizes its own samples), and a probe ran beside another one part of the time. No
+/// effect on the constants could be told from the host's noise: the reorder's constant at 2^24 came out 1.76 ns an
+/// element in one full calibration with the ranks started together, 1.68–2.30 ns in four before.
+std::string run_kernel_round(const std::vector<cost::KernelProbe>& probes,
+                             std::vector<std::size_t> order,
+                             const Settings& s,
+                             std::uint64_t seed,
+                             bool solo,
+                             MPI_Comm side_by_side,
+                             Progress& progress,
+                             const std::function<void(std::size_t i, double value)>& record) {
+    std::mt19937_64 rng(seed);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::string failure;
+    for (const std::size_t i : order) {
+        int failed = failure.empty() ? 0 : 1;
+        if (side_by_side != MPI_COMM_NULL) {
+            MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, side_by_side);
+        }
+        if (failed != 0) {
+            break;
+        }
+        const std::string& key = solo ? probes[i].solo_name : probes[i].name;
+        try {
+            const double v = probes[i].measure(s.quick);
+            if (!std::isfinite(v) || v < 0.0) {
+                failure = key + " returned " + std::to_string(v);
+                continue;
+            }
+            record(i, v);
+        } catch (const std::exception& e) {
+            failure = key + ": " + e.what();
+            continue;
+        }
+        progress.advance();
+    }
+    return failure;
+}
+
+/// Throws the same AgreedError on every rank of `world` if `failure` is not empty on some rank. Collective.
+void agree_on_kernel_failure(Group& world, const std::string& failure, const char* where) {
+    int failed = failure.empty() ? 0 : 1;
+    sleepy_barrier(world.native());
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world.native());
+    if (failed != 0) {
+        throw AgreedError("llc-probe: a kernel probe failed" +
+                          (failure.empty() ? std::string(" ") + where : ": " + failure));
+    }
+}
+
+}  // namespace
+
+/// The algorithms' kernel probes a calibration with settings `s` runs: all of them, or in quick mode those not
+/// full_only.
+std::vector<cost::KernelProbe> kernel_probes_for(const Settings& s) {
+    std::vector<cost::KernelProbe> probes = tools::all_probes();
+    if (s.quick) {
+        std::erase_if(probes, [](const cost::KernelProbe& k) { return k.full_only; });
+    }
+    return probes;
+}
+
+KernelRounds::KernelRounds(std::vector<cost::KernelProbe> probes, const Settings& s, int slots)
+    : probes_(std::move(probes)),
+      settings_(s),
+      together_(probes_.size()),
+      alone_(probes_.size()),
+      round_slots_(probes_.empty() ? std::vector<int>{} : kernel_round_slots(kernel_rounds(s), slots)) {}
+
+double KernelRounds::work() const {
+    return static_cast<double>(probes_.size() + solo_count(probes_)) * kernel_rounds(settings_);
+}
+
+void KernelRounds::run_rounds_at(Group& world, int slot, Progress& progress, std::vector<RawSample>& samples) {
+    while (next_round_ < static_cast<int>(round_slots_.size()) && round_slots_[next_round_] == slot) {
+        progress.phase("kernel probes, round " + std::to_string(next_round_ + 1) + " of " +
+                       std::to_string(round_slots_.size()));
+        run_round(world, next_round_, progress, samples);
+        ++next_round_;
+    }
+}
+
+/// Round `round` of every probe side by side (together), then of the probes with a solo_name on rank 0 alone.
+void KernelRounds::run_round(Group& world, int round, Progress& progress, std::vector<RawSample>& samples) {
+    run_together(world, round, progress, samples);
+    run_alone(world, round, progress, samples);
+}
+
+/// Every probe on every rank at once unless the node is crowded (then rank 0 alone). The round's value is the
+/// slowest rank's: the ranks run the kernel side by side as an algorithm's processors do, and a superstep lasts as
+/// long as its slowest processor (two ranks measured the same stride-2 leaf of 2^17 at 2.57 and 2.12 ms in one
+/// round, 2.20 and 1.96 in another).
+void KernelRounds::run_together(Group& world, int round, Progress& progress, std::vector<RawSample>& samples) {
+    const int P = world.size();
+    const bool root = world.rank() == 0;
+    const std::size_t count = probes_.size();
+    std::vector<double> mine(count, std::numeric_limits<double>::quiet_NaN());  // NaN: not run here
+    std::string failure;
+    const bool all_run = !crowded(world);
+    if (all_run || root) {
+        failure = run_kernel_round(probes_,
+                                   all_indices(),
+                                   settings_,
+                                   settings_.seed + 2000 + static_cast<std::uint64_t>(round),
+                                   false,
+                                   all_run ? world.native() : MPI_COMM_NULL,
+                                   progress,
+                                   [&](std::size_t i, double v) { mine[i] = v; });
+    }
+    agree_on_kernel_failure(world, failure, "on another rank");
+    std::vector<double> all(root ? count * static_cast<std::size_t>(P) : 0);
+    MPI_Gather(mine.data(),
+               static_cast<int>(count),
+               MPI_DOUBLE,
+               all.data(),
+               static_cast<int>(count),
+               MPI_DOUBLE,
+               0,
+               world.native());
+    if (!root) {
+        return;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        double slowest = -1.0;
+        for (int r = 0; r < P; ++r) {
+            const double v = all[static_cast<std::size_t>(r) * count + i];
+            if (std::isfinite(v)) {
+                slowest = std::max(slowest, v);
+                samples.push_back({"kernel", probes_[i].name, r, 0.0, round, v});
+            }
+        }
+        if (slowest >= 0.0) {
+            together_[i].push_back(slowest);
+        }
+    }
+}
+
+/// The probes with a solo_name on rank 0 while the other ranks sleep (sleepy_barrier).
+void KernelRounds::run_alone(Group& world, int round, Progress& progress, std::vector<RawSample>& samples) {
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < probes_.size(); ++i) {
+        if (!probes_[i].solo_name.empty()) {
+            order.push_back(i);
+        }
+    }
+    std::string failure;
+    if (world.rank() == 0) {
+        failure = run_kernel_round(probes_,
+                                   order,
+                                   settings_,
+                                   settings_.seed + 3000 + static_cast<std::uint64_t>(round),
+                                   true,
+                                   MPI_COMM_NULL,
+                                   progress,
+                                   [&](std::size_t i, double v) {
+                                       alone_[i].push_back(v);
+                                       samples.push_back({"kernel", probes_[i].solo_name, 0, 0.0, round, v});
+                                   });
+    }
+    agree_on_kernel_failure(world, failure, "on rank 0");
+}
+
+std::vector<std::size_t> KernelRounds::all_indices() const {
+    std::vector<std::size_t> order(probes_.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    return order;
+}
+
+std::vector<double> KernelRounds::medians_of(const std::vector<std::vector<double>>& values) {
+    std::vector<double> out(values.size(), std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (!values[i].empty()) {
+            out[i] = median(values[i]);
+        }
+    }
+    return out;
+}
+
+}  // namespace llc::probe
