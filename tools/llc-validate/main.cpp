@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -214,67 +215,6 @@ bool trace_and_compare(Group& g,
     }
 }
 
-/// The median link canary of `samples` (those that carry one: two or more processors), 0 if none does.
-double median_link_canary(const std::vector<tools::Sample>& samples) {
-    std::vector<double> links;
-    for (const tools::Sample& sample : samples) {
-        if (sample.canary.link > 0.0) {
-            links.push_back(sample.canary.link);
-        }
-    }
-    return links.empty() ? 0.0 : tools::quantile(links, 0.5);
-}
-
-/// How far the rounds' medians lie apart, relative to the pooled `median` (Measurement::round_spread). Each round's
-/// median by the pooled rule: its undisturbed samples, or all of them where the pooled median had to keep them all.
-double round_spread_of(const std::vector<std::vector<tools::Sample>>& rounds,
-                       const tools::SpeedReference& speed,
-                       bool all_kept,
-                       double median) {
-    std::vector<double> round_medians;
-    for (const auto& round : rounds) {
-        const std::vector<double> kept =
-            all_kept ? tools::all_seconds(round) : tools::undisturbed_seconds(round, speed, 1);
-        if (!kept.empty()) {
-            round_medians.push_back(tools::quantile(kept, 0.5));
-        }
-    }
-    return pairwise_spread(round_medians, median);
-}
-
-/// The statistics of one point's samples, `rounds` of them (one vector per measuring round): median and 10th–90th
-/// percentile of the undisturbed ones, pooled, and how far the rounds' medians lie apart (round_spread).
-Measurement measurement_of(const Case& c,
-                           std::int64_t n,
-                           int p,
-                           bool oversubscribed,
-                           const std::vector<std::vector<tools::Sample>>& rounds,
-                           const tools::SpeedReference& speed,
-                           std::size_t at_least) {
-    Measurement m;
-    m.algorithm = c.algorithm;
-    m.family = c.family;
-    m.size_unit = c.size_unit;
-    m.n = n;
-    m.p = p;
-    m.oversubscribed = oversubscribed;
-    std::vector<tools::Sample> taken;
-    for (const auto& round : rounds) {
-        taken.insert(taken.end(), round.begin(), round.end());
-    }
-    bool all_kept = false;
-    const std::vector<double> samples = tools::undisturbed_seconds(taken, speed, at_least, &all_kept);
-    m.repetitions = static_cast<int>(taken.size());
-    m.disturbed = static_cast<int>(taken.size() - samples.size());
-    m.raw_median_s = tools::median(tools::all_seconds(taken));
-    m.median_s = tools::quantile(samples, 0.5);
-    m.p10_s = tools::quantile(samples, 0.1);
-    m.p90_s = tools::quantile(samples, 0.9);
-    m.round_spread = round_spread_of(rounds, speed, all_kept, m.median_s);
-    m.link_canary_s = median_link_canary(taken);
-    return m;
-}
-
 /// One model's prediction of a point, its error against the measured median, and whether it lies in `band` (the
 /// measured 10th–90th percentiles).
 Prediction predict(const Case& c,
@@ -299,29 +239,34 @@ Prediction predict(const Case& c,
     return prediction;
 }
 
-int run(Group& world, const Options& options) {
-    const bool root = world.rank() == 0;
-    const std::string profile_path = options.profile.empty() ? cost::default_profile_path() : options.profile;
-    cost::Profile profile;
+/// The profile at `profile_path`; nothing, said on `root`, if it cannot be loaded.
+std::optional<cost::Profile> load_profile(const std::string& profile_path, bool root) {
     try {
-        profile = cost::Profile::load(profile_path);
+        return cost::Profile::load(profile_path);
     } catch (const Error& e) {
         if (root) {
             std::cerr << "llc-validate: " << e.what() << '\n';
         }
-        return 2;
+        return std::nullopt;
     }
-    std::vector<Case> cases;
+}
+
+/// The cards' cases --algorithms selects; nothing, said on `root`, if an entry selects none.
+std::optional<std::vector<Case>> load_cases(const Options& options, bool root) {
     try {
-        cases = select(tools::all_cases(), options.algorithms);
+        return select(tools::all_cases(), options.algorithms);
     } catch (const Error& e) {
         if (root) {
             std::cerr << e.what() << '\n';
         }
-        return 2;
+        return std::nullopt;
     }
+}
+
+/// The models of model_names that `profile` can make, in that order, their names in report.models; a model it cannot
+/// make is left out (said on `root`).
+std::vector<std::unique_ptr<cost::Model>> make_models(const cost::Profile& profile, Report& report, bool root) {
     std::vector<std::unique_ptr<cost::Model>> models;
-    Report report;
     for (const auto& name : model_names) {
         try {
             models.push_back(cost::make_model(name, profile));
@@ -332,35 +277,35 @@ int run(Group& world, const Options& options) {
             }
         }
     }
+    return models;
+}
+
+/// The CCM among `models` (named by `names`), null if it was left out.
+const cost::Model* find_ccm(const std::vector<std::unique_ptr<cost::Model>>& models,
+                            const std::vector<std::string>& names) {
     const cost::Model* ccm = nullptr;
     for (std::size_t i = 0; i < models.size(); ++i) {
-        if (report.models[i] == "ccm") {
+        if (names[i] == "ccm") {
             ccm = models[i].get();
         }
     }
-    const int P = world.size();
-    report.profile_path = profile_path;
-    report.profile_date = profile.meta().date;
-    report.world_size = P;
-    report.cores = cores();
-    report.size_class = options.size_name;
-    // How long to measure one point in one round: llc::tools' timing rule (the one llc-probe calibrates with), at
-    // least min_samples, then until the budget is spent or the median is stable.
-    const tools::SamplingRule rule =
-        options.quick ? tools::SamplingRule{3, 14, 0.05, 0.02} : tools::SamplingRule{4, 34, 0.2, 0.01};
-    const int trace_p = std::min(P, report.cores);
+    return ccm;
+}
 
-    // Every point (case, size, p) in report order.
-    struct Point {
-        std::size_t case_index;
-        std::int64_t n;
-        int p;
-        bool largest;  // the case's largest size
-    };
+/// One point of a validation: a case, a size, a group size.
+struct Point {
+    std::size_t case_index;
+    std::int64_t n;
+    int p;
+    bool largest;  // the case's largest size
+};
+
+/// Every point (case, size, p ≤ P the case applies to) in report order; notes each case's goal in report.goals.
+std::vector<Point> list_points(const std::vector<Case>& cases, SizeClass size_class, int P, Report& report) {
     std::vector<Point> points;
     for (std::size_t ci = 0; ci < cases.size(); ++ci) {
         report.goals[cases[ci].algorithm] = cases[ci].goal;
-        const auto sizes = cases[ci].sizes(options.size_class);
+        const auto sizes = cases[ci].sizes(size_class);
         for (const std::int64_t n : sizes) {
             for (int p = 1; p <= P; ++p) {
                 if (!cases[ci].applies || cases[ci].applies(p, n)) {
@@ -369,14 +314,39 @@ int run(Group& world, const Options& options) {
             }
         }
     }
-    ProgressBar progress(static_cast<int>(points.size()) * measuring_rounds, root);
-    // The machine's full speed, by the canary of llc/tools/timing.hpp: samples taken while it ran slower are left out
-    // of the measured median (and counted), as llc-probe leaves them out of the profile.
-    tools::SpeedReference speed;
-    speed.calibrate(world.native());
-    std::vector<std::vector<std::vector<tools::Sample>>> taken(points.size());  // by point, then by round
-    std::vector<SuperstepReport> steps(points.size());
-    std::vector<bool> traced(points.size(), false);
+    return points;
+}
+
+/// What the measuring rounds took, by point: the samples of every round (on the ranks of the point's group), and the
+/// superstep comparison of the traced points (on rank 0).
+struct Taken {
+    explicit Taken(std::size_t points) : samples(points), steps(points), traced(points, false) {}
+    std::vector<std::vector<std::vector<tools::Sample>>> samples;  // by point, then by round
+    std::vector<SuperstepReport> steps;
+    std::vector<bool> traced;
+};
+
+/// What the measuring rounds need besides the points: the world, the cases, the profile and the CCM (for the traced
+/// points), the timing rule, the group size whose largest sizes are traced.
+struct Rounds {
+    Group& world;
+    const std::vector<Case>& cases;
+    const cost::Profile& profile;
+    const cost::Model* ccm;
+    const tools::SamplingRule& rule;
+    int trace_p;
+};
+
+/// Measures every point in measuring_rounds rounds, each in a new shuffled order (the same on every rank: the
+/// sub-groups are made collectively); the last round also traces the largest size of each case at trace_p. `speed`
+/// leaves every point agreed on every rank. Collective over the world.
+Taken measure_in_rounds(const Rounds& r,
+                        const std::vector<Point>& points,
+                        tools::SpeedReference& speed,
+                        ProgressBar& progress) {
+    Group& world = r.world;
+    const int P = world.size();
+    Taken taken(points.size());
     std::vector<std::size_t> order(points.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::mt19937_64 rng(20240601);  // the same order on every rank: the sub-groups are made collectively
@@ -384,16 +354,16 @@ int run(Group& world, const Options& options) {
         std::shuffle(order.begin(), order.end(), rng);
         for (const std::size_t i : order) {
             const Point& point = points[i];
-            const Case& c = cases[point.case_index];
+            const Case& c = r.cases[point.case_index];
             progress.step(c.algorithm + " n=" + std::to_string(point.n) + " p=" + std::to_string(point.p));
             Group& sub = point.p == P ? world : world.subgroup({point.p, P - point.p});
             if (world.rank() < point.p) {
                 const auto instance = c.prepare(sub, point.n);
                 const std::vector<tools::Sample> samples = tools::sample(
-                    sub.native(), [&] { instance->run(); }, rule, speed);
-                taken[i].push_back(samples);
-                if (round + 1 == measuring_rounds && point.largest && point.p == trace_p && ccm != nullptr) {
-                    traced[i] = trace_and_compare(sub, *instance, c, point.n, profile, *ccm, steps[i]);
+                    sub.native(), [&] { instance->run(); }, r.rule, speed);
+                taken.samples[i].push_back(samples);
+                if (round + 1 == measuring_rounds && point.largest && point.p == r.trace_p && r.ccm != nullptr) {
+                    taken.traced[i] = trace_and_compare(sub, *instance, c, point.n, r.profile, *r.ccm, taken.steps[i]);
                 }
             }
             // The ranks outside the point's group sleep meanwhile, as the other processors of a p-processor run would
@@ -402,30 +372,47 @@ int run(Group& world, const Options& options) {
             speed.agree(world.native());
         }
     }
-    if (root) {
-        for (std::size_t i = 0; i < points.size(); ++i) {
-            const Point& point = points[i];
-            const Case& c = cases[point.case_index];
-            Measurement m = measurement_of(c,
-                                           point.n,
-                                           point.p,
-                                           point.p > report.cores,
-                                           taken[i],
-                                           speed,
-                                           static_cast<std::size_t>(rule.min_samples));
-            for (std::size_t k = 0; k < models.size(); ++k) {
-                m.predictions[report.models[k]] =
-                    predict(c, point.p, point.n, profile, *models[k], m.median_s, {m.p10_s, m.p90_s});
-            }
-            report.measurements.push_back(std::move(m));
-            if (traced[i]) {
-                report.supersteps.push_back(std::move(steps[i]));
-            }
+    return taken;
+}
+
+/// Rank 0: every point's measurement, priced by every model, and the traced points' superstep comparisons, into
+/// `report` in point order.
+void summarise(Report& report,
+               const std::vector<Point>& points,
+               const std::vector<Case>& cases,
+               Taken& taken,
+               const tools::SpeedReference& speed,
+               const tools::SamplingRule& rule,
+               const cost::Profile& profile,
+               const std::vector<std::unique_ptr<cost::Model>>& models) {
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const Point& point = points[i];
+        const Case& c = cases[point.case_index];
+        Measurement m = measurement_of(c,
+                                       point.n,
+                                       point.p,
+                                       point.p > report.cores,
+                                       taken.samples[i],
+                                       speed,
+                                       static_cast<std::size_t>(rule.min_samples));
+        for (std::size_t k = 0; k < models.size(); ++k) {
+            m.predictions[report.models[k]] =
+                predict(c, point.p, point.n, profile, *models[k], m.median_s, {m.p10_s, m.p90_s});
+        }
+        report.measurements.push_back(std::move(m));
+        if (taken.traced[i]) {
+            report.supersteps.push_back(std::move(taken.steps[i]));
         }
     }
-    if (!root) {
-        return 0;
-    }
+}
+
+/// The machine's state during the run against the profile's: the fastest canaries, and the median link canary of the
+/// two-processor points (as the profile's median).
+void note_canaries(Report& report,
+                   const tools::SpeedReference& speed,
+                   const cost::Profile& profile,
+                   const std::vector<Point>& points,
+                   const Taken& taken) {
     report.canary_cpu_s = speed.fastest().cpu;
     report.canary_link_s = speed.fastest().link < 1e300 ? speed.fastest().link : 0.0;
     report.profile_canary_cpu_s = profile.meta().canary_cpu_s;
@@ -433,13 +420,18 @@ int run(Group& world, const Options& options) {
     report.profile_canary_link_median_s = profile.meta().canary_link_median_s;
     std::vector<tools::Sample> on_two;  // as the profile's median: the samples of two-processor points
     for (std::size_t i = 0; i < points.size(); ++i) {
-        for (const auto& round : taken[i]) {
+        for (const auto& round : taken.samples[i]) {
             if (points[i].p == 2) {
                 on_two.insert(on_two.end(), round.begin(), round.end());
             }
         }
     }
     report.canary_link_median_s = median_link_canary(on_two);
+}
+
+/// Writes the report into options.out, prints its summary, and draws the plots unless --no-plots. Returns the exit
+/// status: 1 if the plots could not be drawn.
+int write_outputs(const Report& report, const Options& options) {
     const std::string summary = write_report(report, options.out);
     std::cout << summary << '\n';
     std::cout << "report: " << options.out << "/summary.md, " << options.out << "/results.csv, " << options.out
@@ -456,6 +448,46 @@ int run(Group& world, const Options& options) {
         }
     }
     return 0;
+}
+
+int run(Group& world, const Options& options) {
+    const bool root = world.rank() == 0;
+    const std::string profile_path = options.profile.empty() ? cost::default_profile_path() : options.profile;
+    const std::optional<cost::Profile> profile = load_profile(profile_path, root);
+    if (!profile) {
+        return 2;
+    }
+    const std::optional<std::vector<Case>> cases = load_cases(options, root);
+    if (!cases) {
+        return 2;
+    }
+    Report report;
+    const std::vector<std::unique_ptr<cost::Model>> models = make_models(*profile, report, root);
+    const int P = world.size();
+    report.profile_path = profile_path;
+    report.profile_date = profile->meta().date;
+    report.world_size = P;
+    report.cores = cores();
+    report.size_class = options.size_name;
+    // How long to measure one point in one round: llc::tools' timing rule (the one llc-probe calibrates with), at
+    // least min_samples, then until the budget is spent or the median is stable.
+    const tools::SamplingRule rule =
+        options.quick ? tools::SamplingRule{3, 14, 0.05, 0.02} : tools::SamplingRule{4, 34, 0.2, 0.01};
+
+    const std::vector<Point> points = list_points(*cases, options.size_class, P, report);
+    ProgressBar progress(static_cast<int>(points.size()) * measuring_rounds, root);
+    // The machine's full speed, by the canary of llc/tools/timing.hpp: samples taken while it ran slower are left out
+    // of the measured median (and counted), as llc-probe leaves them out of the profile.
+    tools::SpeedReference speed;
+    speed.calibrate(world.native());
+    const Rounds rounds{world, *cases, *profile, find_ccm(models, report.models), rule, std::min(P, report.cores)};
+    Taken taken = measure_in_rounds(rounds, points, speed, progress);
+    if (!root) {
+        return 0;
+    }
+    summarise(report, points, *cases, taken, speed, rule, *profile, models);
+    note_canaries(report, speed, *profile, points, taken);
+    return write_outputs(report, options);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include <llc/error.hpp>
 #include <llc/file.hpp>
+#include <llc/tools/timing.hpp>
 
 namespace llc::validate {
 namespace {
@@ -230,6 +231,23 @@ std::string summary(const Report& report) {
     return out.str();
 }
 
+/// How far the rounds' medians lie apart, relative to the pooled `median` (Measurement::round_spread). Each round's
+/// median by the pooled rule: its undisturbed samples, or all of them where the pooled median had to keep them all.
+double round_spread_of(const std::vector<std::vector<tools::Sample>>& rounds,
+                       const tools::SpeedReference& speed,
+                       bool all_kept,
+                       double median) {
+    std::vector<double> round_medians;
+    for (const auto& round : rounds) {
+        const std::vector<double> kept =
+            all_kept ? tools::all_seconds(round) : tools::undisturbed_seconds(round, speed, 1);
+        if (!kept.empty()) {
+            round_medians.push_back(tools::quantile(kept, 0.5));
+        }
+    }
+    return pairwise_spread(round_medians, median);
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(const Report& report) {
@@ -398,6 +416,47 @@ double pairwise_spread(const std::vector<double>& round_medians, double referenc
     }
     return differences.empty() || !(reference > 0.0) ? std::numeric_limits<double>::quiet_NaN()
                                                      : quantile(differences, 0.5);
+}
+
+double median_link_canary(const std::vector<tools::Sample>& samples) {
+    std::vector<double> links;
+    for (const tools::Sample& sample : samples) {
+        if (sample.canary.link > 0.0) {
+            links.push_back(sample.canary.link);
+        }
+    }
+    return links.empty() ? 0.0 : tools::quantile(links, 0.5);
+}
+
+Measurement measurement_of(const Case& c,
+                           std::int64_t n,
+                           int p,
+                           bool oversubscribed,
+                           const std::vector<std::vector<tools::Sample>>& rounds,
+                           const tools::SpeedReference& speed,
+                           std::size_t at_least) {
+    Measurement m;
+    m.algorithm = c.algorithm;
+    m.family = c.family;
+    m.size_unit = c.size_unit;
+    m.n = n;
+    m.p = p;
+    m.oversubscribed = oversubscribed;
+    std::vector<tools::Sample> taken;
+    for (const auto& round : rounds) {
+        taken.insert(taken.end(), round.begin(), round.end());
+    }
+    bool all_kept = false;
+    const std::vector<double> samples = tools::undisturbed_seconds(taken, speed, at_least, &all_kept);
+    m.repetitions = static_cast<int>(taken.size());
+    m.disturbed = static_cast<int>(taken.size() - samples.size());
+    m.raw_median_s = tools::median(tools::all_seconds(taken));
+    m.median_s = tools::quantile(samples, 0.5);
+    m.p10_s = tools::quantile(samples, 0.1);
+    m.p90_s = tools::quantile(samples, 0.9);
+    m.round_spread = round_spread_of(rounds, speed, all_kept, m.median_s);
+    m.link_canary_s = median_link_canary(taken);
+    return m;
 }
 
 std::string write_report(const Report& report, const std::string& dir) {

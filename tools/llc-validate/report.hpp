@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <llc/tools/statistics.hpp>
+#include <llc/tools/timing.hpp>
 #include <llc/tools/validation_case.hpp>
 
 namespace llc::validate {
@@ -140,6 +141,19 @@ struct Report {
 [[nodiscard]] std::vector<std::pair<std::string, NoiseFloor>> noise_floor(const Report& report);
 /// The median over pairs of |a − b| / reference for the values `round_medians` (NaN with fewer than two).
 [[nodiscard]] double pairwise_spread(const std::vector<double>& round_medians, double reference);
+
+/// The statistics of one point of case `c`, from its samples, `rounds` of them (one vector per measuring round): median
+/// and 10th–90th percentile of the undisturbed ones by `speed` (all of them if fewer than `at_least` are), pooled, and
+/// how far the rounds' medians lie apart (round_spread).
+[[nodiscard]] Measurement measurement_of(const Case& c,
+                                         std::int64_t n,
+                                         int p,
+                                         bool oversubscribed,
+                                         const std::vector<std::vector<tools::Sample>>& rounds,
+                                         const tools::SpeedReference& speed,
+                                         std::size_t at_least);
+/// The median link canary of `samples` (those that carry one: two or more processors), 0 if none does.
+[[nodiscard]] double median_link_canary(const std::vector<tools::Sample>& samples);
 
 /// The CCM and `model` on `algorithm` over the points (not oversubscribed, both priced) where their predictions differ
 /// by more than the point's round spread, the measurement's own repeatability (any difference where the spread was not
