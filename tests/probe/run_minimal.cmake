@@ -5,7 +5,7 @@ file(MAKE_DIRECTORY ${WORK})
 set(profile ${WORK}/profile.json)
 set(tiny --max-bytes 4096 --sizes 4 --max-reps 5 --quiet)
 execute_process(COMMAND ${MPIEXEC} --oversubscribe --bind-to none -np ${NP} ${PROBE} --quick ${tiny} --out ${profile}
-                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 150)
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 message("${out}${err}")
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "llc-probe exited with ${status}")
