@@ -39,3 +39,22 @@ function(llc_add_library target export_name dir)
     target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:llc_warnings>)
     install(TARGETS ${target} EXPORT llcTargets ARCHIVE DESTINATION lib LIBRARY DESTINATION lib RUNTIME DESTINATION bin)
 endfunction()
+
+# llc_add_subdirectories([DIR …]) — add_subdirectory for every folder below the current one (or each DIR given, which
+# may lie elsewhere in the source tree) that has a CMakeLists.txt: the project finds its algorithms, cards, tools,
+# tests, examples and benchmarks instead of listing them, so adding one edits no shared file.
+function(llc_add_subdirectories)
+    set(dirs ${ARGN})
+    if(NOT dirs)
+        file(GLOB dirs LIST_DIRECTORIES true ${CMAKE_CURRENT_SOURCE_DIR}/*)
+    endif()
+    foreach(dir IN LISTS dirs)
+        if(IS_DIRECTORY ${dir} AND EXISTS ${dir}/CMakeLists.txt)
+            file(RELATIVE_PATH where ${CMAKE_CURRENT_SOURCE_DIR} ${dir})
+            if(where MATCHES "^\\.\\.")  # outside this folder: a build folder named after its source path
+                file(RELATIVE_PATH where ${PROJECT_SOURCE_DIR} ${dir})
+            endif()
+            add_subdirectory(${dir} ${CMAKE_CURRENT_BINARY_DIR}/${where})
+        endif()
+    endforeach()
+endfunction()
