@@ -4,7 +4,6 @@
 
 namespace llc::cards::rows {
 
-
 void require_one_input(const po::variables_map& vm, const std::string& message) {
     if ((vm.count("n") != 0U) == (vm.count("input") != 0U)) {
         throw UsageError(message);
