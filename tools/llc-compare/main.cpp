@@ -18,7 +18,7 @@ namespace po = boost::program_options;
 namespace {
 
 /// Every comparison of every card.
-std::vector<llc::compare::Comparison> comparisons() {
+const std::vector<llc::compare::Comparison>& comparisons() {
     return llc::tools::all_comparisons();
 }
 

@@ -13,7 +13,7 @@
 namespace {
 
 /// Every command of every card.
-std::vector<llc::run::RunCommand> commands() {
+const std::vector<llc::run::RunCommand>& commands() {
     return llc::tools::all_commands();
 }
 
@@ -21,7 +21,7 @@ void overview(const char* program) {
     std::printf("usage: mpirun -np P %s ALGORITHM [options]   (%s ALGORITHM --help for its options)\n\nalgorithms:\n",
                 program,
                 program);
-    const std::vector<llc::run::RunCommand> all = commands();
+    const std::vector<llc::run::RunCommand>& all = commands();
     std::size_t width = 0;
     for (const auto& command : all) {
         width = std::max(width, command.name.size());

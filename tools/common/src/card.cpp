@@ -81,20 +81,24 @@ const std::vector<Card>& cards() {
     return all;
 }
 
-std::vector<run::RunCommand> all_commands() {
-    return gather<run::RunCommand>(&Card::commands);
+const std::vector<run::RunCommand>& all_commands() {
+    static const std::vector<run::RunCommand> all = gather<run::RunCommand>(&Card::commands);
+    return all;
 }
 
-std::vector<validate::Case> all_cases() {
-    return gather<validate::Case>(&Card::cases);
+const std::vector<validate::Case>& all_cases() {
+    static const std::vector<validate::Case> all = gather<validate::Case>(&Card::cases);
+    return all;
 }
 
-std::vector<compare::Comparison> all_comparisons() {
-    return gather<compare::Comparison>(&Card::comparisons);
+const std::vector<compare::Comparison>& all_comparisons() {
+    static const std::vector<compare::Comparison> all = gather<compare::Comparison>(&Card::comparisons);
+    return all;
 }
 
-std::vector<cost::KernelProbe> all_probes() {
-    return gather<cost::KernelProbe>(&Card::probes);
+const std::vector<cost::KernelProbe>& all_probes() {
+    static const std::vector<cost::KernelProbe> all = gather<cost::KernelProbe>(&Card::probes);
+    return all;
 }
 
 }  // namespace llc::tools

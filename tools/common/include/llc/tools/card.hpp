@@ -49,11 +49,12 @@ bool register_card(Card (*make)());
 /// card has no comparison and no `no_peer` reason.
 [[nodiscard]] const std::vector<Card>& cards();
 
-/// Every card's llc-run commands, validation cases, comparisons and kernel probes, in card order.
-[[nodiscard]] std::vector<run::RunCommand> all_commands();
-[[nodiscard]] std::vector<validate::Case> all_cases();
-[[nodiscard]] std::vector<compare::Comparison> all_comparisons();
-[[nodiscard]] std::vector<cost::KernelProbe> all_probes();
+/// Every card's llc-run commands, validation cases, comparisons and kernel probes, in card order; made once, alive
+/// until the program ends (a tool may keep a pointer to the one it runs).
+[[nodiscard]] const std::vector<run::RunCommand>& all_commands();
+[[nodiscard]] const std::vector<validate::Case>& all_cases();
+[[nodiscard]] const std::vector<compare::Comparison>& all_comparisons();
+[[nodiscard]] const std::vector<cost::KernelProbe>& all_probes();
 
 }  // namespace llc::tools
 
