@@ -51,7 +51,7 @@ std::vector<Case> broadcast_cases() {
                     return cost::Expr::normal(name, 0.0, name, p, static_cast<double>(n));
                 },
             .applies = {},
-            .goal = {.median = 0.10, .p90 = 0.25},
+            .goal = {.median = 0.10},
         });
     }
     return cases;

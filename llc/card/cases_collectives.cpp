@@ -191,7 +191,7 @@ std::vector<Case> collective_cases() {
                          std::int64_t n,
                          const cost::Profile&) { return cost::Expr::normal(op, 0.0, op, p, recorded_bytes(op, n, p)); },
             .applies = [op](int p, std::int64_t) { return cost::base_collective(op) != names::op::swap || p % 2 == 0; },
-            .goal = {.median = 0.10, .p90 = 0.25},
+            .goal = {.median = 0.10},
         });
     }
     return cases;

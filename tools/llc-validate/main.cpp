@@ -4,7 +4,11 @@
 // p = 1 … P), measures the median and 10th–90th percentile over repetitions, prices the same run under every model
 // of the profile, and holds the largest case's trace against its Expr superstep by superstep. Writes DIR/results.csv,
 // DIR/results.json, DIR/summary.md and plots (DIR/*.png, drawn with matplotlib). Exit status: 0 success, 2 bad
-// arguments or profile, 1 any other failure.
+// arguments or profile, 3 a case misses under --strict (or, with --reprice DIR --gate, a case that met in DIR's
+// recorded verdicts no longer meets), 1 any other failure.
+//
+// llc-validate --reprice DIR --profile F [--gate]: no measuring: DIR's results.csv priced again by today's cost
+// functions (the accuracy gate of tests/validate runs it on recorded data).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -41,6 +45,9 @@ struct Options {
     std::string out = "validate-report";
     bool quick = false;
     bool plots = true;
+    bool strict = false;  ///< exit 3 when a case misses
+    std::string reprice;  ///< a report directory to price again instead of measuring
+    bool gate = false;    ///< with reprice: exit 3 when a case that met in the directory's verdicts no longer meets
 };
 
 const std::vector<std::string> model_names{"ccm", "bsp", "loggp", "hockney", "p3pc", "c3"};
@@ -305,6 +312,7 @@ std::vector<Point> list_points(const std::vector<Case>& cases, SizeClass size_cl
     std::vector<Point> points;
     for (std::size_t ci = 0; ci < cases.size(); ++ci) {
         report.goals[cases[ci].algorithm] = cases[ci].goal;
+        report.p1_priced_by_whole_run[cases[ci].algorithm] = cases[ci].p1_priced_by_whole_run;
         const auto sizes = cases[ci].sizes(size_class);
         for (const std::int64_t n : sizes) {
             for (int p = 1; p <= P; ++p) {
@@ -431,11 +439,18 @@ void note_canaries(Report& report,
 
 /// Writes the report into options.out, prints its summary, and draws the plots unless --no-plots. Returns the exit
 /// status: 1 if the plots could not be drawn.
+/// The exit status the verdicts give: 3 under --strict when a case misses, else 0.
+int verdict_status(const Report& report, const Options& options) {
+    const Counts counts = count(verdicts(report));
+    return options.strict && counts.misses > 0 ? 3 : 0;
+}
+
 int write_outputs(const Report& report, const Options& options) {
     const std::string summary = write_report(report, options.out);
     std::cout << summary << '\n';
-    std::cout << "report: " << options.out << "/summary.md, " << options.out << "/results.csv, " << options.out
-              << "/results.json\n";
+    std::cout << "report: " << options.out << "/summary.md (verdicts), results.csv, results.json, verdicts.csv, "
+              << "supersteps.md, supersteps.json\n";
+    int status = 0;
     if (options.plots) {
         const std::string script = plots_script();
         const char* python = std::getenv("LLC_PYTHON");
@@ -444,10 +459,75 @@ int write_outputs(const Report& report, const Options& options) {
         if (script.empty() || std::system(command.c_str()) != 0) {
             std::cerr << "llc-validate: drawing the plots failed ("
                       << (script.empty() ? "validate_plots.py not found" : command) << ")\n";
-            return 1;
+            status = 1;
         }
     }
-    return 0;
+    // The last line: the counts (scripts/demo.sh repeats it).
+    std::cout << "llc-validate: " << counts_line(verdicts(report)) << '\n';
+    return status != 0 ? status : verdict_status(report, options);
+}
+
+/// The case named `algorithm` among `cases`. @throws llc::Error when there is none.
+const Case& case_named(const std::vector<Case>& cases, const std::string& algorithm, const std::string& where) {
+    for (const Case& c : cases) {
+        if (c.algorithm == algorithm) {
+            return c;
+        }
+    }
+    throw Error("llc-validate --reprice: '" + where + "' holds case '" + algorithm + "', which no card has");
+}
+
+/// --gate: the groups that met in the recorded verdicts and do not meet now, one line each; 3 when there is one.
+int gate(const std::vector<Judged>& now, const std::string& recorded_csv) {
+    int broken = 0;
+    for (const auto& [key, recorded] : read_verdicts(recorded_csv)) {
+        if (recorded != "meets") {
+            continue;
+        }
+        const auto it = std::find_if(now.begin(), now.end(), [&](const Judged& j) {
+            return j.algorithm == key.first && to_string(j.processors) == key.second;
+        });
+        const std::string today = it == now.end() ? "not judged" : it->verdict.why;
+        if (it == now.end() || it->verdict.outcome != Outcome::meets) {
+            std::cerr << "llc-validate --gate: " << key.first << " (" << key.second
+                      << ") met when the data were recorded; today: " << today << '\n';
+            ++broken;
+        }
+    }
+    std::cout << "llc-validate --gate: " << broken << " case(s) that met at recording no longer meet\n";
+    return broken > 0 ? 3 : 0;
+}
+
+/// --reprice DIR: DIR's measurements priced again under every model of the profile, judged, reported in --out.
+int reprice(const Options& options) {
+    const std::string profile_path = options.profile.empty() ? cost::default_profile_path() : options.profile;
+    const std::optional<cost::Profile> profile = load_profile(profile_path, true);
+    if (!profile) {
+        return 2;
+    }
+    Report report;
+    const std::vector<std::unique_ptr<cost::Model>> models = make_models(*profile, report, true);
+    report.profile_path = profile_path;
+    report.profile_date = profile->meta().date;
+    report.cores = cores();
+    report.size_class = "repriced from " + options.reprice;
+    const std::vector<Case>& cases = tools::all_cases();
+    for (Measurement m : read_measurements(options.reprice + "/results.csv")) {
+        const Case& c = case_named(cases, m.algorithm, options.reprice + "/results.csv");
+        report.goals[c.algorithm] = c.goal;
+        report.p1_priced_by_whole_run[c.algorithm] = c.p1_priced_by_whole_run;
+        for (std::size_t k = 0; k < models.size(); ++k) {
+            m.predictions[report.models[k]] =
+                predict(c, m.p, m.n, *profile, *models[k], m.median_s, {m.p10_s, m.p90_s});
+        }
+        report.world_size = std::max(report.world_size, m.p);
+        report.measurements.push_back(std::move(m));
+    }
+    const int status = write_outputs(report, options);
+    if (status != 0 || !options.gate) {
+        return status;
+    }
+    return gate(verdicts(report), options.reprice + "/verdicts.csv");
 }
 
 int run(Group& world, const Options& options) {
@@ -507,7 +587,13 @@ int main(int argc, char** argv) {
         "sizes", po::value(&options.size_name)->default_value("small"), "small | medium | large")(
         "out", po::value(&options.out)->default_value("validate-report"), "report directory")(
         "quick", po::bool_switch(&options.quick), "fewer repetitions (the demo's setting)")(
-        "no-plots", po::bool_switch(&no_plots), "skip the matplotlib plots");
+        "no-plots", po::bool_switch(&no_plots), "skip the matplotlib plots")(
+        "strict", po::bool_switch(&options.strict), "exit 3 when a case misses its bound (docs/validation.md)")(
+        "reprice", po::value(&options.reprice), "price DIR/results.csv again with --profile instead of measuring")(
+        "gate",
+        po::bool_switch(&options.gate),
+        "with --reprice: exit 3 when a case that met in DIR/verdicts.csv "
+        "no longer meets");
     try {
         po::variables_map vm;
         po::store(po::parse_command_line(argc, argv, visible), vm);
@@ -537,6 +623,9 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
+        if (!options.reprice.empty()) {
+            return root ? llc::validate::reprice(options) : 0;
+        }
         return llc::validate::run(world, options);
     } catch (const std::exception& e) {
         // One rank failed mid-sweep; the others may be inside a collective: end the whole job, never hang.

@@ -37,7 +37,7 @@ std::string csv(const Report& report) {
     out << "algorithm,family,size_unit,n,p,oversubscribed,repetitions,measured_median_s,measured_p10_s,measured_p90_s,"
            "disturbed_samples,raw_median_s,model,predicted_s,relative_error,extrapolated,round_spread,inside_band,link_"
            "canary_s\n";
-    out.precision(9);
+    out.precision(std::numeric_limits<double>::max_digits10);  // read back exactly by --reprice
     for (const auto& m : report.measurements) {
         for (const auto& model : report.models) {
             const auto it = m.predictions.find(model);
@@ -60,12 +60,6 @@ std::string csv(const Report& report) {
         }
     }
     return out.str();
-}
-
-/// The goal of `algorithm`'s case (the default goal if the report has none for it).
-AccuracyGoal goal_of(const Report& report, const std::string& algorithm) {
-    const auto it = report.goals.find(algorithm);
-    return it == report.goals.end() ? AccuracyGoal{} : it->second;
 }
 
 std::string json(const Report& report) {
@@ -109,7 +103,40 @@ std::string json(const Report& report) {
                                 {"link_canary_s", m.link_canary_s},
                                 {"predictions", predictions}});
     }
-    auto& supersteps = root["supersteps"] = nlohmann::json::array();
+    const auto accuracy_json = [](const Accuracy& a) {
+        return nlohmann::json{{"count", a.count},
+                              {"median_abs_error", number_or_null(a.median_abs)},
+                              {"p90_abs_error", number_or_null(a.p90_abs)},
+                              {"max_abs_error", number_or_null(a.max_abs)},
+                              {"inside_band", number_or_null(a.inside_band)}};
+    };
+    auto& verdict = root["verdicts"] = nlohmann::json::array();
+    for (const Judged& j : verdicts(report)) {
+        nlohmann::json models = nlohmann::json::object();
+        for (const auto& model : report.models) {
+            models[model] = accuracy_json(accuracy(report, j.algorithm, model, j.processors));
+        }
+        verdict.push_back({{"algorithm", j.algorithm},
+                           {"processors", to_string(j.processors)},
+                           {"verdict", to_string(j.verdict.outcome)},
+                           {"why", j.verdict.why},
+                           {"bound_median", j.bound},
+                           {"bound_p90", p90_bound},
+                           {"noise_floor",
+                            {{"count", j.floor.count},
+                             {"median", number_or_null(j.floor.median)},
+                             {"p90", number_or_null(j.floor.p90)}}},
+                           {"whole_run_price", j.whole_run_price},
+                           {"accuracy", models}});
+    }
+    const Counts c = count(verdicts(report));
+    root["counts"] = {{"meets", c.meets}, {"misses", c.misses}, {"inconclusive", c.inconclusive}};
+    return root.dump(1);
+}
+
+/// The per-superstep comparisons of the traced runs (supersteps.json): large, so apart from results.json.
+std::string supersteps_json(const Report& report) {
+    nlohmann::json supersteps = nlohmann::json::array();
     for (const auto& s : report.supersteps) {
         supersteps.push_back(
             {{"algorithm", s.algorithm},
@@ -121,41 +148,37 @@ std::string json(const Report& report) {
               {{"compute", s.measured_compute}, {"comm", s.measured_comm}, {"division", s.measured_division}}},
              {"comparison", nlohmann::json::parse(s.comparison_json)}});
     }
-    auto& summary = root["accuracy"] = nlohmann::json::object();
-    for (const auto& [algorithm, by_model] : accuracy(report)) {
-        for (const auto& [model, a] : by_model) {
-            summary[algorithm][model] = {{"count", a.count},
-                                         {"median_abs_error", number_or_null(a.median_abs)},
-                                         {"p90_abs_error", number_or_null(a.p90_abs)},
-                                         {"max_abs_error", number_or_null(a.max_abs)},
-                                         {"inside_band", number_or_null(a.inside_band)}};
-        }
-    }
-    auto& floor = root["noise_floor"] = nlohmann::json::object();
-    for (const auto& [algorithm, f] : noise_floor(report)) {
-        floor[algorithm] = {{"count", f.count}, {"median", number_or_null(f.median)}, {"p90", number_or_null(f.p90)}};
-    }
-    auto& verdict = root["verdict"] = nlohmann::json::object();
-    for (const auto& [algorithm, v] : verdicts(report)) {
-        const AccuracyGoal goal = goal_of(report, algorithm);
-        verdict[algorithm] = {{"meets", v.meets},
-                              {"why", v.why},
-                              {"bound_median", goal.median},
-                              {"bound_p90", goal.p90 ? nlohmann::json(*goal.p90) : nlohmann::json(nullptr)},
-                              {"floor_factor", goal.floor_factor}};
-    }
-    return root.dump(1);
+    return nlohmann::json{{"supersteps", supersteps}}.dump(1);
 }
 
-std::string summary(const Report& report) {
+std::string supersteps_md(const Report& report) {
     std::ostringstream out;
-    out << "# llc-validate: predicted against measured\n\n";
-    out << "Profile `" << report.profile_path << "` (" << report.profile_date << "); " << report.world_size
-        << " processors, " << report.cores << " cores; sizes `" << report.size_class
-        << "`. Errors are |predicted − measured| / measured over the runs with p ≤ cores ("
-        << "oversubscribed runs are in results.csv but not here). Measured is the median of the samples taken at the "
-        << "machine's full speed (the canaries of llc/tools/timing.hpp; the samples left out are counted in "
-        << "results.csv).\n\n";
+    out << "# llc-validate: the traced runs, superstep by superstep (CCM)\n\n"
+        << "For the largest size of each case, at p = min(P, cores), one more run was traced and held against the "
+        << "case's cost Expr node by node.\n";
+    for (const auto& s : report.supersteps) {
+        out << "\n## Supersteps of " << s.algorithm << " (n = " << s.n << ", p = " << s.p << "), CCM\n\n```\n"
+            << s.comparison_text << "```\n";
+    }
+    return out.str();
+}
+
+std::string verdicts_csv(const std::vector<Judged>& judged) {
+    std::ostringstream out;
+    out.precision(6);
+    out << "algorithm,processors,verdict,points,bound_median,ccm_median_abs,ccm_p90_abs,bsp_median_abs,"
+           "hockney_median_abs,floor_median,floor_p90,whole_run_price\n";
+    const auto number = [](double v) { return std::isfinite(v) ? std::to_string(v) : std::string(); };
+    for (const Judged& j : judged) {
+        out << j.algorithm << ',' << to_string(j.processors) << ',' << to_string(j.verdict.outcome) << ','
+            << j.ccm.count << ',' << j.bound << ',' << number(j.ccm.median_abs) << ',' << number(j.ccm.p90_abs) << ','
+            << number(j.bsp.median_abs) << ',' << number(j.hockney.median_abs) << ',' << number(j.floor.median) << ','
+            << number(j.floor.p90) << ',' << (j.whole_run_price ? 1 : 0) << '\n';
+    }
+    return out.str();
+}
+
+void machine_state(std::ostream& out, const Report& report) {
     const auto state = [&](const char* what, double then, double now) {
         if (then > 0.0 && now > 0.0) {
             out << "Machine state: " << what << " canary " << std::setprecision(3) << 1e6 * now << " µs in this run, "
@@ -168,66 +191,63 @@ std::string summary(const Report& report) {
         out << "Machine state: median link canary on two processors " << std::setprecision(3)
             << 1e6 * report.canary_link_median_s << " µs in this run, " << 1e6 * report.profile_canary_link_median_s
             << " µs during the calibration (×" << report.canary_link_median_s / report.profile_canary_link_median_s
-            << "): the host's placement of the processors, which moves small messages at p = 2 most "
-            << "(docs/validation.md).\n";
+            << ").\n";
     }
-    out << "\n| algorithm | model | runs | median |error| | P90 |error| | max |error| | in band | best |\n";
-    out << "|---|---|---|---|---|---|---|---|\n";
-    for (const auto& [algorithm, by_model] : accuracy(report)) {
-        std::string best;
-        double best_median = std::numeric_limits<double>::infinity();
-        for (const auto& [model, a] : by_model) {
-            if (a.count > 0 && a.median_abs < best_median) {
-                best_median = a.median_abs;
-                best = model;
-            }
-        }
+}
+
+void verdict_table(std::ostream& out, const std::vector<Judged>& judged) {
+    out << "| case | p | points | bound | CCM median | CCM P90 | BSP median | Hockney median | floor median / P90 "
+           "| verdict |\n"
+        << "|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const Judged& j : judged) {
+        out << "| " << j.algorithm << " | " << to_string(j.processors) << (j.whole_run_price ? " †" : "") << " | "
+            << j.ccm.count << " | " << format_percent(j.bound) << " | " << format_percent(j.ccm.median_abs) << " | "
+            << format_percent(j.ccm.p90_abs) << " | " << format_percent(j.bsp.median_abs) << " | "
+            << format_percent(j.hockney.median_abs) << " | " << format_percent(j.floor.median) << " / "
+            << format_percent(j.floor.p90) << " | " << j.verdict.why << " |\n";
+    }
+}
+
+/// Every model's median (P90) |error| per case and group: below the verdicts, for the comparison of the models.
+void model_table(std::ostream& out, const Report& report, const std::vector<Judged>& judged) {
+    out << "| case | p |";
+    for (const auto& model : report.models) {
+        out << ' ' << model << " |";
+    }
+    out << "\n|---|---|";
+    for (std::size_t i = 0; i < report.models.size(); ++i) {
+        out << "---|";
+    }
+    out << '\n';
+    for (const Judged& j : judged) {
+        out << "| " << j.algorithm << " | " << to_string(j.processors) << " |";
         for (const auto& model : report.models) {
-            const auto it = by_model.find(model);
-            if (it == by_model.end() || it->second.count == 0) {
-                continue;
-            }
-            const Accuracy& a = it->second;
-            out << "| " << algorithm << " | " << model << " | " << a.count << " | " << format_percent(a.median_abs)
-                << " | " << format_percent(a.p90_abs) << " | " << format_percent(a.max_abs) << " | "
-                << format_percent(a.inside_band) << " | " << (model == best ? "best" : "") << " |\n";
+            const Accuracy a = accuracy(report, j.algorithm, model, j.processors);
+            out << ' ' << (a.count > 0 ? format_percent(a.median_abs) + " (" + format_percent(a.p90_abs) + ")" : "–")
+                << " |";
         }
+        out << '\n';
     }
-    out << "\nIn band: the share of predictions inside the measured 10th–90th percentile band.\n";
-    out << "\n## Goal: the CCM within each case's bound (or 1.5 × its noise floor), at least as accurate as BSP and "
-           "Hockney\n\n";
-    out << "The noise floor is the measurement's own repeatability: each point is measured in rounds seconds apart, "
-        << "and the floor is the median (and P90) over the points of |one round's median − another's| / median. No "
-        << "model can be judged closer than the machine repeats itself: where a case's floor median is above its "
-        << "bound, the CCM's median |error| is held to 1.5 times the floor instead. BSP or Hockney is closer when its "
-        << "median |error| is below the CCM's over the points where the two predictions differ by more than the "
-        << "point's round spread (where no point does, the machine cannot tell them apart).\n\n";
-    out << "| algorithm | bound (median / P90) | CCM median | CCM P90 | BSP median | Hockney median | "
-           "noise floor median / P90 | verdict |\n"
-        << "|---|---|---|---|---|---|---|---|\n";
-    const auto floors = noise_floor(report);
-    const auto judged = verdicts(report);
-    const auto accuracies = accuracy(report);
-    for (std::size_t i = 0; i < accuracies.size(); ++i) {
-        const auto& [algorithm, by_model] = accuracies[i];
-        const auto get = [&](const std::string& model) {
-            const auto it = by_model.find(model);
-            return it == by_model.end() || it->second.count == 0 ? Accuracy{0, NAN, NAN, NAN} : it->second;
-        };
-        const AccuracyGoal goal = goal_of(report, algorithm);
-        out << "| " << algorithm << " | " << format_percent(goal.median) << " / "
-            << (goal.p90 ? format_percent(*goal.p90) : std::string("–")) << " | "
-            << format_percent(get("ccm").median_abs) << " | " << format_percent(get("ccm").p90_abs) << " | "
-            << format_percent(get("bsp").median_abs) << " | " << format_percent(get("hockney").median_abs) << " | ";
-        if (floors[i].second.count > 0) {
-            out << format_percent(floors[i].second.median) << " / " << format_percent(floors[i].second.p90);
-        }
-        out << " | " << judged[i].second.why << " |\n";
-    }
-    for (const auto& s : report.supersteps) {
-        out << "\n## Supersteps of " << s.algorithm << " (n = " << s.n << ", p = " << s.p << "), CCM\n\n```\n"
-            << s.comparison_text << "```\n";
-    }
+}
+
+std::string summary(const Report& report) {
+    const std::vector<Judged> judged = verdicts(report);
+    std::ostringstream out;
+    out << "# llc-validate: " << counts_line(judged) << "\n\n";
+    out << report.world_size << " processors, " << report.cores << " cores; profile `" << report.profile_path << "` ("
+        << report.profile_date << "); sizes `" << report.size_class << "`.\n";
+    machine_state(out, report);
+    out << "\nVerdict rule (docs/validation.md, frozen): p = 1 and p > 1 judged apart; **inconclusive** when the "
+        << "floor median > half the bound; else **meets** when CCM median ≤ bound, P90 ≤ " << format_percent(p90_bound)
+        << " and neither BSP nor Hockney is closer head to head; else **misses**. "
+        << "† p = 1 priced from a probe timing a whole run (at other sizes and seeds).\n\n";
+    verdict_table(out, judged);
+    out << "\n## Every model: median (P90) |error| per case and group\n\n";
+    model_table(out, report, judged);
+    out << "\nErrors are |predicted − measured| / measured over the runs with p ≤ cores (oversubscribed runs are in "
+        << "results.csv only). Measured: the median of the samples taken at the machine's full speed (the canaries "
+        << "of llc/tools/timing.hpp). The floor: per point, how far the medians of its three measuring rounds lie "
+        << "apart. The traced runs, superstep by superstep: supersteps.md.\n";
     return out.str();
 }
 
@@ -249,163 +269,6 @@ double round_spread_of(const std::vector<std::vector<tools::Sample>>& rounds,
 }
 
 }  // namespace
-
-std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(const Report& report) {
-    std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> result;
-    for (const auto& m : report.measurements) {
-        if (result.empty() || result.back().first != m.algorithm) {
-            const bool seen =
-                std::any_of(result.begin(), result.end(), [&](const auto& r) { return r.first == m.algorithm; });
-            if (!seen) {
-                result.push_back({m.algorithm, {}});
-            }
-        }
-    }
-    for (auto& [algorithm, by_model] : result) {
-        for (const auto& model : report.models) {
-            std::vector<double> errors;
-            int inside = 0;
-            for (const auto& m : report.measurements) {
-                if (m.algorithm != algorithm || m.oversubscribed) {
-                    continue;
-                }
-                const auto it = m.predictions.find(model);
-                if (it != m.predictions.end() && std::isfinite(it->second.relative_error)) {
-                    errors.push_back(std::abs(it->second.relative_error));
-                    inside += it->second.inside_band ? 1 : 0;
-                }
-            }
-            Accuracy a;
-            a.count = static_cast<int>(errors.size());
-            a.inside_band = errors.empty() ? std::numeric_limits<double>::quiet_NaN()
-                                           : static_cast<double>(inside) / static_cast<double>(errors.size());
-            a.median_abs = quantile(errors, 0.5);
-            a.p90_abs = quantile(errors, 0.9);
-            a.max_abs = quantile(errors, 1.0);
-            by_model[model] = a;
-        }
-    }
-    return result;
-}
-
-Verdict judge(const AccuracyGoal& goal,
-              const Accuracy& ccm,
-              const Accuracy& bsp,
-              const Accuracy& hockney,
-              const NoiseFloor& floor) {
-    return judge(goal, ccm, {Rival{"BSP", ccm, bsp}, Rival{"Hockney", ccm, hockney}}, floor);
-}
-
-Verdict judge(const AccuracyGoal& goal,
-              const Accuracy& ccm,
-              const std::vector<Rival>& rivals,
-              const NoiseFloor& floor) {
-    if (ccm.count == 0) {
-        return {false, "no runs"};
-    }
-    // "Closer" by a difference the report shows (its medians to 0.1 %), over the points where the two predictions
-    // differ by more than the measurement repeats itself (head_to_head): where the run is all local work (P ≤ 2 for
-    // most algorithms) every model prices it alike, and differences in the fourth digit of the communication priced
-    // by each would otherwise decide a verdict whose table prints the same median for both.
-    for (const Rival& r : rivals) {
-        if (r.rival.count > 0 && r.ccm.count > 0 && r.rival.median_abs < r.ccm.median_abs &&
-            format_percent(r.rival.median_abs) != format_percent(r.ccm.median_abs)) {
-            std::ostringstream why;
-            why << "misses: " << r.name << " closer (" << format_percent(r.rival.median_abs) << " < "
-                << format_percent(r.ccm.median_abs);
-            if (r.rival.count < ccm.count) {
-                why << " over the " << r.rival.count << " of " << ccm.count << " points that tell them apart";
-            }
-            why << ")";
-            return {false, why.str()};
-        }
-    }
-    if (goal.p90 && !(ccm.p90_abs <= *goal.p90)) {
-        return {false, "misses: P90 " + format_percent(ccm.p90_abs) + " > " + format_percent(*goal.p90)};
-    }
-    if (ccm.median_abs <= goal.median) {
-        return {true, "meets"};
-    }
-    const bool floor_above = floor.count > 0 && floor.median > goal.median;
-    std::ostringstream why;
-    if (floor_above && ccm.median_abs <= goal.floor_factor * floor.median) {
-        why << "meets (within " << goal.floor_factor << " × floor " << format_percent(floor.median) << ")";
-        return {true, why.str()};
-    }
-    why << "misses: median " << format_percent(ccm.median_abs) << " > ";
-    if (floor_above) {
-        why << goal.floor_factor << " × floor " << format_percent(floor.median);
-    } else {
-        why << format_percent(goal.median);
-    }
-    return {false, why.str()};
-}
-
-Rival head_to_head(const Report& report, const std::string& algorithm, const std::string& model) {
-    Rival r{model == "bsp" ? "BSP" : model == "hockney" ? "Hockney" : model, {}, {}};
-    std::vector<double> ccm_errors;
-    std::vector<double> rival_errors;
-    for (const auto& m : report.measurements) {
-        if (m.algorithm != algorithm || m.oversubscribed) {
-            continue;
-        }
-        const auto ccm = m.predictions.find("ccm");
-        const auto rival = m.predictions.find(model);
-        if (ccm == m.predictions.end() || rival == m.predictions.end() || !std::isfinite(ccm->second.relative_error) ||
-            !std::isfinite(rival->second.relative_error)) {
-            continue;
-        }
-        // Both errors are relative to the same measured median: their difference is the predictions' difference.
-        const double apart = std::abs(rival->second.relative_error - ccm->second.relative_error);
-        const double noise = std::isfinite(m.round_spread) ? m.round_spread : 0.0;
-        if (apart > noise) {
-            ccm_errors.push_back(std::abs(ccm->second.relative_error));
-            rival_errors.push_back(std::abs(rival->second.relative_error));
-        }
-    }
-    for (auto& [errors, into] : {std::pair{&ccm_errors, &r.ccm}, std::pair{&rival_errors, &r.rival}}) {
-        into->count = static_cast<int>(errors->size());
-        into->median_abs = quantile(*errors, 0.5);
-        into->p90_abs = quantile(*errors, 0.9);
-        into->max_abs = quantile(*errors, 1.0);
-    }
-    return r;
-}
-
-std::vector<std::pair<std::string, Verdict>> verdicts(const Report& report) {
-    const auto floors = noise_floor(report);
-    const auto accuracies = accuracy(report);
-    std::vector<std::pair<std::string, Verdict>> result;
-    for (std::size_t i = 0; i < accuracies.size(); ++i) {
-        const auto& [algorithm, by_model] = accuracies[i];
-        const auto get = [&](const std::string& model) {
-            const auto it = by_model.find(model);
-            return it == by_model.end() ? Accuracy{} : it->second;
-        };
-        const std::vector<Rival> rivals{head_to_head(report, algorithm, "bsp"),
-                                        head_to_head(report, algorithm, "hockney")};
-        result.emplace_back(algorithm, judge(goal_of(report, algorithm), get("ccm"), rivals, floors[i].second));
-    }
-    return result;
-}
-
-std::vector<std::pair<std::string, NoiseFloor>> noise_floor(const Report& report) {
-    std::vector<std::pair<std::string, NoiseFloor>> result;
-    for (const auto& [algorithm, by_model] : accuracy(report)) {
-        std::vector<double> spreads;
-        for (const auto& m : report.measurements) {
-            if (m.algorithm == algorithm && !m.oversubscribed && std::isfinite(m.round_spread)) {
-                spreads.push_back(m.round_spread);
-            }
-        }
-        NoiseFloor f;
-        f.count = static_cast<int>(spreads.size());
-        f.median = quantile(spreads, 0.5);
-        f.p90 = quantile(spreads, 0.9);
-        result.emplace_back(algorithm, f);
-    }
-    return result;
-}
 
 double pairwise_spread(const std::vector<double>& round_medians, double reference) {
     std::vector<double> differences;
@@ -463,6 +326,9 @@ std::string write_report(const Report& report, const std::string& dir) {
     std::filesystem::create_directories(dir);
     write_file_atomically(dir + "/results.csv", csv(report), "llc-validate");
     write_file_atomically(dir + "/results.json", json(report), "llc-validate");
+    write_file_atomically(dir + "/verdicts.csv", verdicts_csv(verdicts(report)), "llc-validate");
+    write_file_atomically(dir + "/supersteps.json", supersteps_json(report), "llc-validate");
+    write_file_atomically(dir + "/supersteps.md", supersteps_md(report), "llc-validate");
     const std::string text = summary(report);
     write_file_atomically(dir + "/summary.md", text, "llc-validate");
     return text;

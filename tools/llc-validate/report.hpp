@@ -81,14 +81,24 @@ struct NoiseFloor {
     double p90 = 0.0;
 };
 
-/// What a case's CCM prediction must achieve (each algorithm's issue states its bound). The CCM's median |error| over
-/// the case's points is within `median`, or, where the case's noise floor median is above `median`, within
-/// `floor_factor` times that floor (no model can be judged closer than the machine repeats itself); its P90 is within
-/// `p90` where one is set; and it is never less accurate (median) than BSP or Hockney on the case.
-/// A case's verdict against its goal, and why.
+/// The verdict rule's terms that are the same for every case (docs/validation.md, "The verdict rule"; a case's own
+/// bound is its AccuracyGoal::median).
+inline constexpr double p90_bound = 0.25;
+/// A group is inconclusive when its floor median exceeds this share of its bound.
+inline constexpr double floor_share_of_bound = 0.5;
+
+/// Which points a verdict judges: those at p = 1, or those at 1 < p ≤ cores (oversubscribed points never).
+enum class Processors { one, several };
+[[nodiscard]] const char* to_string(Processors processors);  ///< "p = 1", "p > 1"
+[[nodiscard]] bool in_group(const Measurement& m, Processors processors);
+
+enum class Outcome { meets, misses, inconclusive };
+[[nodiscard]] const char* to_string(Outcome outcome);  ///< "meets", "misses", "inconclusive"
+
+/// A case's verdict on one group of points, and why.
 struct Verdict {
-    bool meets = false;
-    std::string why;  ///< e.g. "meets", "meets (within 1.5 × floor 14.0 %)", "misses: BSP closer (8.1 % < 9.0 %)"
+    Outcome outcome = Outcome::misses;
+    std::string why;  ///< e.g. "meets", "misses: median 12.1 % > 10.0 %", "inconclusive: floor 7.2 % > 5.0 %"
 };
 
 /// Another model against the CCM on one case, over the points where the machine can tell their predictions apart
@@ -99,20 +109,37 @@ struct Rival {
     Accuracy rival;
 };
 
-/// The verdict for one case from the CCM's accuracy over all its points, the other models' head to head, and the
-/// case's noise floor (count 0: a model could not price the case, or no point told it from the CCM, or the floor was
-/// not measured). Another model is closer when its median |error| is below the CCM's, both over the points that tell
-/// them apart, by a difference the report's 0.1 % shows.
+/// The verdict rule: from the CCM's accuracy over a group of points, the other models head to head (count 0: a
+/// model could not price the case, or no point told it from the CCM) and the group's noise floor (count 0: not
+/// measured).
 [[nodiscard]] Verdict judge(const AccuracyGoal& goal,
                             const Accuracy& ccm,
                             const std::vector<Rival>& rivals,
                             const NoiseFloor& floor);
-/// The same with BSP and Hockney compared over every point (their accuracy as `accuracy` gives it).
-[[nodiscard]] Verdict judge(const AccuracyGoal& goal,
-                            const Accuracy& ccm,
-                            const Accuracy& bsp,
-                            const Accuracy& hockney,
-                            const NoiseFloor& floor);
+
+/// One case judged on one group of points.
+struct Judged {
+    std::string algorithm;
+    Processors processors = Processors::one;
+    double bound = 0.0;  ///< the case's AccuracyGoal::median
+    Accuracy ccm;
+    Accuracy bsp;      ///< over every point of the group (the table's column); the verdict compares head to head
+    Accuracy hockney;  ///< likewise
+    NoiseFloor floor;
+    Verdict verdict;
+    bool whole_run_price = false;  ///< p = 1 priced from a probe that times a whole run (Case::p1_priced_by_whole_run)
+};
+
+/// How many groups met, missed, were inconclusive.
+struct Counts {
+    int meets = 0;
+    int misses = 0;
+    int inconclusive = 0;
+};
+[[nodiscard]] Counts count(const std::vector<Judged>& judged);
+[[nodiscard]] Counts count(const std::vector<Judged>& judged, Processors processors);
+/// "3 meet, 1 misses, 12 inconclusive (p = 1: …; p > 1: …)": the line llc-validate and the demo end with.
+[[nodiscard]] std::string counts_line(const std::vector<Judged>& judged);
 
 struct Report {
     std::string profile_path;
@@ -123,7 +150,8 @@ struct Report {
     std::vector<std::string> models;
     std::vector<Measurement> measurements;
     std::vector<SuperstepReport> supersteps;
-    std::map<std::string, AccuracyGoal> goals;  ///< by algorithm (a case without an entry: AccuracyGoal{})
+    std::map<std::string, AccuracyGoal> goals;           ///< by algorithm (a case without an entry: AccuracyGoal{})
+    std::map<std::string, bool> p1_priced_by_whole_run;  ///< by algorithm (Case::p1_priced_by_whole_run)
     /// The machine's speed (llc tools' canaries, fastest seen): during this run, and when the profile was calibrated
     /// (0: not recorded). The link canary is on the world's ring.
     double canary_cpu_s = 0.0;
@@ -135,10 +163,15 @@ struct Report {
     double profile_canary_link_median_s = 0.0;
 };
 
-/// Accuracy per algorithm and model (algorithms in report order).
-[[nodiscard]] std::vector<std::pair<std::string, std::map<std::string, Accuracy>>> accuracy(const Report& report);
-/// The noise floor per algorithm (algorithms in report order).
-[[nodiscard]] std::vector<std::pair<std::string, NoiseFloor>> noise_floor(const Report& report);
+/// The cases in report order.
+[[nodiscard]] std::vector<std::string> algorithms(const Report& report);
+/// The accuracy of `model` on `algorithm` over the points of a group (oversubscribed points never count).
+[[nodiscard]] Accuracy accuracy(const Report& report,
+                                const std::string& algorithm,
+                                const std::string& model,
+                                Processors processors);
+/// The noise floor of `algorithm` over the points of a group.
+[[nodiscard]] NoiseFloor noise_floor(const Report& report, const std::string& algorithm, Processors processors);
 /// The median over pairs of |a − b| / reference for the values `round_medians` (NaN with fewer than two).
 [[nodiscard]] double pairwise_spread(const std::vector<double>& round_medians, double reference);
 
@@ -155,16 +188,26 @@ struct Report {
 /// The median link canary of `samples` (those that carry one: two or more processors), 0 if none does.
 [[nodiscard]] double median_link_canary(const std::vector<tools::Sample>& samples);
 
-/// The CCM and `model` on `algorithm` over the points (not oversubscribed, both priced) where their predictions differ
-/// by more than the point's round spread, the measurement's own repeatability (any difference where the spread was not
+/// The CCM and `model` on `algorithm` over the points of a group (both priced) where their predictions differ by more
+/// than the point's round spread, the measurement's own repeatability (any difference where the spread was not
 /// measured). Elsewhere the machine cannot tell which of the two is closer: where the two price every point alike but
 /// for a fourth digit of communication, one measurement a little low would make either look closer.
-[[nodiscard]] Rival head_to_head(const Report& report, const std::string& algorithm, const std::string& model);
-/// The verdict per algorithm (algorithms in report order), each against its goal in report.goals.
-[[nodiscard]] std::vector<std::pair<std::string, Verdict>> verdicts(const Report& report);
+[[nodiscard]] Rival head_to_head(const Report& report,
+                                 const std::string& algorithm,
+                                 const std::string& model,
+                                 Processors processors);
+/// Every case judged on each group of points it has (p = 1, then p > 1), in report order.
+[[nodiscard]] std::vector<Judged> verdicts(const Report& report);
 
-/// Writes results.csv, results.json and summary.md into `dir` (each whole or not at all). Returns summary.md's text.
+/// Writes results.csv, results.json, verdicts.csv, summary.md (the verdicts first), supersteps.md and supersteps.json
+/// (the per-superstep comparisons of the traced runs) into `dir`, each whole or not at all. Returns summary.md's text.
 std::string write_report(const Report& report, const std::string& dir);
+
+/// The measurements of a report directory's results.csv (as write_report wrote them; predictions left out), to be
+/// priced again by today's cost functions (llc-validate --reprice). @throws llc::Error naming the file and line.
+[[nodiscard]] std::vector<Measurement> read_measurements(const std::string& results_csv);
+/// The verdicts a report directory's verdicts.csv recorded: (algorithm, group) → outcome.
+[[nodiscard]] std::map<std::pair<std::string, std::string>, std::string> read_verdicts(const std::string& verdicts_csv);
 
 using tools::quantile;
 

@@ -4,6 +4,7 @@
 /// llc-probe through probes that each algorithm registers: the cost layer knows no algorithm, it only stores
 /// "seconds per unit of work" under the probe's name in the Profile.
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -27,6 +28,14 @@ struct KernelProbe {
     /// Measured only by a full calibration (not `llc-probe --quick`): the largest sizes, whose probes take about a
     /// second each (a quick profile prices them with the constant of the largest size it has).
     bool full_only = false;
+    /// The seed of the random input the probe measures on (0: none: a fixed pattern, or contents that do not change
+    /// the time). Never a validation case's seed: the calibration must not see a validated input.
+    std::uint64_t seed = 0;
+    /// Set when the probe times a whole run of an algorithm rather than a kernel of it: the name of the card whose
+    /// validation cases that run is ("fft", "matrix-chain"), and the problem size it runs, in those cases' unit.
+    /// None of that card's cases validates that size (tests/tools/calibration_disjoint_test.cpp).
+    std::string whole_run_of{};
+    std::int64_t whole_run_size = 0;
 };
 
 }  // namespace llc::cost
