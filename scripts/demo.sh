@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds (Release), calibrates a quick machine profile if there is none (or
 # if the one there lacks a measurement of this build), runs llc-validate --quick on every algorithm at P = the number
-# of cores, and prints the predicted-vs-measured summary and where the report and plots are. Exit status non-zero if
-# anything failed.
+# of cores, and prints the predicted-vs-measured summary and where the report and plots are; its last line is the
+# count of cases that meet, miss and are inconclusive under the verdict rule (docs/validation.md). Exit status
+# non-zero if anything failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -27,8 +28,12 @@ else
 fi
 
 echo "== Predicted vs measured: llc-validate --quick at P = $P"
-mpirun --oversubscribe -np "$P" build/bin/llc-validate --quick --profile "$profile" --out "$out"
+mkdir -p "$out"
+mpirun --oversubscribe -np "$P" build/bin/llc-validate --quick --profile "$profile" --out "$out" | tee "$out/run.log"
 
 echo
-echo "Report: $out/summary.md  $out/results.csv  $out/results.json"
+echo "Report: $out/summary.md (verdicts)  $out/verdicts.csv  $out/results.csv  $out/supersteps.md"
 echo "Plots:  $out/predicted_vs_measured.png  $out/error_heatmap.png  $out/superstep_breakdown.png"
+echo "Verdict rule: docs/validation.md. Judge timings at p <= $P only; a noisy machine gives 'inconclusive'."
+# The last line: the counts of meets / misses / inconclusive (llc-validate's own last line).
+grep '^llc-validate: .* meet, ' "$out/run.log" | tail -n 1

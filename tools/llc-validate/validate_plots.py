@@ -24,6 +24,25 @@ def finite(x):
     return x is not None and isinstance(x, (int, float)) and math.isfinite(x)
 
 
+def same_lines(models, points, n):
+    """The models' prediction lines, those that draw the same line (within 1 % at every size) merged into one:
+    where the run is local work every model prices it alike, and six stacked curves would hide that."""
+    lines = []
+    for model in models:
+        ys = [r["predictions"].get(model, {}).get("predicted_s") for r in points]
+        xs = [x for x, y in zip(n, ys) if finite(y) and y > 0]
+        ys = [y for y in ys if finite(y) and y > 0]
+        if not xs:
+            continue
+        for line in lines:
+            if line[1] == xs and all(abs(a - b) <= 0.01 * b for a, b in zip(ys, line[2])):
+                line[0].append(model)
+                break
+        else:
+            lines.append(([model], xs, ys))
+    return lines
+
+
 def predicted_vs_measured(data, out):
     rows = data["measurements"]
     algorithms = list(dict.fromkeys(r["algorithm"] for r in rows))
@@ -41,21 +60,22 @@ def predicted_vs_measured(data, out):
         ax.fill_between(n, [r["measured_p10_s"] for r in points], [r["measured_p90_s"] for r in points],
                         color="0.85", label="measured 10-90 %")
         ax.plot(n, [r["measured_median_s"] for r in points], "k.-", label="measured median")
-        for model in data["models"]:
-            ys = [r["predictions"].get(model, {}).get("predicted_s") for r in points]
-            xs = [x for x, y in zip(n, ys) if finite(y) and y > 0]
-            ys = [y for y in ys if finite(y) and y > 0]
-            if xs:
-                ax.plot(xs, ys, linestyle=MODEL_STYLE.get(model, "-"), label=model)
+        for models, xs, ys in same_lines(data["models"], points, n):
+            label = models[0] if len(models) == 1 else " = ".join(models) + " (same line)"
+            ax.plot(xs, ys, linestyle=MODEL_STYLE.get(models[0], "-"), label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(f"{algorithm} (p = {p})", fontsize=9)
         ax.set_xlabel(points[0]["size_unit"] if points else "n", fontsize=7)
         ax.set_ylabel("seconds", fontsize=7)
         ax.tick_params(labelsize=7)
-    handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(8, len(labels)), fontsize=7)
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    # One legend for the figure, with every panel's entries (merged lines differ from panel to panel).
+    legend = {}
+    for ax in axes.flat[:len(algorithms)]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(label, handle)
+    fig.legend(list(legend.values()), list(legend.keys()), loc="lower center", ncol=min(4, len(legend)), fontsize=7)
+    fig.tight_layout(rect=(0, 0.04 + 0.025 * math.ceil(len(legend) / 4), 1, 1))
     fig.savefig(f"{out}/predicted_vs_measured.png", dpi=80)
     plt.close(fig)
 
@@ -124,6 +144,11 @@ def main():
     out = sys.argv[1]
     with open(f"{out}/results.json") as f:
         data = json.load(f)
+    try:
+        with open(f"{out}/supersteps.json") as f:
+            data["supersteps"] = json.load(f)["supersteps"]
+    except FileNotFoundError:
+        data["supersteps"] = []
     predicted_vs_measured(data, out)
     error_heatmap(data, out)
     superstep_breakdown(data, out)
