@@ -71,10 +71,13 @@ double edge_probe(bool quick, int e) {
     return std::max(all_edges - without, 1e-3 * all_edges) / static_cast<double>(side * side);
 }
 
-/// A side × side binary image: empty, or the random blob image of the validation and comparison tools.
+/// The seed of the probes' blob images: not the validation case's (docs/validation.md).
+constexpr std::uint64_t blob_probe_seed = 7321;
+
+/// A side × side binary image: empty, or a random blob image like the validation's, from another seed.
 BinaryImage probe_image(std::int64_t side, bool blobs) {
     const std::vector<std::uint8_t> pixels = blobs
-                                                 ? random_blob_image(side, side, 20261125)
+                                                 ? random_blob_image(side, side, blob_probe_seed)
                                                  : std::vector<std::uint8_t>(static_cast<std::size_t>(side * side), 0);
     return BinaryImage::from_whole(Group::world().self(), side, side, pixels);
 }
@@ -202,6 +205,16 @@ std::vector<cost::KernelProbe> kernel_probes() {
                           "border state of a one-processor contour_rank of random blobs' borders, " + side + " image",
                           [e](bool quick) { return trace_rank_probe(quick, e); },
                           solo(names::trace_rank, e)});
+    }
+    // Every probe above times a whole one-processor run (ranking, or tracing) of a 2^e × 2^e image: at sides the
+    // validation cases never run (tests/tools/calibration_disjoint_test.cpp).
+    for (cost::KernelProbe& probe : probes) {
+        const auto at = probe.name.rfind(".2^");
+        probe.whole_run_of = "contour-ranking";
+        probe.whole_run_size = std::int64_t{1} << std::stoi(probe.name.substr(at + 3));
+        if (probe.name.find("trace") != std::string::npos) {
+            probe.seed = blob_probe_seed;
+        }
     }
     probes.push_back({names::merge, "segment of a merge of boundary lists and its backward resolution", merge_probe});
     return probes;

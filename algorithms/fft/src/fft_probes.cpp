@@ -146,13 +146,21 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // larger leaves take the constant of the largest.
     for (const int k : leaf_exponents(24)) {
         const std::size_t n = std::size_t{1} << k;
-        // Also alone on the node: the serial path of a one-processor plan.
+        // Also alone on the node, at odd powers only: the serial path of a one-processor plan. Measured alone, the leaf
+        // is a whole one-processor FFT, and llc-validate's FFT cases validate even powers at p = 1: the calibration
+        // must not time the very runs it is validated on (docs/validation.md), so their prices interpolate between
+        // the odd powers around them.
+        const bool solo = k % 2 == 1;
         add(
             key::leaf_oop,
             k,
             "n*log2(n) of a contiguous out-of-place leaf of " + pow2(k),
             [n](bool quick) { return leaf_probe(quick, n, 1, false); },
-            cost::kernel_size_key(key::leaf_oop_solo, k));
+            solo ? cost::kernel_size_key(key::leaf_oop_solo, k) : std::string{});
+        if (solo) {
+            probes.back().whole_run_of = "fft";
+            probes.back().whole_run_size = std::int64_t{1} << k;
+        }
     }
     for (const int k : leaf_exponents(22)) {
         const std::size_t n = std::size_t{1} << k;

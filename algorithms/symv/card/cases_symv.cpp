@@ -59,6 +59,7 @@ Case symv_case(std::string name, SymvMapping mapping) {
                           const cost::Profile& profile) { return cost::symv(p, n, mapping, profile, true); },
         .applies = {},
         .goal = {},
+        .seed = SymvInput{}.seed,
     };
 }
 
