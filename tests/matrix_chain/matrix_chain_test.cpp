@@ -159,10 +159,18 @@ TEST(Oracles, LibrarySequentialPeersMatchTheTextbookDps) {
             x = dist(rng);
         }
         const BstTables t = textbook_bst(f);
-        std::vector<std::int32_t> root;
-        EXPECT_EQ(llc::sequential::optimal_bst_cubic(f, &root), t.cost()) << "n=" << n;
-        EXPECT_EQ(root[static_cast<std::size_t>(n)], t.root[1][n] - 1) << "n=" << n;
-        EXPECT_EQ(llc::sequential::optimal_bst_knuth(f), t.cost()) << "n=" << n;
+        std::vector<std::int32_t> cubic_root;
+        std::vector<std::int32_t> knuth_root;
+        EXPECT_EQ(llc::sequential::optimal_bst_cubic(f, &cubic_root), t.cost()) << "n=" << n;
+        EXPECT_EQ(llc::sequential::optimal_bst_knuth(f, &knuth_root), t.cost()) << "n=" << n;
+        // Every root of the (n+1) × (n+1) tables: k(i, j) over keys i … j−1 is the textbook root[i+1][j] − 1.
+        for (int i = 0; i < n; ++i) {
+            for (int j = i + 1; j <= n; ++j) {
+                const auto at = static_cast<std::size_t>(i * (n + 1) + j);
+                ASSERT_EQ(cubic_root[at], t.root[i + 1][j] - 1) << "cubic n=" << n << " k(" << i << "," << j << ")";
+                ASSERT_EQ(knuth_root[at], t.root[i + 1][j] - 1) << "Knuth n=" << n << " k(" << i << "," << j << ")";
+            }
+        }
     }
 }
 
