@@ -1,6 +1,7 @@
 // Contour ranking against a brute-force oracle that follows every pixel's successors one by one (no segments, no
 // blocks): the digest's cases T1–T8, random maps of open lists and cycles crossing block borders and corners, sizes
-// that are not multiples of √P, P > height; and the invalid maps, rejected on every rank with the pixel named.
+// that are not multiples of √P, P > height; and the invalid maps, rejected on every rank with the pixel named. The
+// blocks are scattered and gathered by the layout written in test_blocks.hpp, which a test holds block_of to.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "expect_error.hpp"
 #include "structure_profile.hpp"
+#include "test_blocks.hpp"
 
 namespace {
 
@@ -79,26 +81,19 @@ constexpr llc::ContourPattern kPatterns[] = {llc::ContourPattern::one_level_dire
                                              llc::ContourPattern::log_level_balanced,
                                              llc::ContourPattern::automatic};
 
-/// Ranks the whole map at this P and gathers every block back into one image (computing each rank's block again).
+/// Ranks the whole map at this P, each rank given its block by the test's layout, and gathers the blocks back into
+/// one image by the same layout.
 std::vector<llc::ContourRank> rank_all(const Codes& codes,
                                        int width,
                                        int height,
                                        llc::ContourPattern pattern = llc::ContourPattern::one_level_direct) {
-    const auto map = llc::SuccessorMap::from_whole(world(), width, height, codes);
+    namespace blocks = llc::test::contour_blocks;
+    const int P = world().size();
+    const llc::SuccessorMap map(world(), width, height, blocks::scatter(codes, world().rank(), P, width, height));
     const auto local = llc::contour_rank(world(), map, pattern);
     const auto all = world().allgatherv(std::span<const llc::ContourRank>(local));
-    std::vector<llc::ContourRank> out(codes.size());
-    std::size_t next = 0;
-    for (int q = 0; q < world().size(); ++q) {
-        const auto b = llc::block_of(q, world().size(), width, height);
-        for (std::int64_t r = b.row0; r < b.row0 + b.rows; ++r) {
-            for (std::int64_t c = b.col0; c < b.col0 + b.cols; ++c) {
-                out[static_cast<std::size_t>(r * width + c)] = all[next++];
-            }
-        }
-    }
-    EXPECT_EQ(next, all.size());
-    return out;
+    EXPECT_EQ(all.size(), codes.size());
+    return blocks::gather(all, P, width, height);
 }
 
 /// Every pattern against the oracle (and so bit-identical to each other).
@@ -158,6 +153,39 @@ Codes random_map(int width, int height, std::uint64_t seed, double fill) {
         }
     }
     return codes;
+}
+
+TEST(ContourRank, BlockOfIsTheLayoutOfTheTests) {
+    // block_of against the formula of test_blocks.hpp: square and non-square P, sizes that do not divide, P above the
+    // height and the width; and from_whole hands this rank exactly that block.
+    namespace blocks = llc::test::contour_blocks;
+    for (const int P : {1, 2, 3, 4, 5, 6, 8, 9, 12, 16}) {
+        for (const auto& [width, height] : {std::pair{1, 1},
+                                            std::pair{7, 5},
+                                            std::pair{13, 11},
+                                            std::pair{3, 17},
+                                            std::pair{64, 48},
+                                            std::pair{2, 2},
+                                            std::pair{0, 0}}) {
+            for (int rank = 0; rank < P; ++rank) {
+                const blocks::Block want = blocks::block(rank, P, width, height);
+                const llc::PixelBlock got = llc::block_of(rank, P, width, height);
+                EXPECT_EQ(got.row0, want.row0) << "P " << P << " rank " << rank << ", " << width << "×" << height;
+                EXPECT_EQ(got.col0, want.col0) << "P " << P << " rank " << rank << ", " << width << "×" << height;
+                EXPECT_EQ(got.rows, want.rows) << "P " << P << " rank " << rank << ", " << width << "×" << height;
+                EXPECT_EQ(got.cols, want.cols) << "P " << P << " rank " << rank << ", " << width << "×" << height;
+            }
+        }
+    }
+    for (const auto& [width, height] : {std::pair{13, 11}, std::pair{4, 1}}) {
+        Codes codes(static_cast<std::size_t>(width * height));
+        for (std::size_t i = 0; i < codes.size(); ++i) {
+            codes[i] = static_cast<std::int8_t>(static_cast<int>(i % 9) - 1);  // every code, so a misplaced pixel shows
+        }
+        const auto map = llc::SuccessorMap::from_whole(world(), width, height, codes);
+        const auto mine = blocks::scatter(codes, world().rank(), world().size(), width, height);
+        EXPECT_EQ(Codes(map.codes().begin(), map.codes().end()), mine) << width << "×" << height;
+    }
 }
 
 TEST(ContourRank, DigestCases) {

@@ -21,6 +21,7 @@
 
 #include "expect_error.hpp"
 #include "structure_profile.hpp"
+#include "test_blocks.hpp"
 
 #ifdef LLC_HAVE_OPENCV
 #include <opencv2/imgproc.hpp>
@@ -166,7 +167,12 @@ std::vector<Canonical> opencv(const Image& image, int width, int height) {
 /// Ours at this P: the contours gathered on rank 0, canonical, and broadcast nowhere (rank 0 compares). Also checks
 /// that every pattern ranks alike and that each contour starts at its topmost-leftmost pixel.
 std::vector<Canonical> ours(const Image& image, int width, int height, llc::Connectivity connectivity) {
-    const auto bin = llc::BinaryImage::from_whole(world(), width, height, image);
+    // Each rank's block cut by the tests' own layout (test_blocks.hpp), not by from_whole.
+    const llc::BinaryImage bin(
+        world(),
+        width,
+        height,
+        llc::test::contour_blocks::scatter(image, world().rank(), world().size(), width, height));
     const auto borders = llc::trace_contours(world(), bin, connectivity);
     const auto ranks = llc::contour_rank(world(), borders);
     for (const auto pattern : {llc::ContourPattern::two_level_row_column,

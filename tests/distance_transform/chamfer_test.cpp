@@ -1,13 +1,16 @@
-// The pipelined chamfer transforms against independent oracles: the closed forms of d4, d8 and 3-4 (min over the
-// features of |dx| + |dy|, max(|dx|, |dy|), 3·max + min) and Dijkstra on the mask's graph (5-7-11, a custom mask), at
-// every P, for block sizes r and segment lengths k from 1 to more than the image; the thesis' worked example; edge
-// shapes; and the argument errors on every rank.
+// The pipelined chamfer transforms against oracles that share nothing with the library's masks: every metric is a
+// literal table of moves and weights written here (d4, d8, 3-4, 5-7-11 with (1,0) = 5, (1,1) = 7, (2,1) = 11, and
+// their symmetric moves), Dijkstra runs on the graph of those literal moves, and small images carry their distances as
+// numbers worked out by hand; a test holds the library's masks to the literal tables move by move. Then every P, block
+// sizes r and segment lengths k from 1 to more than the image; the thesis' worked example; edge shapes; and the
+// argument errors on every rank.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <functional>
 #include <queue>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -26,6 +29,54 @@ using llc::ChamferMask;
 
 llc::Group& world() {
     return llc::Group::world();
+}
+
+/// One move of a metric, in the test's own words: from (x, y) to (x + dx, y + dy) for `weight`.
+struct Move {
+    int dy;
+    int dx;
+    std::int32_t weight;
+};
+using Moves = std::vector<Move>;
+
+// The literal step tables: every move of each metric, both halves, written out (never read from a ChamferMask).
+const Moves d4_moves = {{0, 1, 1}, {0, -1, 1}, {1, 0, 1}, {-1, 0, 1}};
+const Moves d8_moves = {{0, 1, 1}, {0, -1, 1}, {1, 0, 1}, {-1, 0, 1}, {1, 1, 1}, {1, -1, 1}, {-1, 1, 1}, {-1, -1, 1}};
+const Moves chamfer34_moves = {
+    {0, 1, 3}, {0, -1, 3}, {1, 0, 3}, {-1, 0, 3}, {1, 1, 4}, {1, -1, 4}, {-1, 1, 4}, {-1, -1, 4}};
+const Moves chamfer5711_moves = {{0, 1, 5},
+                                 {0, -1, 5},
+                                 {1, 0, 5},
+                                 {-1, 0, 5},  // axial: 5
+                                 {1, 1, 7},
+                                 {1, -1, 7},
+                                 {-1, 1, 7},
+                                 {-1, -1, 7},  // diagonal: 7
+                                 {1, 2, 11},
+                                 {1, -2, 11},
+                                 {-1, 2, 11},
+                                 {-1, -2, 11},  // knight: 11
+                                 {2, 1, 11},
+                                 {2, -1, 11},
+                                 {-2, 1, 11},
+                                 {-2, -1, 11}};
+
+/// A mask under test and the literal moves it must walk.
+struct Metric {
+    ChamferMask mask;
+    Moves moves;
+};
+
+/// A custom mask from a forward half written here, with its moves: those steps and their mirrors.
+Metric custom(const Moves& forward, const std::string& name) {
+    std::vector<ChamferMask::Step> steps;
+    Moves moves;
+    for (const Move& m : forward) {
+        steps.push_back({m.dy, m.dx, m.weight});
+        moves.push_back(m);
+        moves.push_back({-m.dy, -m.dx, m.weight});
+    }
+    return {ChamferMask::custom(steps, name), moves};
 }
 
 /// Minimum over the features of f(|dx|, |dy|); −1 without a feature.
@@ -47,8 +98,8 @@ Distances closed_form(const Image& image, int width, int height, const std::func
     return out;
 }
 
-/// Dijkstra from every feature at once over the graph whose edges are the mask's steps both ways, inside the image.
-Distances dijkstra(const Image& image, int width, int height, const ChamferMask& mask) {
+/// Dijkstra from every feature at once over the graph of the literal moves, inside the image: the oracle.
+Distances dijkstra(const Image& image, int width, int height, const Moves& moves) {
     Distances d(image.size(), INT_MAX);
     using Item = std::pair<int, int>;
     std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
@@ -66,18 +117,16 @@ Distances dijkstra(const Image& image, int width, int height, const ChamferMask&
         }
         const int y = i / width;
         const int x = i % width;
-        for (const ChamferMask::Step& s : mask.forward()) {
-            for (const int sign : {1, -1}) {
-                const int v = y + sign * s.dy;
-                const int u = x + sign * s.dx;
-                if (v < 0 || v >= height || u < 0 || u >= width) {
-                    continue;
-                }
-                const std::size_t j = static_cast<std::size_t>(v * width + u);
-                if (dist + s.weight < d[j]) {
-                    d[j] = dist + s.weight;
-                    queue.push({d[j], v * width + u});
-                }
+        for (const Move& m : moves) {
+            const int v = y + m.dy;
+            const int u = x + m.dx;
+            if (v < 0 || v >= height || u < 0 || u >= width) {
+                continue;
+            }
+            const std::size_t j = static_cast<std::size_t>(v * width + u);
+            if (dist + m.weight < d[j]) {
+                d[j] = dist + m.weight;
+                queue.push({d[j], v * width + u});
             }
         }
     }
@@ -85,20 +134,6 @@ Distances dijkstra(const Image& image, int width, int height, const ChamferMask&
         v = v == INT_MAX ? -1 : v;
     }
     return d;
-}
-
-Distances oracle(const Image& image, int width, int height, const ChamferMask& mask) {
-    if (mask.name() == "d4") {
-        return closed_form(image, width, height, [](int dx, int dy) { return dx + dy; });
-    }
-    if (mask.name() == "d8") {
-        return closed_form(image, width, height, [](int dx, int dy) { return std::max(dx, dy); });
-    }
-    if (mask.name() == "chamfer34") {
-        return closed_form(
-            image, width, height, [](int dx, int dy) { return 3 * std::max(dx, dy) + std::min(dx, dy); });
-    }
-    return dijkstra(image, width, height, mask);
 }
 
 /// The distributed transform of `image` in blocks of r rows with segments of k, checked pixel by pixel against
@@ -125,12 +160,140 @@ void check(
     }
 }
 
-std::vector<ChamferMask> masks() {
-    return {ChamferMask::d4(),
-            ChamferMask::d8(),
-            ChamferMask::chamfer34(),
-            ChamferMask::chamfer5711(),
-            ChamferMask::custom({{0, -1, 2}, {-1, -1, 3}, {-1, 0, 2}, {-1, 1, 3}}, "two-three")};
+/// Every mask under test with its literal moves: the four named metrics and a custom one.
+std::vector<Metric> metrics() {
+    return {{ChamferMask::d4(), d4_moves},
+            {ChamferMask::d8(), d8_moves},
+            {ChamferMask::chamfer34(), chamfer34_moves},
+            {ChamferMask::chamfer5711(), chamfer5711_moves},
+            custom({{0, -1, 2}, {-1, -1, 3}, {-1, 0, 2}, {-1, 1, 3}}, "two-three")};
+}
+
+/// The key of a move for the messages: "(dy, dx) = (−1, 2)".
+std::string move_text(int dy, int dx) {
+    return "(dy, dx) = (" + std::to_string(dy) + ", " + std::to_string(dx) + ")";
+}
+
+TEST(ChamferTest, LibraryMasksAreTheLiteralTables) {
+    // Each forward step and its mirror is a literal move of the same weight, and every literal move is one of them: a
+    // mistyped weight fails here, naming the move.
+    for (const auto& [mask, moves] : metrics()) {
+        std::size_t found = 0;
+        for (const ChamferMask::Step& s : mask.forward()) {
+            for (const int sign : {1, -1}) {
+                const int dy = sign * s.dy;
+                const int dx = sign * s.dx;
+                const auto literal =
+                    std::find_if(moves.begin(), moves.end(), [&](const Move& m) { return m.dy == dy && m.dx == dx; });
+                if (literal == moves.end()) {
+                    ADD_FAILURE() << mask.name() << ": the library's move " << move_text(dy, dx)
+                                  << " is not in the literal table";
+                    continue;
+                }
+                ++found;
+                EXPECT_EQ(s.weight, literal->weight)
+                    << mask.name() << ": move " << move_text(dy, dx) << " weighs " << s.weight << " in the library, "
+                    << literal->weight << " in the literal table";
+            }
+        }
+        EXPECT_EQ(found, moves.size()) << mask.name() << ": the library has " << 2 * mask.forward().size()
+                                       << " moves, the literal table " << moves.size();
+    }
+}
+
+TEST(ChamferTest, LiteralTablesAgreeWithTheClosedForms) {
+    // The oracle checked on its own: Dijkstra on the literal moves against the metrics' closed forms (5-7-11: axial
+    // and knight moves while the offset is at least twice as long as wide, 5·hi + lo; else knight and diagonal moves,
+    // 4·hi + 3·lo), on random images.
+    const auto d4 = [](int dx, int dy) { return dx + dy; };
+    const auto d8 = [](int dx, int dy) { return std::max(dx, dy); };
+    const auto d34 = [](int dx, int dy) { return 3 * std::max(dx, dy) + std::min(dx, dy); };
+    const auto d5711 = [](int dx, int dy) {
+        const int hi = std::max(dx, dy);
+        const int lo = std::min(dx, dy);
+        return hi >= 2 * lo ? 5 * hi + lo : 4 * hi + 3 * lo;
+    };
+    std::mt19937 rng(5);
+    for (const auto& [width, height] : {std::pair{9, 8}, std::pair{1, 7}, std::pair{13, 3}}) {
+        Image image(static_cast<std::size_t>(width * height));
+        for (auto& p : image) {
+            p = rng() % 9 == 0 ? 0 : 1;
+        }
+        EXPECT_EQ(dijkstra(image, width, height, d4_moves), closed_form(image, width, height, d4));
+        EXPECT_EQ(dijkstra(image, width, height, d8_moves), closed_form(image, width, height, d8));
+        EXPECT_EQ(dijkstra(image, width, height, chamfer34_moves), closed_form(image, width, height, d34));
+        EXPECT_EQ(dijkstra(image, width, height, chamfer5711_moves), closed_form(image, width, height, d5711));
+    }
+}
+
+/// A width × height image whose only feature is (fx, fy).
+Image one_feature(int width, int height, int fx, int fy) {
+    Image image(static_cast<std::size_t>(width * height), 1);
+    image[static_cast<std::size_t>(fy * width + fx)] = 0;
+    return image;
+}
+
+/// The transform checked against distances written by hand, at a few blocks and segments; the oracle too.
+void check_literal(const Image& image, const Distances& expected, int width, int height, const Metric& metric) {
+    EXPECT_EQ(dijkstra(image, width, height, metric.moves), expected) << metric.mask.name() << ": the oracle";
+    for (const auto& [r, k] : {std::pair{1, 3}, std::pair{2, 0}, std::pair{height, width}}) {
+        check(image, expected, width, height, r, k, metric.mask);
+    }
+}
+
+TEST(ChamferTest, LiteralDistancesByHand) {
+    const Metric d4{ChamferMask::d4(), d4_moves};
+    const Metric d8{ChamferMask::d8(), d8_moves};
+    const Metric d34{ChamferMask::chamfer34(), chamfer34_moves};
+    const Metric d5711{ChamferMask::chamfer5711(), chamfer5711_moves};
+    // clang-format off
+    // One feature in the middle of 5 × 5.
+    const Distances d4_centre = {4, 3, 2, 3, 4,
+                                 3, 2, 1, 2, 3,
+                                 2, 1, 0, 1, 2,
+                                 3, 2, 1, 2, 3,
+                                 4, 3, 2, 3, 4};
+    const Distances d8_centre = {2, 2, 2, 2, 2,
+                                 2, 1, 1, 1, 2,
+                                 2, 1, 0, 1, 2,
+                                 2, 1, 1, 1, 2,
+                                 2, 2, 2, 2, 2};
+    // 3-4: (1, 1) = 4, (2, 1) = 4 + 3, (2, 2) = 4 + 4.
+    const Distances d34_centre = {8, 7, 6, 7, 8,
+                                  7, 4, 3, 4, 7,
+                                  6, 3, 0, 3, 6,
+                                  7, 4, 3, 4, 7,
+                                  8, 7, 6, 7, 8};
+    // 5-7-11, one feature in the middle of 7 × 7: 5 a step across, 7 diagonally, 11 a knight's move; (2, 2) = 7 + 7,
+    // (3, 1) = 11 + 5, (3, 2) = 11 + 7, (3, 3) = 7 + 7 + 7.
+    const Distances d5711_centre = {21, 18, 16, 15, 16, 18, 21,
+                                    18, 14, 11, 10, 11, 14, 18,
+                                    16, 11,  7,  5,  7, 11, 16,
+                                    15, 10,  5,  0,  5, 10, 15,
+                                    16, 11,  7,  5,  7, 11, 16,
+                                    18, 14, 11, 10, 11, 14, 18,
+                                    21, 18, 16, 15, 16, 18, 21};
+    // 5-7-11 from the top-left corner of 5 × 5: (4, 2) = 11 + 11, (4, 3) = 11 + 7 + 7, (4, 4) = 4 · 7.
+    const Distances d5711_corner = { 0,  5, 10, 15, 20,
+                                     5,  7, 11, 16, 21,
+                                    10, 11, 14, 18, 22,
+                                    15, 16, 18, 21, 25,
+                                    20, 21, 22, 25, 28};
+    // 5-7-11 on two rows from (0, 0): the knight's move (2, 1) at 11 beats 5 + 7 = 12.
+    const Distances d5711_two_rows = {0, 5, 10, 15, 20,
+                                      5, 7, 11, 16, 21};
+    // clang-format on
+    check_literal(one_feature(5, 5, 2, 2), d4_centre, 5, 5, d4);
+    check_literal(one_feature(5, 5, 2, 2), d8_centre, 5, 5, d8);
+    check_literal(one_feature(5, 5, 2, 2), d34_centre, 5, 5, d34);
+    check_literal(one_feature(7, 7, 3, 3), d5711_centre, 7, 7, d5711);
+    check_literal(one_feature(5, 5, 0, 0), d5711_corner, 5, 5, d5711);
+    check_literal(one_feature(5, 2, 0, 0), d5711_two_rows, 5, 2, d5711);
+    // One row: no knight's move fits, only steps of 5; two features, the nearer one counts.
+    Image row(7, 1);
+    row[0] = 0;
+    row[6] = 0;
+    check_literal(row, {0, 5, 10, 15, 10, 5, 0}, 7, 1, d5711);
 }
 
 TEST(ChamferTest, ThesisExample) {
@@ -172,8 +335,8 @@ TEST(ChamferTest, EveryMaskBlockAndSegmentOnRandomImages) {
         for (auto& p : image) {
             p = rng() % 7 == 0 ? 0 : 1;
         }
-        for (const ChamferMask& mask : masks()) {
-            const Distances expected = oracle(image, width, height, mask);
+        for (const auto& [mask, moves] : metrics()) {
+            const Distances expected = dijkstra(image, width, height, moves);
             // Blocks of one row (the wrap layout; a 5 × 5 mask then passes on rows it received), of three, of more
             // than the image; segments of one column, of five, of more than a row with its lag.
             for (const int r : {1, 3, height + 2}) {
@@ -190,7 +353,7 @@ TEST(ChamferTest, EveryMaskBlockAndSegmentOnRandomImages) {
 }
 
 TEST(ChamferTest, EdgeImages) {
-    for (const ChamferMask& mask : masks()) {
+    for (const auto& [mask, moves] : metrics()) {
         check(Image{0}, Distances{0}, 1, 1, 1, 1, mask);
         check(Image{9}, Distances{-1}, 1, 1, 1, 1, mask);
         check(Image(12, 4), Distances(12, -1), 4, 3, 1, 2, mask);  // no feature: unreachable everywhere
@@ -213,18 +376,18 @@ TEST(ChamferTest, PartlyUnreachableImagesEveryBlockAndSegment) {
     // others two: with one-column segments, two units back): the backward pass marks a unit only once no later unit
     // reads it, and a mark read too early would come out as a distance of weight − 1. (Along a line two passes are
     // Dijkstra's distances; for other custom masks they need not be.)
-    const std::vector<ChamferMask> sparse_masks = {ChamferMask::custom({{-1, -1, 1}}, "diagonal"),
-                                                   ChamferMask::custom({{-1, 1, 2}}, "anti-diagonal"),
-                                                   ChamferMask::custom({{-1, -2, 1}}, "two-left"),
-                                                   ChamferMask::custom({{-1, 2, 1}}, "two-right")};
+    const std::vector<Metric> sparse_masks = {custom({{-1, -1, 1}}, "diagonal"),
+                                              custom({{-1, 1, 2}}, "anti-diagonal"),
+                                              custom({{-1, -2, 1}}, "two-left"),
+                                              custom({{-1, 2, 1}}, "two-right")};
     std::mt19937 rng(91);  // the same images on every rank
     for (const auto& [width, height] : {std::pair{17, 12}, std::pair{6, 19}}) {
         Image image(static_cast<std::size_t>(width * height), 1);
         for (int f = 0; f < 3; ++f) {
             image[rng() % image.size()] = 0;
         }
-        for (const ChamferMask& mask : sparse_masks) {
-            const Distances expected = oracle(image, width, height, mask);
+        for (const auto& [mask, moves] : sparse_masks) {
+            const Distances expected = dijkstra(image, width, height, moves);
             ASSERT_GT(std::count(expected.begin(), expected.end(), -1), width * height / 2) << mask.name();
             const bool oversubscribed = world().size() > 2;  // short segments step the whole ring per few pixels
             for (const int r : {1, 2, 5}) {

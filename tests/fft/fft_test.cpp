@@ -1,5 +1,8 @@
 // llc::FftPlan against independent oracles: a naive long-double DFT (n ≤ 4096) and serial FFTW (any n), on every
-// layout, order and direction, at whatever P the test runs with (CTest: 1, 2, 3, 4, 5, 8).
+// layout, order and direction, at whatever P the test runs with (CTest: 1, 2, 3, 4, 5, 8). Inputs are cut and outputs
+// placed by fft.hpp's layout rules written here (block_start, block_size, frequency), never by the plan's own
+// input_start / output_index, which a test holds to those rules.
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -93,10 +96,47 @@ const std::vector<C>& reference(std::int64_t n, std::uint64_t seed, FftDirection
     return it->second;
 }
 
-/// This processor's share of a whole vector in the plan's input layout.
+/// The block layout written here (fft.hpp): processor r holds n/P entries, one more for the first n mod P processors,
+/// in natural order from block_start.
+std::int64_t block_size(std::int64_t n, int P, int r) {
+    return n / P + (r < n % P ? 1 : 0);
+}
+std::int64_t block_start(std::int64_t n, int P, int r) {
+    return r * (n / P) + std::min<std::int64_t>(r, n % P);
+}
+
+/// The frequency k of the plan's local output entry i by fft.hpp's rules, written here: replicated, the whole X in
+/// order; block, natural order, processor r's block of X; block, scrambled order, when the split applies (P = 2^s > 1
+/// dividing n) X[i·P + bitrev_s(r)], else (the gathered fallback) natural.
+std::int64_t frequency(const llc::FftPlan& plan, std::int64_t i) {
+    const int P = plan.group().size();
+    const int r = plan.group().rank();
+    const std::int64_t n = plan.n();
+    if (plan.options().layout == FftLayout::replicated) {
+        return i;
+    }
+    const bool split = P > 1 && (P & (P - 1)) == 0 && n % P == 0;
+    if (plan.options().order == FftOrder::scrambled && split) {
+        int bits = 0;
+        while ((1 << bits) < P) {
+            ++bits;
+        }
+        int reversed = 0;
+        for (int b = 0; b < bits; ++b) {
+            reversed |= ((r >> b) & 1) << (bits - 1 - b);
+        }
+        return i * P + reversed;
+    }
+    return block_start(n, P, r) + i;
+}
+
+/// This processor's share of a whole vector in the plan's input layout, by the rules above.
 std::vector<C> local_input(const llc::FftPlan& plan, const std::vector<C>& whole) {
-    const auto start = static_cast<std::size_t>(plan.input_start());
-    const auto size = static_cast<std::size_t>(plan.input_size());
+    const int P = plan.group().size();
+    const int r = plan.group().rank();
+    const bool replicated = plan.options().layout == FftLayout::replicated;
+    const auto start = static_cast<std::size_t>(replicated ? 0 : block_start(plan.n(), P, r));
+    const auto size = static_cast<std::size_t>(replicated ? plan.n() : block_size(plan.n(), P, r));
     return {whole.begin() + static_cast<std::ptrdiff_t>(start),
             whole.begin() + static_cast<std::ptrdiff_t>(start + size)};
 }
@@ -105,7 +145,7 @@ std::vector<C> local_input(const llc::FftPlan& plan, const std::vector<C>& whole
 double relative_error(llc::FftPlan& plan, const std::vector<C>& out, const std::vector<C>& expected) {
     double local[2] = {0.0, 0.0};
     for (std::size_t i = 0; i < out.size(); ++i) {
-        const C e = expected[static_cast<std::size_t>(plan.output_index(static_cast<std::int64_t>(i)))];
+        const C e = expected[static_cast<std::size_t>(frequency(plan, static_cast<std::int64_t>(i)))];
         local[0] += std::norm(out[i] - e);
         local[1] += std::norm(e);
     }
@@ -246,7 +286,7 @@ TEST(FftTest, ImpulseAndConstantInputs) {
                 x[static_cast<std::size_t>(m)] = 1.0;
                 const std::vector<C> out = plan.execute(local_input(plan, x));
                 for (std::size_t i = 0; i < out.size(); ++i) {
-                    const std::int64_t k = plan.output_index(static_cast<std::int64_t>(i));
+                    const std::int64_t k = frequency(plan, static_cast<std::int64_t>(i));
                     const double angle =
                         -2.0 * std::numbers::pi * static_cast<double>((m * k) % n) / static_cast<double>(n);
                     EXPECT_NEAR(out[i].real(), std::cos(angle), 1e-13)
@@ -260,7 +300,7 @@ TEST(FftTest, ImpulseAndConstantInputs) {
             const std::vector<C> x(static_cast<std::size_t>(n), c);
             const std::vector<C> out = plan.execute(local_input(plan, x));
             for (std::size_t i = 0; i < out.size(); ++i) {
-                const std::int64_t k = plan.output_index(static_cast<std::int64_t>(i));
+                const std::int64_t k = frequency(plan, static_cast<std::int64_t>(i));
                 const C expected = k == 0 ? c * static_cast<double>(n) : C{0.0, 0.0};
                 EXPECT_NEAR(std::abs(out[i] - expected), 0.0, 1e-12 * static_cast<double>(n)) << v.name << " k " << k;
             }
@@ -312,6 +352,41 @@ TEST(FftTest, OutputIndexIsAPermutationAndScrambledRuleHolds) {
     }
 }
 
+TEST(FftTest, LayoutQueriesAgreeWithTheTestsRules) {
+    // fft_block_size / fft_block_start at many P (uneven, P > n), and every plan query at this P, against the rules
+    // written above.
+    for (const int P : {1, 2, 3, 4, 5, 7, 8, 16}) {
+        for (const std::int64_t n : {1, 2, 3, 5, 8, 16, 17, 96, 1000, 1024}) {
+            for (int r = 0; r < P; ++r) {
+                EXPECT_EQ(llc::fft_block_size(n, P, r), block_size(n, P, r)) << "n " << n << " P " << P << " r " << r;
+                EXPECT_EQ(llc::fft_block_start(n, P, r), block_start(n, P, r)) << "n " << n << " P " << P << " r " << r;
+            }
+        }
+    }
+    auto& world = llc::Group::world();
+    const int P = world.size();
+    for (const std::int64_t n : {std::int64_t{1},
+                                 std::int64_t{3},
+                                 std::int64_t{P},
+                                 std::int64_t{2 * P},
+                                 std::int64_t{96},
+                                 std::int64_t{1000},
+                                 std::int64_t{1024}}) {
+        for (const Variant& v : variants) {
+            llc::FftPlan plan(world, n, {.layout = v.layout, .order = v.order});
+            const bool replicated = v.layout == FftLayout::replicated;
+            const std::int64_t size = replicated ? n : block_size(n, P, world.rank());
+            EXPECT_EQ(plan.input_size(), size) << v.name << " n " << n;
+            EXPECT_EQ(plan.input_start(), replicated ? 0 : block_start(n, P, world.rank())) << v.name << " n " << n;
+            ASSERT_EQ(plan.output_size(), size) << v.name << " n " << n;
+            for (std::int64_t i = 0; i < size; ++i) {
+                ASSERT_EQ(plan.output_index(i), frequency(plan, i))
+                    << v.name << " n " << n << " i " << i << " method " << llc::to_string(plan.method());
+            }
+        }
+    }
+}
+
 TEST(FftTest, MethodFollowsTheDocumentedFallbacks) {
     auto& world = llc::Group::world();
     const int P = world.size();
@@ -355,8 +430,8 @@ TEST(FftTest, OneShotFunction) {
         EXPECT_NEAR(std::abs(all[k] - expected[k]), 0.0, 1e-10);
     }
     const int P = world.size();
-    const auto start = static_cast<std::size_t>(llc::fft_block_start(n, P, world.rank()));
-    const auto size = static_cast<std::size_t>(llc::fft_block_size(n, P, world.rank()));
+    const auto start = static_cast<std::size_t>(block_start(n, P, world.rank()));
+    const auto size = static_cast<std::size_t>(block_size(n, P, world.rank()));
     const std::vector<C> mine(x.begin() + static_cast<std::ptrdiff_t>(start),
                               x.begin() + static_cast<std::ptrdiff_t>(start + size));
     const std::vector<C> block = llc::fft(world, mine);
@@ -450,7 +525,7 @@ TEST(FftErrorTest, NanPropagatesAsThroughFftw) {
             llc::FftPlan plan(world, n, {.layout = v.layout, .order = v.order});
             const std::vector<C> out = plan.execute(local_input(plan, x));
             for (std::size_t i = 0; i < out.size(); ++i) {
-                const auto k = static_cast<std::size_t>(plan.output_index(static_cast<std::int64_t>(i)));
+                const auto k = static_cast<std::size_t>(frequency(plan, static_cast<std::int64_t>(i)));
                 const bool ours = std::isnan(out[i].real()) || std::isnan(out[i].imag());
                 const bool theirs = std::isnan(fftw[k].real()) || std::isnan(fftw[k].imag());
                 EXPECT_EQ(ours, theirs) << v.name << " n " << n << " k " << k;

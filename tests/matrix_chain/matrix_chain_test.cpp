@@ -1,5 +1,7 @@
-// llc::matrix_chain and llc::optimal_bst against oracles that share none of the ring engine: brute force over every
-// parenthesisation / every tree (n ≤ 10), the textbook loop, Knuth's and the cubic BST, the article's message tables.
+// llc::matrix_chain and llc::optimal_bst against oracles written here, sharing no code with the library: brute force
+// over every parenthesisation / every tree (n ≤ 10), the textbook O(n³) chain DP and the textbook O(n³) optimal-BST
+// DP (no Knuth window), each checked first on cases worked out by hand; the article's message tables. The library's
+// own sequential peers (llc::sequential) are held to the same DPs.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -18,21 +20,12 @@
 #include <llc/trace.hpp>
 
 #include "../support/expect_error.hpp"
+#include "textbook_dp.hpp"
 
 namespace {
 
 using llc::Group;
-
-std::int64_t brute_chain(const std::vector<std::int64_t>& d, int i, int j) {
-    if (i == j) {
-        return 0;
-    }
-    std::int64_t best = std::numeric_limits<std::int64_t>::max();
-    for (int k = i; k < j; ++k) {
-        best = std::min(best, brute_chain(d, i, k) + brute_chain(d, k + 1, j) + d[i] * d[k + 1] * d[j + 1]);
-    }
-    return best;
-}
+using namespace llc::test::interval_dp;  // the oracles
 
 /// Cost of a parenthesisation string "((A1A2)A3)", evaluated from the string alone.
 std::int64_t cost_of(const std::string& s, const std::vector<std::int64_t>& d) {
@@ -91,21 +84,6 @@ std::int64_t knuth_restricted_chain(const std::vector<std::int64_t>& d) {
     return c[0][n - 1];
 }
 
-double brute_bst(const std::vector<double>& f, int i, int j) {  // keys i … j−1
-    if (i >= j) {
-        return 0.0;
-    }
-    double w = 0.0;
-    for (int m = i; m < j; ++m) {
-        w += f[m];
-    }
-    double best = std::numeric_limits<double>::max();
-    for (int k = i; k < j; ++k) {
-        best = std::min(best, brute_bst(f, i, k) + brute_bst(f, k + 1, j));
-    }
-    return best + w;
-}
-
 /// A test's r: 0 stands for "unset" (the library's choice).
 std::optional<std::int64_t> block(std::int64_t r) {
     return r > 0 ? std::optional<std::int64_t>(r) : std::nullopt;
@@ -120,13 +98,89 @@ std::vector<std::int64_t> random_dims(std::mt19937_64& rng, int matrices, int to
     return d;
 }
 
+TEST(Oracles, TextbookDpsOnCasesWorkedByHand) {
+    // CLRS §15.2's chain: 15125 multiplications, ((A1(A2A3))((A4A5)A6)).
+    std::vector<std::int32_t> split;
+    EXPECT_EQ(textbook_chain({30, 35, 15, 5, 10, 20, 25}, split), 15125);
+    EXPECT_EQ(parens(split, 6, 0, 5), "((A1(A2A3))((A4A5)A6))");
+    // 10×20·20×30 first (6000), then ·30×40 (12000), then ·40×30 (12000).
+    EXPECT_EQ(textbook_chain({10, 20, 30, 40, 30}, split), 30000);
+    EXPECT_EQ(parens(split, 4, 0, 3), "(((A1A2)A3)A4)");
+    // 20×30·30×10 (6000), 40×20·20×10 (8000), ·10×30 (12000).
+    EXPECT_EQ(textbook_chain({40, 20, 30, 10, 30}, split), 26000);
+    EXPECT_EQ(parens(split, 4, 0, 3), "((A1(A2A3))A4)");
+    EXPECT_EQ(textbook_chain({7, 9}, split), 0);
+    EXPECT_EQ(parens(split, 1, 0, 0), "A1");
+    // CLRS §15.5's frequencies without the dummy keys, 15 10 5 10 20: root k2, k1 on its left, k5 on its right, k4
+    // under k5, k3 under k4: 10·1 + 15·2 + 20·2 + 10·3 + 5·4 = 130.
+    const BstTables clrs = textbook_bst({15, 10, 5, 10, 20});
+    EXPECT_EQ(clrs.cost(), 130.0);
+    EXPECT_EQ(bst_parents(clrs), (std::vector<int>{1, -1, 3, 4, 1}));
+    // 34 8 50: 50 at the root, 34 under it, 8 under 34: 50 + 68 + 24 = 142.
+    EXPECT_EQ(textbook_bst({34, 8, 50}).cost(), 142.0);
+    EXPECT_EQ(bst_parents(textbook_bst({34, 8, 50})), (std::vector<int>{2, 0, -1}));
+    // 1 2 3: root 2 (1 + 3 below it: 2 + 2·4 = 10) ties with root 3 (3 + 2·2 + 1·3 = 10): the smallest root, key 1.
+    EXPECT_EQ(textbook_bst({1, 2, 3}).cost(), 10.0);
+    EXPECT_EQ(textbook_bst({1, 2, 3}).root[1][3], 2);
+    // 4 2 6 3: 6 at the root, 4 and 3 under it, 2 under 4: 6 + 8 + 6 + 6 = 26.
+    EXPECT_EQ(textbook_bst({4, 2, 6, 3}).cost(), 26.0);
+    EXPECT_EQ(bst_parents(textbook_bst({4, 2, 6, 3})), (std::vector<int>{2, 0, -1, 2}));
+    EXPECT_EQ(textbook_bst({5}).cost(), 5.0);
+}
+
+TEST(Oracles, TextbookDpsAgreeWithBruteForce) {
+    std::mt19937_64 rng(17);
+    for (int n = 1; n <= 9; ++n) {
+        const auto dims = random_dims(rng, n, 40);
+        std::vector<std::int32_t> split;
+        EXPECT_EQ(textbook_chain(dims, split), brute_chain(dims, 0, n - 1)) << "n=" << n;
+        std::uniform_int_distribution<int> dist(0, 20);
+        std::vector<double> f(static_cast<std::size_t>(n));
+        for (auto& x : f) {
+            x = dist(rng);
+        }
+        EXPECT_EQ(textbook_bst(f).cost(), brute_bst(f, 0, n)) << "n=" << n;
+    }
+}
+
+TEST(Oracles, LibrarySequentialPeersMatchTheTextbookDps) {
+    // llc::sequential's loops are the peers llc-compare times: they are held to the DPs written here too.
+    std::mt19937_64 rng(19);
+    for (const int n : {1, 2, 7, 40, 101}) {
+        const auto dims = random_dims(rng, n, 500);
+        std::vector<std::int32_t> want;
+        std::vector<std::int32_t> got;
+        EXPECT_EQ(llc::sequential::matrix_chain_textbook(dims, &got), textbook_chain(dims, want)) << "n=" << n;
+        EXPECT_EQ(got, want) << "n=" << n;
+        EXPECT_EQ(llc::sequential::parenthesization(n, got), parens(want, n, 0, n - 1));
+        std::uniform_int_distribution<int> dist(0, 20);
+        std::vector<double> f(static_cast<std::size_t>(n));
+        for (auto& x : f) {
+            x = dist(rng);
+        }
+        const BstTables t = textbook_bst(f);
+        std::vector<std::int32_t> cubic_root;
+        std::vector<std::int32_t> knuth_root;
+        EXPECT_EQ(llc::sequential::optimal_bst_cubic(f, &cubic_root), t.cost()) << "n=" << n;
+        EXPECT_EQ(llc::sequential::optimal_bst_knuth(f, &knuth_root), t.cost()) << "n=" << n;
+        // Every root of the (n+1) × (n+1) tables: k(i, j) over keys i … j−1 is the textbook root[i+1][j] − 1.
+        for (int i = 0; i < n; ++i) {
+            for (int j = i + 1; j <= n; ++j) {
+                const auto at = static_cast<std::size_t>(i * (n + 1) + j);
+                ASSERT_EQ(cubic_root[at], t.root[i + 1][j] - 1) << "cubic n=" << n << " k(" << i << "," << j << ")";
+                ASSERT_EQ(knuth_root[at], t.root[i + 1][j] - 1) << "Knuth n=" << n << " k(" << i << "," << j << ")";
+            }
+        }
+    }
+}
+
 /// Checks every owned column of a ring result against the textbook table, entry by entry (cost and split).
 void expect_same_table(const llc::MatrixChainResult& got, const std::vector<std::int64_t>& dims) {
     std::vector<std::int32_t> split;
-    const std::int64_t want = llc::sequential::matrix_chain_textbook(dims, &split);
-    EXPECT_EQ(got.cost, want);
-    EXPECT_EQ(got.parenthesization, llc::sequential::parenthesization(got.table.n(), split));
+    const std::int64_t want = textbook_chain(dims, split);
     const std::int64_t n = got.table.n();
+    EXPECT_EQ(got.cost, want);
+    EXPECT_EQ(got.parenthesization, parens(split, static_cast<int>(n), 0, static_cast<int>(n) - 1));
     for (std::int64_t j = 0; j < n; ++j) {
         if (!got.table.owns(j)) {
             continue;
@@ -380,9 +434,9 @@ TEST(OptimalBst, RandomAgainstOracles) {
         for (auto& x : f) {
             x = dist(rng);  // integers: every order of summation is exact, so results are compared bit for bit
         }
-        std::vector<std::int32_t> root;
-        const double cubic = llc::sequential::optimal_bst_cubic(f, &root);
-        EXPECT_EQ(llc::sequential::optimal_bst_knuth(f), cubic);
+        // The oracle: the textbook cubic DP written here (no Knuth window), and brute force where it is cheap.
+        const BstTables want = textbook_bst(f);
+        const double cubic = want.cost();
         if (keys <= 10) {
             EXPECT_EQ(brute_bst(f, 0, keys), cubic);
         }
@@ -393,8 +447,26 @@ TEST(OptimalBst, RandomAgainstOracles) {
                                      std::max<std::int64_t>(1, (keys + 1) / g.size())}) {
             const auto got = llc::optimal_bst(g, f, {.r = block(r)});
             EXPECT_EQ(got.cost, cubic) << "keys=" << keys << " r=" << r;
-            EXPECT_EQ(got.root, root[static_cast<std::size_t>(keys)]);
+            EXPECT_EQ(got.root, want.root[1][keys] - 1) << "keys=" << keys << " r=" << r;
+            EXPECT_EQ(got.parent, bst_parents(want)) << "keys=" << keys << " r=" << r;
             EXPECT_EQ(tree_cost(f, got.parent), cubic);
+            // This rank's columns of the table: c(i, j) over keys i … j−1 is the textbook e[i+1][j], its root k(i, j)
+            // the textbook root − 1.
+            for (std::int64_t j = 0; j <= keys; ++j) {
+                if (!got.table.owns(j)) {
+                    continue;
+                }
+                for (std::int64_t i = 0; i <= j; ++i) {
+                    const auto ui = static_cast<std::size_t>(i);
+                    const auto uj = static_cast<std::size_t>(j);
+                    ASSERT_EQ(got.table.value(i, j), want.e[ui + 1][uj])
+                        << "keys=" << keys << " r=" << r << " c(" << i << "," << j << ")";
+                    if (i < j) {
+                        ASSERT_EQ(got.table.split(i, j), want.root[ui + 1][uj] - 1)
+                            << "keys=" << keys << " r=" << r << " k(" << i << "," << j << ")";
+                    }
+                }
+            }
         }
     }
 }

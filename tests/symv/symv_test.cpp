@@ -1,10 +1,13 @@
 // llc::symv against oracles that share nothing with the ring: a plain double loop over the full matrix and, when
-// OpenBLAS is there, CBLAS dsymv and dspmv; every P, both mappings, overlap on and off.
+// OpenBLAS is there, CBLAS dsymv and dspmv; every P, both mappings, overlap on and off. Vectors and matrix rows are
+// scattered and gathered by the article's row layout written here (rows_of), which a test holds SymvLayout to.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -18,6 +21,7 @@
 #endif
 
 #include "../support/expect_error.hpp"
+#include "symv_rows.hpp"
 
 namespace {
 
@@ -26,6 +30,9 @@ using llc::SymmetricMatrix;
 using llc::SymvLayout;
 using llc::SymvMapping;
 using llc::Triangle;
+using llc::test::symv_rows::gather;
+using llc::test::symv_rows::rows_of;
+using llc::test::symv_rows::scatter;
 
 /// A random n × n matrix (row-major), symmetric or not, the same on every rank (fixed seed).
 std::vector<double> random_matrix(std::int64_t n, unsigned seed, bool symmetric) {
@@ -87,7 +94,21 @@ Reference plain_loop(std::int64_t n,
     return r;
 }
 
-/// Runs llc::symv on the distributed matrix and returns the whole y on every rank.
+/// This rank's share of the symmetric matrix `a` (n × n row-major) laid out by rows_of, for from_local: each row i
+/// a_{i,0…i} (reflection) or a_{i,0…n−1} (standard).
+SymmetricMatrix<double> by_test_layout(Group& g, std::int64_t n, const std::vector<double>& a, SymvMapping mapping) {
+    std::vector<double> local;
+    for (const std::int64_t i : rows_of(n, g.size(), mapping, g.rank())) {
+        const std::int64_t end = mapping == SymvMapping::reflection ? i + 1 : n;
+        for (std::int64_t j = 0; j < end; ++j) {
+            local.push_back(a[static_cast<std::size_t>(i * n + j)]);
+        }
+    }
+    return SymmetricMatrix<double>::from_local(g, n, std::move(local), mapping);
+}
+
+/// Runs llc::symv on the distributed matrix and returns the whole y on every rank (x and y scattered and gathered by
+/// rows_of).
 template <class T>
 std::vector<T> run(Group& g,
                    T alpha,
@@ -96,10 +117,10 @@ std::vector<T> run(Group& g,
                    T beta,
                    const std::vector<T>& y,
                    bool overlap) {
-    const std::vector<T> xl = llc::distribute_vector<T>(A.layout(), g.rank(), x);
-    std::vector<T> yl = llc::distribute_vector<T>(A.layout(), g.rank(), y);
+    const std::vector<T> xl = scatter(x, A.mapping(), g.size(), g.rank());
+    std::vector<T> yl = scatter(y, A.mapping(), g.size(), g.rank());
     llc::symv<T>(g, alpha, A, xl, beta, yl, llc::SymvOptions{overlap});
-    return llc::gather_vector<T>(g, A.layout(), yl);
+    return gather(g, A.n(), A.mapping(), yl);
 }
 
 std::vector<std::int64_t> sizes(int P) {
@@ -151,6 +172,67 @@ TEST(SymvLayout, BlocksCoverTheRowsAndLocateInverts) {
     EXPECT_EQ(L.block_begin(3), 15);
 }
 
+TEST(SymvLayout, AgreesWithTheLayoutOfTheTests) {
+    // Every query of SymvLayout against rows_of: uneven splits, n < 2P (empty blocks), P > n, odd n.
+    for (const SymvMapping mapping : {SymvMapping::reflection, SymvMapping::standard}) {
+        for (const int P : {1, 2, 3, 4, 5, 8, 13}) {
+            for (const std::int64_t n : {1, 2, 3, 5, 7, 10, 15, 16, 17, 31, 100}) {
+                const SymvLayout L(n, P, mapping);
+                for (int q = 0; q < P; ++q) {
+                    const std::vector<std::int64_t> rows = rows_of(n, P, mapping, q);
+                    const std::string at = std::string(llc::to_string(mapping)) + " n " + std::to_string(n) + " P " +
+                                           std::to_string(P) + " q " + std::to_string(q);
+                    // The blocks' rows, in order, are the test's rows.
+                    std::vector<std::int64_t> from_blocks;
+                    for (const int b : L.blocks_of(q)) {
+                        EXPECT_EQ(L.block_owner(b), q) << at << " block " << b;
+                        for (std::int64_t i = L.block_begin(b); i < L.block_begin(b + 1); ++i) {
+                            from_blocks.push_back(i);
+                        }
+                    }
+                    EXPECT_EQ(from_blocks, rows) << at;
+                    EXPECT_EQ(L.local_rows(q), static_cast<std::int64_t>(rows.size())) << at;
+                    std::int64_t entries = 0;
+                    for (std::size_t k = 0; k < rows.size(); ++k) {
+                        entries += mapping == SymvMapping::reflection ? rows[k] + 1 : n;
+                        EXPECT_EQ(L.locate(rows[k]), (std::pair<int, std::int64_t>{q, static_cast<std::int64_t>(k)}))
+                            << at << " row " << rows[k];
+                    }
+                    EXPECT_EQ(L.local_entries(q), entries) << at;
+                }
+            }
+        }
+    }
+}
+
+TEST(Symv, MatrixAndVectorsFollowTheLayoutOfTheTests) {
+    // The library's own scatter and gather (the constructors, distribute_vector, gather_vector) put each row where
+    // rows_of says, at this P.
+    Group& g = Group::world();
+    for (const SymvMapping mapping : {SymvMapping::reflection, SymvMapping::standard}) {
+        for (const std::int64_t n :
+             {std::int64_t{1}, std::int64_t{2 * g.size() - 1}, std::int64_t{2 * g.size() + 1}, std::int64_t{37}}) {
+            const std::vector<double> a = random_matrix(n, 41, true);
+            const auto A = SymmetricMatrix<double>::from_full(g, n, a, Triangle::lower, mapping);
+            const std::vector<std::int64_t> rows = rows_of(n, g.size(), mapping, g.rank());
+            EXPECT_EQ(std::vector<std::int64_t>(A.local_row_indices().begin(), A.local_row_indices().end()), rows);
+            for (std::size_t k = 0; k < rows.size() && k < static_cast<std::size_t>(A.local_rows()); ++k) {
+                const auto row = A.row(static_cast<std::int64_t>(k));
+                const auto i = static_cast<std::size_t>(rows[k]);
+                EXPECT_TRUE(std::equal(row.begin(), row.end(), a.begin() + static_cast<std::ptrdiff_t>(i * n)))
+                    << "row " << rows[k] << " n " << n;
+            }
+            std::vector<double> v(static_cast<std::size_t>(n));
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                v[i] = static_cast<double>(i);
+            }
+            const std::vector<double> mine = scatter(v, mapping, g.size(), g.rank());
+            EXPECT_EQ(llc::distribute_vector<double>(A.layout(), g.rank(), v), mine) << "n " << n;
+            EXPECT_EQ(llc::gather_vector<double>(g, A.layout(), mine), v) << "n " << n;
+        }
+    }
+}
+
 TEST(SymvLayout, ReflectionStorageIsBalanced) {
     // Each rank stores at most 1.02·n²/(2P) + O(n) entries (the O(n): one row pair more and an odd n's middle row).
     for (const int P : {1, 2, 3, 4, 5, 8, 32}) {
@@ -186,7 +268,7 @@ TEST(Symv, MatchesThePlainLoopEverywhere) {
         const std::vector<double> x = random_vector(n, 23);
         const std::vector<double> y0 = random_vector(n, 37);
         for (const SymvMapping mapping : {SymvMapping::reflection, SymvMapping::standard}) {
-            const auto A = SymmetricMatrix<double>::from_full(g, n, a, Triangle::lower, mapping);
+            const auto A = by_test_layout(g, n, a, mapping);  // the rows cut by rows_of, not by the library
             for (const bool overlap : {true, false}) {
                 for (const auto [alpha, beta] : scalars) {
                     const Reference ref = plain_loop(n, alpha, a, x, beta, y0, eps);
@@ -317,7 +399,7 @@ TEST(Symv, MessagesOfTheArticle) {
             }
         }
         const auto A = SymmetricMatrix<double>::from_full(g, n, a);
-        const std::vector<double> x = llc::distribute_vector<double>(A.layout(), g.rank(), xf);
+        const std::vector<double> x = scatter(xf, SymvMapping::reflection, P, g.rank());
         std::vector<double> y(x.size());
         for (const bool overlap : {false, true}) {
             llc::Trace::enable(true);
@@ -336,7 +418,7 @@ TEST(Symv, MessagesOfTheArticle) {
                 }
             }
             EXPECT_EQ(shifts, P - 1) << "r " << r << " overlap " << overlap;
-            EXPECT_EQ(llc::gather_vector<double>(g, A.layout(), y), dense) << "r " << r;
+            EXPECT_EQ(gather(g, n, SymvMapping::reflection, y), dense) << "r " << r;
             EXPECT_EQ(allgathers, P > 1 ? 1 : 0);
         }
     }
