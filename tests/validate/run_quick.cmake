@@ -94,6 +94,12 @@ file(READ ${WORK}/repriced/verdicts.csv repriced)
 if(NOT repriced STREQUAL verdicts)
     message(FATAL_ERROR "repriced verdicts differ from the run's:\n${verdicts}\nrepriced:\n${repriced}")
 endif()
+# compare_runs.py says the run and its repricing agree on every group.
+execute_process(COMMAND /usr/bin/python3 ${COMPARE} ${report} ${WORK}/repriced RESULT_VARIABLE status OUTPUT_VARIABLE out)
+string(REGEX MATCH "\n([0-9]+) of ([0-9]+) groups agree" agree "${out}")
+if(NOT status EQUAL 0 OR NOT agree OR NOT CMAKE_MATCH_1 EQUAL CMAKE_MATCH_2)
+    message(FATAL_ERROR "compare_runs.py on a run and its repricing: ${status}\n${out}")
+endif()
 
 include(${CMAKE_CURRENT_LIST_DIR}/../support/expect_bad_arguments.cmake)
 function(expect_bad expect)
