@@ -69,12 +69,13 @@ cost::BorderDensity blob_border_density(std::int64_t n) {
     return known[n] = cost::border_density(alone, borders);
 }
 
-/// Not powers of two: the probes run whole one-processor rankings and tracings at sides 2^9 … 2^12, and the
-/// calibration must not time the very runs it is validated on (docs/validation.md); these sides' prices interpolate.
+/// Not powers of two, and inside the probed range: the probes run whole one-processor rankings and tracings at sides
+/// 2^9 … 2^12, and the calibration must not time the very runs it is validated on (docs/validation.md); these sides'
+/// prices interpolate.
 std::vector<std::int64_t> sizes(SizeClass size_class) {
     switch (size_class) {
         case SizeClass::small:
-            return {384, 768, 1280};
+            return {640, 960, 1280};
         case SizeClass::medium:
             return {768, 1536, 2560};
         case SizeClass::large:
