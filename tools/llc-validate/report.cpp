@@ -19,15 +19,6 @@
 namespace llc::validate {
 namespace {
 
-std::string format_percent(double value) {
-    if (!std::isfinite(value)) {
-        return "n/a";
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %%", 100.0 * value);
-    return text;
-}
-
 nlohmann::json number_or_null(double value) {
     return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json();
 }

@@ -93,6 +93,10 @@ enum class Processors { one, several };
 [[nodiscard]] bool in_group(const Measurement& m, Processors processors);
 
 enum class Outcome { meets, misses, inconclusive };
+
+/// "12.3 %" for 0.123, "n/a" for NaN: the report's one way of printing a share (a difference it does not show to this
+/// precision does not decide a verdict).
+[[nodiscard]] std::string format_percent(double value);
 [[nodiscard]] const char* to_string(Outcome outcome);  ///< "meets", "misses", "inconclusive"
 
 /// A case's verdict on one group of points, and why.

@@ -11,15 +11,6 @@
 namespace llc::validate {
 namespace {
 
-std::string percent(double value) {
-    if (!std::isfinite(value)) {
-        return "n/a";
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %%", 100.0 * value);
-    return text;
-}
-
 Accuracy accuracy_of(const std::vector<double>& abs_errors, int inside_band) {
     Accuracy a;
     a.count = static_cast<int>(abs_errors.size());
@@ -40,10 +31,10 @@ double error_of(const Measurement& m, const std::string& model) {
 /// "misses: …" when the CCM's own errors break a bound, empty when they do not.
 std::string bound_broken(const AccuracyGoal& goal, const Accuracy& ccm) {
     if (!(ccm.median_abs <= goal.median)) {
-        return "misses: median " + percent(ccm.median_abs) + " > " + percent(goal.median);
+        return "misses: median " + format_percent(ccm.median_abs) + " > " + format_percent(goal.median);
     }
     if (!(ccm.p90_abs <= p90_bound)) {
-        return "misses: P90 " + percent(ccm.p90_abs) + " > " + percent(p90_bound);
+        return "misses: P90 " + format_percent(ccm.p90_abs) + " > " + format_percent(p90_bound);
     }
     return {};
 }
@@ -56,10 +47,10 @@ std::string rival_closer(const Accuracy& ccm, const std::vector<Rival>& rivals) 
     // a verdict whose table prints the same median for both.
     for (const Rival& r : rivals) {
         if (r.rival.count > 0 && r.ccm.count > 0 && r.rival.median_abs < r.ccm.median_abs &&
-            percent(r.rival.median_abs) != percent(r.ccm.median_abs)) {
+            format_percent(r.rival.median_abs) != format_percent(r.ccm.median_abs)) {
             std::ostringstream why;
-            why << "misses: " << r.name << " closer (" << percent(r.rival.median_abs) << " < "
-                << percent(r.ccm.median_abs);
+            why << "misses: " << r.name << " closer (" << format_percent(r.rival.median_abs) << " < "
+                << format_percent(r.ccm.median_abs);
             if (r.rival.count < ccm.count) {
                 why << " over the " << r.rival.count << " of " << ccm.count << " points that tell them apart";
             }
@@ -71,6 +62,15 @@ std::string rival_closer(const Accuracy& ccm, const std::vector<Rival>& rivals) 
 }
 
 }  // namespace
+
+std::string format_percent(double value) {
+    if (!std::isfinite(value)) {
+        return "n/a";
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %%", 100.0 * value);
+    return text;
+}
 
 const char* to_string(Processors processors) {
     return processors == Processors::one ? "p = 1" : "p > 1";
@@ -160,14 +160,15 @@ Verdict judge(const AccuracyGoal& goal,
               const Accuracy& ccm,
               const std::vector<Rival>& rivals,
               const NoiseFloor& floor) {
-    const std::string errors = "CCM median " + percent(ccm.median_abs) + ", P90 " + percent(ccm.p90_abs);
+    const std::string errors = "CCM median " + format_percent(ccm.median_abs) + ", P90 " + format_percent(ccm.p90_abs);
     if (floor.count == 0) {
         return {Outcome::inconclusive, "inconclusive: floor not measured (" + errors + ")"};
     }
     const double floor_limit = floor_share_of_bound * goal.median;
     if (!(floor.median <= floor_limit)) {
         return {Outcome::inconclusive,
-                "inconclusive: floor " + percent(floor.median) + " > " + percent(floor_limit) + " (" + errors + ")"};
+                "inconclusive: floor " + format_percent(floor.median) + " > " + format_percent(floor_limit) + " (" +
+                    errors + ")"};
     }
     if (ccm.count == 0) {
         return {Outcome::misses, "misses: the CCM priced no point"};
