@@ -2,7 +2,7 @@
 # find_package(llc COMPONENTS <one>) once per component, each alone, and runs it. A component's build hides what it
 # must not need (CMAKE_DISABLE_FIND_PACKAGE_…): llc and cost build without nlohmann_json and pkg-config (so without
 # FFTW), algorithms without nlohmann_json. Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, MPIEXEC, LAUNCHER (the compiler
-# launcher, e.g. ccache; may be empty).
+# launcher, e.g. ccache; may be empty), NATIVE (LLC_NATIVE).
 file(REMOVE_RECURSE "${WORK_DIR}")
 function(run)
     execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -21,6 +21,19 @@ foreach(internal "FreeDeleter" "column(" "aligned_alloc")
         message(FATAL_ERROR "matrix_chain.hpp shows the engine's ${internal}")
     endif()
 endforeach()
+
+# Portable unless asked: without LLC_NATIVE no source of the build is compiled with -march=native, and the installed
+# llc::build_flags says which it was.
+file(READ "${BUILD_DIR}/compile_commands.json" commands)
+file(READ "${WORK_DIR}/prefix/include/llc/version.hpp" version)
+string(FIND "${commands}" "-march=native" native_command)
+string(FIND "${version}" "-march=native" native_flags)
+if(NOT NATIVE AND (NOT native_command EQUAL -1 OR NOT native_flags EQUAL -1))
+    message(FATAL_ERROR "LLC_NATIVE is off, yet -march=native is in compile_commands.json or llc::build_flags")
+endif()
+if(NATIVE AND native_flags EQUAL -1)
+    message(FATAL_ERROR "LLC_NATIVE is on, yet llc::build_flags does not say -march=native")
+endif()
 
 set(hidden_llc -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON)
 set(hidden_cost ${hidden_llc})
