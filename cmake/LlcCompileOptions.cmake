@@ -11,18 +11,29 @@ if(LLC_WARNINGS_AS_ERRORS)
     target_compile_options(llc_warnings INTERFACE -Werror)
 endif()
 
+# LLC_BUILD_FLAGS: the compiler and the flags every llc source is compiled with, for llc::build_flags
+# (<llc/version.hpp>), which benchmarks print beside their timings.
+string(TOUPPER "${CMAKE_BUILD_TYPE}" llc_config)
+set(LLC_BUILD_FLAGS "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION} ${CMAKE_BUILD_TYPE}: ${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${llc_config}}")
+
 if(LLC_NATIVE)
     include(CheckCXXCompilerFlag)
     check_cxx_compiler_flag(-march=native LLC_HAS_MARCH_NATIVE)
     if(LLC_HAS_MARCH_NATIVE)
         add_compile_options(-march=native)
+        string(APPEND LLC_BUILD_FLAGS " -march=native")
     endif()
 endif()
 
 if(LLC_SANITIZE)
     add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
     add_link_options(-fsanitize=address,undefined)
+    string(APPEND LLC_BUILD_FLAGS " -fsanitize=address,undefined")
 endif()
+string(REGEX REPLACE "  +" " " LLC_BUILD_FLAGS "${LLC_BUILD_FLAGS}")
+string(STRIP "${LLC_BUILD_FLAGS}" LLC_BUILD_FLAGS)
+string(REPLACE "\\" "\\\\" LLC_BUILD_FLAGS "${LLC_BUILD_FLAGS}")
+string(REPLACE "\"" "\\\"" LLC_BUILD_FLAGS "${LLC_BUILD_FLAGS}")
 
 # llc_add_library(NAME EXPORT_NAME DIR) — a compiled library whose headers live in DIR/include (installed as is), if
 # it has any (the algorithms keep theirs in their own folders).

@@ -21,6 +21,7 @@
 
 #include <llc/cost/seidel.hpp>
 #include <llc/llc.hpp>
+#include <llc/version.hpp>
 
 namespace {
 
@@ -80,7 +81,7 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    llc::Environment env(argc, argv);
+    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // the cost model assumes freed memory is reused
     llc::Group& g = llc::Group::world();
     Options o;
     std::string error;
@@ -101,6 +102,7 @@ int main(int argc, char** argv) {
             P,
             o.root,
             o.seconds);
+        std::printf("compiled with: %s\n", llc::build_flags);  // the timings depend on it (-march=native or not)
         std::printf("%10s %10s %10s %10s %10s | %6s %6s %6s | %-17s | %s\n",
                     "bytes",
                     "mpi_us",

@@ -26,6 +26,7 @@
 #include <llc/algorithms/fft.hpp>
 #include <llc/llc.hpp>
 #include <llc/tools/statistics.hpp>
+#include <llc/version.hpp>
 
 #include "fft_kernels.hpp"
 
@@ -93,7 +94,7 @@ struct Columns {
 }  // namespace
 
 int main(int argc, char** argv) {
-    llc::Environment env(argc, argv);
+    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // the cost model assumes freed memory is reused
     llc::Group& g = env.world();
     Options o;
     std::string error;
@@ -168,6 +169,7 @@ int main(int argc, char** argv) {
     if (rank == 0) {
         const double ms = 1e3;
         std::printf("llc-bench-fft-level: n = %zu, P = 2, medians of %d repetitions (ms, slowest rank)\n", n, o.repeat);
+        std::printf("compiled with: %s\n", llc::build_flags);  // the timings depend on it (-march=native or not)
         std::printf("  FftPlan::execute                    %9.3f\n", median(c.plan) * ms);
         std::printf("  the level, phase by phase           %9.3f: leaf %.3f, exchange after it %.3f, combine %.3f\n",
                     median(c.level) * ms,

@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -23,7 +24,14 @@ std::string chrome_path(const std::string& path) {
     return (has_extension ? path.substr(0, dot) : path) + ".chrome.json";
 }
 
-/// Whether the environment variable `name` is set to a value that turns a switch off: 0, off, OFF, false.
+std::string trace_path() {
+    const char* path = std::getenv("LLC_TRACE");
+    return path != nullptr ? std::string(path) : std::string();
+}
+
+}  // namespace
+
+namespace detail {
 bool switched_off(const char* name) {
     const char* raw = std::getenv(name);
     if (raw == nullptr) {
@@ -32,65 +40,84 @@ bool switched_off(const char* name) {
     const std::string value = raw;
     return value == "0" || value == "off" || value == "OFF" || value == "false";
 }
+}  // namespace detail
 
-/// Keeps the memory a process frees for its next allocations instead of giving it back to the kernel (unless
-/// LLC_KEEP_FREED_MEMORY=0). glibc serves blocks above 128 KiB–32 MiB by mmap and unmaps them when freed, and trims the
-/// heap's top: every call that allocates a large result then touches fresh pages, and a first touch costs 1–16 µs a
-/// 4 KiB page (16 µs on the VM this was measured on). A contour ranking of a 2048² map at P = 1 took 1.32 s that way
-/// and 57 ms with the memory kept. The price: the process's resident size stays at its peak. (Open MPI's registration
-/// cache asked glibc for the same.) A no-op without glibc or under a sanitizer's allocator.
-void keep_freed_memory() {
+// glibc serves blocks above 128 KiB–32 MiB by mmap and unmaps them when freed, and trims the heap's top: every call
+// that allocates a large result then touches fresh pages, and a first touch costs 1–16 µs a 4 KiB page (16 µs on the
+// VM this was measured on). A contour ranking of a 2048² map at P = 1 took 1.32 s that way and 57 ms with the memory
+// kept. (Open MPI's registration cache asked glibc for the same.) A no-op without glibc or under a sanitizer's
+// allocator.
+bool keep_freed_memory() {
 #if defined(__GLIBC__)
-    if (!switched_off("LLC_KEEP_FREED_MEMORY")) {
+    if (!detail::switched_off("LLC_KEEP_FREED_MEMORY")) {
         mallopt(M_MMAP_MAX, 0);         // large blocks from the heap, reused after free
         mallopt(M_TRIM_THRESHOLD, -1);  // never shrink the heap
+        return true;
     }
 #endif
+    return false;
 }
 
-}  // namespace
+std::string configure_from_environment() {
+    if (std::getenv("LLC_CHECKS") != nullptr) {
+        Group::set_checks(!detail::switched_off("LLC_CHECKS"));
+    }
+    std::string path = trace_path();
+    if (!path.empty()) {
+        Trace::enable(true);
+    }
+    return path;
+}
 
-Environment::Environment(int& argc, char**& argv) {
+void write_trace_from_environment(Group& g) {
+    const std::string path = trace_path();
+    if (path.empty()) {
+        return;
+    }
+    const Trace trace = Trace::gather(g);
+    if (g.rank() == 0) {
+        trace.write_json(path);
+        trace.write_chrome(chrome_path(path));
+    }
+}
+
+Environment::Environment(int& argc, char**& argv, EnvironmentOptions options) {
     if (current != nullptr) {
         throw Error("llc::Environment: an llc::Environment already exists in this process");
     }
-    keep_freed_memory();
+    if (options.keep_freed_memory) {
+        keep_freed_memory();
+    }
     mpi_.emplace(argc, argv, boost::mpi::threading::single, /*abort_on_exception=*/true);
     start();
 }
 
-Environment::Environment() {
+Environment::Environment(EnvironmentOptions options) {
     if (current != nullptr) {
         throw Error("llc::Environment: an llc::Environment already exists in this process");
     }
-    keep_freed_memory();
+    if (options.keep_freed_memory) {
+        keep_freed_memory();
+    }
     mpi_.emplace(boost::mpi::threading::single, /*abort_on_exception=*/true);
     start();
 }
 
 void Environment::start() {
-    // MPI errors come back as codes, which llc turns into exceptions, instead of killing the job without a word.
+    // The Environment owns MPI, hence MPI_COMM_WORLD: errors there come back as codes, which llc turns into
+    // exceptions, instead of killing the job without a word. (Groups set the same on their own duplicates.)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    if (std::getenv("LLC_CHECKS") != nullptr) {
-        Group::set_checks(!switched_off("LLC_CHECKS"));
-    }
-    if (const char* trace = std::getenv("LLC_TRACE"); trace != nullptr && *trace != '\0') {
-        Trace::enable(true);
-    }
+    (void)configure_from_environment();
     world_ = std::make_unique<Group>(MPI_COMM_WORLD);
     current = this;
 }
 
 Environment::~Environment() {
-    if (const char* path = std::getenv("LLC_TRACE"); path != nullptr && *path != '\0' && world_) {
+    if (world_) {
         try {
-            const Trace trace = Trace::gather(*world_);
-            if (world_->rank() == 0) {
-                trace.write_json(path);
-                trace.write_chrome(chrome_path(path));
-            }
+            write_trace_from_environment(*world_);
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "llc: could not write the trace to %s: %s\n", path, e.what());
+            std::fprintf(stderr, "llc: could not write the trace to %s: %s\n", trace_path().c_str(), e.what());
         }
     }
     world_.reset();
@@ -103,7 +130,9 @@ bool Environment::active() noexcept {
 
 Group& Group::world() {
     if (current == nullptr) {
-        throw Error("llc::Group::world: no llc::Environment is alive; construct one at the start of main()");
+        throw Error(
+            "llc::Group::world: no llc::Environment is alive; construct one at the start of main(), or make a "
+            "group of your own communicator with llc::Group(comm) (docs/embedding.md)");
     }
     return current->world();
 }

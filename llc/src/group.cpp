@@ -13,7 +13,47 @@
 
 namespace llc {
 namespace {
-bool checks_on = true;
+/// -1: not decided yet (LLC_CHECKS is read at the first check), else 0 or 1.
+int checks_state = -1;
+
+/// The communicator a Group(comm, name) works on: a duplicate of `comm`, owned by the group, that returns MPI errors.
+boost::mpi::communicator adopt(MPI_Comm comm, const std::string& name) {
+    constexpr const char* function = "llc::Group::Group";
+    int initialized = 0;
+    int finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized == 0 || finalized != 0) {
+        throw Error(std::string(function) + ": MPI is " + (finalized != 0 ? "already finalised" : "not initialised") +
+                    "; call MPI_Init or MPI_Init_thread (or construct an llc::Environment) first, and destroy every "
+                    "llc::Group before MPI_Finalize");
+    }
+    if (comm == MPI_COMM_NULL) {
+        throw_argument_error(function,
+                             "comm",
+                             "MPI_COMM_NULL",
+                             "is no communicator (MPI_Comm_free leaves it in a freed communicator's handle, "
+                             "MPI_Comm_split on ranks given MPI_UNDEFINED); pass an intracommunicator such as "
+                             "MPI_COMM_WORLD");
+    }
+    if (name.find('/') != std::string::npos) {
+        throw_argument_error(
+            function, "name", "'" + name + "'", "must not contain '/', which separates the levels of a group's path");
+    }
+    int inter = 0;
+    detail::check_mpi(MPI_Comm_test_inter(comm, &inter), function);
+    if (inter != 0) {
+        throw_argument_error(function, "comm", "an intercommunicator", "must be an intracommunicator");
+    }
+    MPI_Comm dup = MPI_COMM_NULL;
+    detail::check_mpi(MPI_Comm_dup(comm, &dup), function);
+    // Owned from here on, so that it is freed even if setting the handler fails.
+    boost::mpi::communicator owned(dup, boost::mpi::comm_take_ownership);
+    // On the duplicate only: the user's communicator keeps its handler (fatal by default). Subgroups split from the
+    // duplicate inherit it.
+    detail::check_mpi(MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN), function);
+    return owned;
+}
 }  // namespace
 
 namespace detail {
@@ -277,7 +317,10 @@ void shift_start_elements(Group& g,
 
 }  // namespace detail
 
-Group::Group(MPI_Comm comm) : comm_(comm, boost::mpi::comm_duplicate) {
+Group::Group(MPI_Comm comm, std::string name) : comm_(adopt(comm, name)) {
+    if (!name.empty()) {
+        path_ = std::move(name);
+    }
     size_ = comm_.size();
     rank_ = comm_.rank();
     restart_superstep_clock();
@@ -294,10 +337,14 @@ Group::Group(boost::mpi::communicator comm, Group* parent, std::string path, Key
 Group::~Group() = default;
 
 bool Group::checks_enabled() noexcept {
-    return checks_on;
+    if (checks_state < 0) {
+        // Read here rather than by llc::Environment alone, so that LLC_CHECKS also works for a program that owns MPI.
+        checks_state = detail::switched_off("LLC_CHECKS") ? 0 : 1;
+    }
+    return checks_state != 0;
 }
 void Group::set_checks(bool on) noexcept {
-    checks_on = on;
+    checks_state = on ? 1 : 0;
 }
 
 void Group::restart_superstep_clock() noexcept {
@@ -334,7 +381,7 @@ void Group::check_root(const char* function, int root) const {
 void Group::check_same(const char* function,
                        std::initializer_list<std::pair<const char*, long long>> arguments,
                        const std::string& local_error) {
-    if (!checks_on || size_ == 1) {
+    if (!checks_enabled() || size_ == 1) {
         if (!local_error.empty()) {
             throw Error(local_error);
         }
@@ -445,10 +492,10 @@ Group& Group::self() {
     if (!self_) {
         MPI_Comm dup = MPI_COMM_NULL;
         detail::check_mpi(MPI_Comm_dup(MPI_COMM_SELF, &dup), "llc::Group::self");
-        self_ = std::make_unique<Group>(boost::mpi::communicator(dup, boost::mpi::comm_take_ownership),
-                                        this,
-                                        (path_ == "/" ? "/" : path_ + "/") + "self",
-                                        Key{});
+        boost::mpi::communicator owned(dup, boost::mpi::comm_take_ownership);
+        // MPI_COMM_SELF's handler is fatal unless the program changed it: errors here become llc::MpiError too.
+        detail::check_mpi(MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN), "llc::Group::self");
+        self_ = std::make_unique<Group>(std::move(owned), this, (path_ == "/" ? "/" : path_ + "/") + "self", Key{});
     }
     return *self_;
 }

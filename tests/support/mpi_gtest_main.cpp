@@ -60,7 +60,8 @@ class RankFilter : public testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-    llc::Environment env(argc, argv);
+    llc::Environment env(
+        argc, argv, {.keep_freed_memory = true});  // timings as the cost model assumes: freed memory reused
     testing::InitGoogleTest(&argc, argv);
     const int rank = env.world().rank();
     auto& listeners = testing::UnitTest::GetInstance()->listeners();

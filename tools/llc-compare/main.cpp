@@ -12,6 +12,7 @@
 
 #include <llc/llc.hpp>
 #include <llc/tools/card.hpp>
+#include <llc/version.hpp>
 
 namespace po = boost::program_options;
 
@@ -52,11 +53,14 @@ void print_rows(const std::vector<llc::compare::Row>& rows, bool json) {
                                       {"ours_median_s", row.ours_median_s},
                                       {"peer", row.peer},
                                       {"peer_median_s", row.peer_median_s},
-                                      {"speedup_vs_peer", row.speedup_vs_peer()}};
+                                      {"speedup_vs_peer", row.speedup_vs_peer()},
+                                      {"build_flags", llc::build_flags}};
             std::cout << line.dump() << '\n';
         }
         return;
     }
+    // The timings depend on how llc was compiled (-march=native or not): say so above them.
+    std::printf("compiled with: %s\n", llc::build_flags);
     std::printf("%-24s %3s %12s %14s  %-36s %14s %9s\n",
                 "algorithm",
                 "P",
@@ -80,7 +84,7 @@ void print_rows(const std::vector<llc::compare::Row>& rows, bool json) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    llc::Environment env(argc, argv);
+    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // the cost model assumes freed memory is reused
     auto& world = env.world();
     const bool root = world.rank() == 0;
     std::string name;

@@ -272,7 +272,7 @@ int inspect(const std::string& path, bool root) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    llc::Environment env(argc, argv);
+    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // the cost model assumes freed memory is reused
     llc::Group& world = env.world();
     const bool root = world.rank() == 0;
 

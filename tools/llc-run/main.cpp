@@ -34,7 +34,7 @@ void overview(const char* program) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    llc::Environment env(argc, argv);
+    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // the cost model assumes freed memory is reused
     llc::Group& world = env.world();
     const bool root = world.rank() == 0;
     const std::vector<std::string> args(argv + (argc > 1 ? 2 : 1), argv + argc);

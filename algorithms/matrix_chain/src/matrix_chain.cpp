@@ -18,18 +18,18 @@
 namespace llc {
 
 template <class T>
-IntervalTable<T>::IntervalTable(std::int64_t n, std::int64_t r, int P, int rank)
-    : n_(n), r_(r), P_(P), rank_(rank), offset_(static_cast<std::size_t>(n), -1) {
+IntervalTable<T>::IntervalTable(std::int64_t n, std::int64_t r, int P, int rank) : n_(n), r_(r), P_(P), rank_(rank) {
+    this->offset_.assign(static_cast<std::size_t>(n), -1);
     std::int64_t size = 0;
     for (std::int64_t j = 0; j < n; ++j) {
         if (owns(j)) {
-            offset_[static_cast<std::size_t>(j)] = size;
+            this->offset_[static_cast<std::size_t>(j)] = size;
             size += j + 1;
         }
     }
-    entries_ = static_cast<std::size_t>(size);
-    values_ = detail::interval_dp::fresh_array<T>(entries_);
-    splits_ = detail::interval_dp::fresh_array<std::int32_t>(entries_);
+    this->entries_ = static_cast<std::size_t>(size);
+    this->values_ = detail::interval_dp::fresh_array<T>(this->entries_);
+    this->splits_ = detail::interval_dp::fresh_array<std::int32_t>(this->entries_);
 }
 
 template class IntervalTable<std::int64_t>;

@@ -6,7 +6,8 @@
 /// superstep ended is recorded as the superstep's computation W, and the time inside the collective as its
 /// communication T_f. Arguments are checked on entry; a check that needs the other ranks' view (sizes, roots) costs
 /// one small allreduce and throws llc::Error on every rank when they disagree. LLC_CHECKS=0 in the environment drops
-/// those agreement checks for timing runs (local checks stay).
+/// those agreement checks for timing runs (local checks stay); it is read at the first check, with or without an
+/// llc::Environment, unless Group::set_checks was called before.
 
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +32,8 @@ enum class Op { sum, prod, min, max };
 
 namespace detail {
 MPI_Op mpi_op(Op op);
+/// Whether the environment variable `name` is set to a value that turns a switch off: 0, off, OFF, false.
+bool switched_off(const char* name);
 int to_count(const char* function, const char* argument, std::size_t n);
 }  // namespace detail
 
@@ -41,9 +44,20 @@ class ShiftInFlight;
 /// a Group&.
 class Group {
   public:
-    /// Wraps a user's communicator. Collective over `comm`: it is duplicated once, so llc's messages never mix with
-    /// the user's.
-    explicit Group(MPI_Comm comm);
+    /// Wraps a user's communicator. Collective over `comm`: it is duplicated once (MPI_Comm_dup), so llc's messages
+    /// never mix with the user's, and the group works on the duplicate only. The duplicate gets MPI_ERRORS_RETURN, so
+    /// that an MPI error inside llc comes back as llc::MpiError; `comm` itself, its error handler and its attributes
+    /// are left as they were. The group owns the duplicate (freed by the destructor, which must run before
+    /// MPI_Finalize); the caller keeps owning `comm` and may free it as soon as the constructor returned.
+    ///
+    /// @param comm an intracommunicator of an initialised MPI (MPI_COMM_WORLD, one from MPI_Comm_split, …).
+    /// @param name what the group is called in error messages and in path() ("solver", "solver/1" for its first
+    ///             subgroup's second task …); empty: "/", as the world group. Must not contain '/'.
+    /// @throws llc::Error naming the argument when MPI is not initialised or already finalised, when `comm` is
+    ///         MPI_COMM_NULL (which is also what MPI_Comm_free leaves in a freed communicator's handle) or an
+    ///         intercommunicator, or when `name` contains '/'. A stale copy of a freed handle cannot be detected: MPI
+    ///         leaves its use undefined (Open MPI crashes in MPI_Comm_test_inter).
+    explicit Group(MPI_Comm comm, std::string name = {});
     ~Group();
     Group(const Group&) = delete;
     Group& operator=(const Group&) = delete;
@@ -61,13 +75,16 @@ class Group {
     [[nodiscard]] int depth() const noexcept { return depth_; }
     /// The group this one was split from, or nullptr.
     [[nodiscard]] Group* parent() const noexcept { return parent_; }
-    /// Which task of the parent's division this group runs ("/" for a root, then "/t" per level, e.g. "/1/0").
+    /// Which task of the parent's division this group runs ("/" for a root, then "/t" per level, e.g. "/1/0"); a root
+    /// given a name starts with it instead ("solver", "solver/1/0"). Error messages call the group by its path.
     [[nodiscard]] const std::string& path() const noexcept { return path_; }
     [[nodiscard]] MPI_Comm native() const noexcept { return static_cast<MPI_Comm>(comm_); }
     [[nodiscard]] const boost::mpi::communicator& communicator() const noexcept { return comm_; }
 
-    /// Whether agreement checks run (LLC_CHECKS, default on).
+    /// Whether agreement checks run: on, unless LLC_CHECKS is 0, off, OFF or false (read at the first call) or
+    /// set_checks(false) was called. For the whole process.
     [[nodiscard]] static bool checks_enabled() noexcept;
+    /// Turns the agreement checks on or off for the whole process; wins over LLC_CHECKS.
     static void set_checks(bool on) noexcept;
 
     // ---- Collectives of the set F. Each: "Collective over this group." -------------------------------------------

@@ -9,15 +9,17 @@
 /// successor steps to the head (the head has rank 0). A cycle has no head: its canonical head is the smallest pixel
 /// index on the cycle, the same at every P.
 ///
-/// Distribution (block_of): when P = q² is a perfect square, a q × q grid of blocks as in the paper, rank i·q + j
-/// holding rows [i·H/q, (i+1)·H/q) and columns [j·W/q, (j+1)·W/q); otherwise P row strips, rank i holding rows
-/// [i·H/P, (i+1)·H/P) and every column. Sizes need not divide evenly; blocks may be empty (P > H).
+/// Successor maps and binary images are distributed by block_of (<llc/algorithms/contour_blocks.hpp>). Tracing the
+/// contours of a binary image (trace_contours, BorderMap) is in <llc/algorithms/contour_tracing.hpp>, which this
+/// header includes; ranking a BorderMap's borders (contour_rank, contours) is here.
 
 #include <cstdint>
 #include <span>
 #include <string_view>
 #include <vector>
 
+#include <llc/algorithms/contour_blocks.hpp>
+#include <llc/algorithms/contour_tracing.hpp>
 #include <llc/cost/expr.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/model.hpp>
@@ -31,22 +33,6 @@ namespace succ_code {
 inline constexpr std::int8_t non_edge = -1;
 inline constexpr std::int8_t head = 8;
 }  // namespace succ_code
-
-/// A rectangle of pixels: rows [row0, row0 + rows), columns [col0, col0 + cols).
-struct PixelBlock {
-    std::int64_t row0 = 0;
-    std::int64_t col0 = 0;
-    std::int64_t rows = 0;
-    std::int64_t cols = 0;
-
-    [[nodiscard]] std::int64_t size() const noexcept { return rows * cols; }
-    [[nodiscard]] bool contains(std::int64_t r, std::int64_t c) const noexcept {
-        return r >= row0 && r < row0 + rows && c >= col0 && c < col0 + cols;
-    }
-};
-
-/// The block of `rank` among `processors` for a width × height image (the rule in the file comment).
-[[nodiscard]] PixelBlock block_of(int rank, int processors, std::int64_t width, std::int64_t height);
 
 /// This processor's block of a successor map, with the image's size.
 class SuccessorMap {
@@ -132,87 +118,6 @@ void validate_successor_map(Group& group, const SuccessorMap& succ);
 [[nodiscard]] ContourPattern choose_contour_pattern(
     int P, std::int64_t width, std::int64_t height, double edge_density, const cost::Profile* profile);
 
-/// Which pixels of a binary image are connected. `eight`: foreground 8-connected, background 4-connected (OpenCV's
-/// findContours); `four`: foreground 4-connected, background 8-connected.
-enum class Connectivity { four = 4, eight = 8 };
-
-/// This processor's block of a binary image, distributed by block_of like SuccessorMap. A pixel is foreground when
-/// its value is nonzero (as OpenCV); pixels off the image are background.
-class BinaryImage {
-  public:
-    /// This rank's block of the whole image `all` (width·height values, row-major, the same on every rank).
-    /// Collective: @throws llc::Error on every rank when width, height differ across ranks, are negative, or
-    /// all.size() ≠ width·height.
-    [[nodiscard]] static BinaryImage from_whole(Group& group,
-                                                std::int64_t width,
-                                                std::int64_t height,
-                                                std::span<const std::uint8_t> all);
-    /// This rank's block given directly (block_of(rank, P, width, height), row-major). Collective, like from_whole.
-    BinaryImage(Group& group, std::int64_t width, std::int64_t height, std::vector<std::uint8_t> local);
-
-    [[nodiscard]] std::int64_t width() const noexcept { return width_; }
-    [[nodiscard]] std::int64_t height() const noexcept { return height_; }
-    [[nodiscard]] const PixelBlock& block() const noexcept { return block_; }
-    [[nodiscard]] std::span<const std::uint8_t> pixels() const noexcept { return pixels_; }
-
-  private:
-    std::int64_t width_;
-    std::int64_t height_;
-    PixelBlock block_;
-    std::vector<std::uint8_t> pixels_;
-};
-
-/// The borders of a binary image as a successor graph on border states, made by trace_contours.
-///
-/// A border is what Suzuki & Abe's border following (OpenCV's findContours) traces between a foreground component and
-/// a background component next to it: outer borders and hole borders. Its pixels may repeat (a 1-pixel line is
-/// traced out and back), so the nodes are states: state p·8 + b is pixel p (= row·width + col) entered from its
-/// neighbour in Freeman direction b (the direction from p back to the previous pixel). The next pixel is the first
-/// foreground neighbour counter-clockwise after b (8-connectivity: among all 8 neighbours; 4-connectivity: among the 4
-/// axial ones), so the successor state depends on p's 3 × 3 neighbourhood alone, and every border is one cycle of
-/// states, followed in OpenCV's order (background on the right, foreground on the left: outer borders run
-/// counter-clockwise on screen, holes clockwise). A pixel with no foreground neighbour (8-connectivity) or no axial one
-/// (4-connectivity) is a border of one state, p·8 + 0, its own successor. The states of a pixel are held by the
-/// pixel's block.
-class BorderMap {
-  public:
-    [[nodiscard]] std::int64_t width() const noexcept { return width_; }
-    [[nodiscard]] std::int64_t height() const noexcept { return height_; }
-    [[nodiscard]] Connectivity connectivity() const noexcept { return connectivity_; }
-    /// The number of processors the map was traced on (its blocks are block_of(rank, processors(), …)).
-    [[nodiscard]] int processors() const noexcept { return processors_; }
-    [[nodiscard]] const PixelBlock& block() const noexcept { return block_; }
-    /// This block's border states, increasing.
-    [[nodiscard]] std::span<const std::int64_t> states() const noexcept { return states_; }
-    /// Each state's successor state (possibly held by another block).
-    [[nodiscard]] std::span<const std::int64_t> successors() const noexcept { return successors_; }
-
-  private:
-    friend BorderMap trace_contours(Group&, const BinaryImage&, Connectivity);
-    friend std::vector<ContourRank> contour_rank(Group&, const BorderMap&, ContourPattern, const cost::Profile*);
-    friend struct BorderMapAccess;
-
-    BorderMap() = default;
-
-    std::int64_t width_ = 0;
-    std::int64_t height_ = 0;
-    Connectivity connectivity_ = Connectivity::eight;
-    int processors_ = 1;
-    PixelBlock block_;
-    std::vector<std::int64_t> states_;
-    std::vector<std::int64_t> successors_;
-    std::vector<std::int64_t> local_next_;  ///< each state's successor among states_ (index), or −1 outside the block
-    std::vector<std::uint8_t> north_;       ///< 1 when the background pixel north of the state's pixel is passed on
-                                            ///< the way from b to the next pixel (tells outer borders from holes)
-};
-
-/// The borders of `image` (see BorderMap), traced locally on every block with a one-pixel halo from the neighbouring
-/// blocks (one allgatherv of the blocks' borders). Collective over `group`.
-/// @throws llc::Error on every rank for a connectivity other than four or eight.
-[[nodiscard]] BorderMap trace_contours(Group& group,
-                                       const BinaryImage& image,
-                                       Connectivity connectivity = Connectivity::eight);
-
 /// Every border state's head and rank, for this block's states (in the order of borders.states()), by the same three
 /// steps and patterns as contour_rank of a successor map. Every border is a cycle: its head is its smallest state
 /// (so the head's pixel is the border's topmost, then leftmost pixel), the head's rank is 0 and the state k steps
@@ -268,25 +173,6 @@ namespace cost {
                                 double edge_density,
                                 ContourPattern pattern,
                                 const Profile& profile);
-
-/// What the costs of trace_contours and of contour_rank on a BorderMap depend on besides the image's size: how many
-/// border states the image has, per pixel (about the fraction of foreground pixels on a border; a 1-pixel line counts
-/// twice, as it is traced out and back).
-struct BorderDensity {
-    double states_per_pixel = 0.0;
-};
-
-/// The border density of a traced image: all blocks' states over width·height (0 for an empty image). Collective
-/// (one allreduce).
-[[nodiscard]] BorderDensity border_density(Group& group, const BorderMap& borders);
-
-/// The cost of trace_contours(P processors, a width × height image with `density`), superstep by superstep: the halo's
-/// allgatherv of the blocks' perimeters (a byte a pixel), then the block's scan, priced per pixel by the profile's
-/// "tr.pixel.2^e" and per border state on top by "tr.state.2^e" (e = log2 of the block's side; the solo constants at
-/// P = 1). @throws llc::Error naming the argument (P < 1, negative sizes, a density outside [0, 8]) or the missing
-/// kernel constant.
-[[nodiscard]] Expr trace_contours(
-    int P, std::int64_t width, std::int64_t height, BorderDensity density, const Profile& profile);
 
 /// The cost of contour_rank(P processors, the BorderMap of a width × height image with `density`, `pattern`): the
 /// local ranking and resolution of the block's states ("tr.rank.2^e" per state) and the pattern's supersteps over the

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include <llc/algorithms/detail/interval_table.hpp>
 #include <llc/cost/expr.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
@@ -25,17 +26,10 @@
 
 namespace llc {
 
-namespace detail {
-/// Frees memory of std::aligned_alloc (the interval-DP table's arrays, see interval_dp::fresh_array).
-struct FreeDeleter {
-    void operator()(void* p) const noexcept { std::free(p); }
-};
-}  // namespace detail
-
 /// One processor's share of an interval-DP table of n indices: the columns j with ⌊j/r⌋ mod P = rank, each holding
 /// c(i, j) and the smallest optimal split k(i, j) for i = 0 … j.
 template <class T>
-class IntervalTable {
+class IntervalTable : public detail::IntervalTableStorage<T> {  // the storage and the engine's access: a detail header
   public:
     IntervalTable() = default;
     IntervalTable(std::int64_t n, std::int64_t r, int P, int rank);
@@ -46,33 +40,17 @@ class IntervalTable {
     [[nodiscard]] int owner(std::int64_t j) const noexcept { return static_cast<int>((j / r_) % P_); }
     [[nodiscard]] bool owns(std::int64_t j) const noexcept { return owner(j) == rank_; }
     /// c(i, j) for a column this processor owns, 0 ≤ i ≤ j.
-    [[nodiscard]] T value(std::int64_t i, std::int64_t j) const { return values_[at(i, j)]; }
+    [[nodiscard]] T value(std::int64_t i, std::int64_t j) const { return this->values_[this->at(i, j)]; }
     /// The smallest optimal k of c(i, j), i < j, for a column this processor owns.
-    [[nodiscard]] std::int32_t split(std::int64_t i, std::int64_t j) const { return splits_[at(i, j)]; }
+    [[nodiscard]] std::int32_t split(std::int64_t i, std::int64_t j) const { return this->splits_[this->at(i, j)]; }
     /// How many table entries this processor allocated (costs; as many split indices again).
-    [[nodiscard]] std::size_t entries() const noexcept { return entries_; }
-
-    /// Column j's costs c(0..j, j) (contiguous), for the engine.
-    [[nodiscard]] T* column(std::int64_t j) noexcept { return values_.get() + offset_[static_cast<std::size_t>(j)]; }
-    [[nodiscard]] std::int32_t* split_column(std::int64_t j) noexcept {
-        return splits_.get() + offset_[static_cast<std::size_t>(j)];
-    }
+    [[nodiscard]] std::size_t entries() const noexcept { return this->entries_; }
 
   private:
-    [[nodiscard]] std::size_t at(std::int64_t i, std::int64_t j) const {
-        return static_cast<std::size_t>(offset_[static_cast<std::size_t>(j)] + i);
-    }
     std::int64_t n_ = 0;
     std::int64_t r_ = 1;
     int P_ = 1;
     int rank_ = 0;
-    std::vector<std::int64_t> offset_;  ///< start of column j in values_ (−1: not owned)
-    std::size_t entries_ = 0;
-    // Not initialised: the engine writes every entry before any is read, and a zeroing pass over n²/(2P) entries
-    // would cost as much as a sizeable share of a small problem. On transparent huge pages where the kernel offers
-    // them (interval_dp::fresh_array). Move-only therefore.
-    std::unique_ptr<T[], detail::FreeDeleter> values_;
-    std::unique_ptr<std::int32_t[], detail::FreeDeleter> splits_;
 };
 
 /// The entries c(i, k) a processor received at one macro-step, in the order they arrived ({i, k} pairs).

@@ -1,0 +1,45 @@
+#pragma once
+/// @file
+/// Engine internals of llc::IntervalTable (<llc/algorithms/matrix_chain.hpp>): the storage of a processor's columns
+/// and the raw column access the interval-DP engine and its probes write through. Not part of the API: a user reads a
+/// table through IntervalTable::value, split, owner and owns.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+namespace llc::detail {
+
+/// Frees memory of std::aligned_alloc (the interval-DP table's arrays, see interval_dp::fresh_array).
+struct FreeDeleter {
+    void operator()(void* p) const noexcept { std::free(p); }
+};
+
+/// The columns one processor owns of an interval-DP table, each contiguous: column j holds c(0..j, j) and the splits
+/// k(0..j, j) at offset_[j] (−1: not owned).
+template <class T>
+class IntervalTableStorage {
+  public:
+    /// Column j's costs c(0..j, j) (contiguous), for the engine.
+    [[nodiscard]] T* column(std::int64_t j) noexcept { return values_.get() + offset_[static_cast<std::size_t>(j)]; }
+    /// Column j's smallest optimal splits k(0..j, j), for the engine.
+    [[nodiscard]] std::int32_t* split_column(std::int64_t j) noexcept {
+        return splits_.get() + offset_[static_cast<std::size_t>(j)];
+    }
+
+  protected:
+    [[nodiscard]] std::size_t at(std::int64_t i, std::int64_t j) const {
+        return static_cast<std::size_t>(offset_[static_cast<std::size_t>(j)] + i);
+    }
+    std::vector<std::int64_t> offset_;  ///< start of column j in values_ (−1: not owned)
+    std::size_t entries_ = 0;
+    // Not initialised: the engine writes every entry before any is read, and a zeroing pass over n²/(2P) entries
+    // would cost as much as a sizeable share of a small problem. On transparent huge pages where the kernel offers
+    // them (interval_dp::fresh_array). Move-only therefore.
+    std::unique_ptr<T[], FreeDeleter> values_;
+    std::unique_ptr<std::int32_t[], FreeDeleter> splits_;
+};
+
+}  // namespace llc::detail
