@@ -11,7 +11,9 @@ source scripts/env.sh
 scripts/install-deps.sh
 
 echo "== Build (Release, build/)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+# LLC_NATIVE=ON: the demo measures and predicts this machine, so it builds for this machine's CPU (an installed llc is
+# portable unless asked; docs/embedding.md). test.sh configures build/ the same way, so the two share one build.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLLC_NATIVE=ON >/dev/null
 cmake --build build -j "$LLC_JOBS" --target llc-probe llc-validate llc-run
 
 P=$(nproc)

@@ -7,7 +7,8 @@ source scripts/env.sh
 scripts/install-deps.sh
 
 echo "== Release build (build/)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLLC_WARNINGS_AS_ERRORS=ON
+# LLC_NATIVE=ON as demo.sh configures build/ (one build for both); the sanitizer build below is portable.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLLC_WARNINGS_AS_ERRORS=ON -DLLC_NATIVE=ON
 cmake --build build -j "$LLC_JOBS"
 (cd build && ctest --output-on-failure -j "$LLC_JOBS")
 

@@ -574,7 +574,7 @@ int run(Group& world, const Options& options) {
 }  // namespace llc::validate
 
 int main(int argc, char** argv) {
-    llc::Environment env(argc, argv);
+    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // times as llc-probe measures (docs/embedding.md)
     auto& world = env.world();
     const bool root = world.rank() == 0;
     llc::validate::Options options;
