@@ -56,8 +56,11 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "llc-run %s: %s\n", name.c_str(), e.what());
             }
             return 2;
+        } catch (const llc::MpiError& e) {
+            // An MPI call failed on this rank: the others may be waiting for it inside a collective.
+            llc::abort_job(world.path(), "llc-run " + name + ": " + e.what());
         } catch (const llc::Error& e) {
-            // Argument checks of the library (n = 0, …) are bad input too.
+            // Argument checks of the library (n = 0, …) are bad input too, thrown on every rank (llc/error.hpp).
             if (root) {
                 std::fprintf(stderr, "llc-run %s: %s\n", name.c_str(), e.what());
             }
@@ -69,8 +72,9 @@ int main(int argc, char** argv) {
             }
             return 1;
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "llc-run %s (rank %d): %s\n", name.c_str(), world.rank(), e.what());
-            return 1;
+            // Possibly this rank's alone, in the middle of the run (out of memory, a failed write, …): the others may
+            // be inside a collective and would wait forever. End the whole job with the message, never hang.
+            llc::abort_job(world.path(), "llc-run " + name + ": " + e.what());
         }
     }
     if (root) {
