@@ -81,6 +81,7 @@ std::pair<std::int64_t, std::int64_t> map_size(const po::variables_map& vm) {
         throw UsageError("--width, --height: " + std::to_string(width) + ", " + std::to_string(height) +
                          " must be at least 1");
     }
+    (void)run::checked_elements("--input (--width × --height)", width, height);
     return {width, height};
 }
 
@@ -102,7 +103,9 @@ std::vector<double> read_map_rows(
     std::string error;
     try {
         const std::uintmax_t bytes = run::file_size(path);
-        const auto expected = static_cast<std::uintmax_t>(width * height) * sizeof(double);
+        const auto expected =
+            static_cast<std::uintmax_t>(run::checked_elements("--input '" + path + "'", width, height)) *
+            sizeof(double);
         if (bytes != expected) {
             error = "input file '" + path + "' has " + std::to_string(bytes) + " bytes: " + std::to_string(width) +
                     " × " + std::to_string(height) + " float64 values are " + std::to_string(expected);

@@ -84,6 +84,7 @@ std::int64_t input_order(Group& world, const std::string& matrix, const std::str
                     " bytes, not a positive number of float64 values";
         } else {
             n = static_cast<std::int64_t>(x_bytes / sizeof(double));
+            (void)run::checked_elements("--matrix '" + matrix + "' (n from --vector)", n, n);
             const std::uintmax_t a_bytes = run::file_size(matrix);
             const auto expected = static_cast<std::uintmax_t>(n) * static_cast<std::uintmax_t>(n) * sizeof(double);
             if (a_bytes != expected) {

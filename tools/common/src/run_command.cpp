@@ -74,6 +74,14 @@ std::uintmax_t file_size(const std::string& path) {
     return size;
 }
 
+std::int64_t checked_elements(const std::string& what, std::int64_t width, std::int64_t height) {
+    try {
+        return tools::check_input_elements(what, width, height);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+}
+
 bool read_bytes(const std::string& path, std::uintmax_t offset, std::span<char> out, std::string& error) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {

@@ -123,6 +123,10 @@ void agree(Group& g, bool ok, const std::string& message);
 /// Size in bytes of a readable regular file. @throws UsageError naming the file.
 [[nodiscard]] std::uintmax_t file_size(const std::string& path);
 
+/// width × height elements of an input, at most llc::tools::max_input_elements() ($LLC_MAX_INPUT_ELEMENTS, default
+/// 2^30), checked without overflow before anything is allocated or compared. @throws UsageError naming `what`.
+[[nodiscard]] std::int64_t checked_elements(const std::string& what, std::int64_t width, std::int64_t height);
+
 /// Reads `count` bytes at `offset` of `path` into `out`. Returns false (with `error` set) on failure.
 bool read_bytes(const std::string& path, std::uintmax_t offset, std::span<char> out, std::string& error);
 
