@@ -3,12 +3,14 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llc/environment.hpp>
 #include <llc/error.hpp>
 #include <llc/group.hpp>
 #include <llc/tools/card.hpp>
+#include <llc/tools/run_command.hpp>
 
 namespace {
 
@@ -21,14 +23,11 @@ void overview(const char* program) {
     std::printf("usage: mpirun -np P %s ALGORITHM [options]   (%s ALGORITHM --help for its options)\n\nalgorithms:\n",
                 program,
                 program);
-    const std::vector<llc::run::RunCommand>& all = commands();
-    std::size_t width = 0;
-    for (const auto& command : all) {
-        width = std::max(width, command.name.size());
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const auto& command : commands()) {
+        rows.emplace_back(command.name, command.description);
     }
-    for (const auto& command : all) {
-        std::printf("  %-*s  %s\n", static_cast<int>(width), command.name.c_str(), command.description.c_str());
-    }
+    std::printf("%s", llc::run::columns(rows).c_str());
 }
 
 }  // namespace

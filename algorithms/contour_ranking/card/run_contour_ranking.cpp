@@ -84,7 +84,12 @@ RunOptions common_options(const po::variables_map& vm) {
                                   ContourPattern::automatic});
     if (vm.count("output") != 0U) {
         o.output = vm["output"].as<std::string>();
-        run::check_output_path("--output", *o.output);
+        // Ranking writes binary (head, rank) pairs, tracing the contours as text: each only under its extension.
+        if (o.input) {
+            (void)run::output_format("--output", *o.output, {".txt"});
+        } else {
+            (void)run::output_format("--output", *o.output, {".raw"});
+        }
     }
     if (vm.count("profile") != 0U) {
         o.profile = run::load_profile_option(vm["profile"].as<std::string>());

@@ -62,7 +62,7 @@ void add_options(po::options_description& desc) {
         ("layout", po::value<std::string>()->default_value("block"), "replicated | block")
         ("order", po::value<std::string>()->default_value("natural"), "block output order: natural | scrambled")
         ("planner", po::value<std::string>()->default_value("estimate"), "FFTW planner: estimate | measure | patient")
-        ("output", po::value<std::string>(), "output file (natural order, complex128), written whole or not at all");
+        ("output", po::value<std::string>(), "FILE.raw|.bin: the output (natural order, complex128), written whole or not at all");
     // clang-format on
 }
 
@@ -176,7 +176,7 @@ class FftRun final : public run::Run {
             throw UsageError("give exactly one of --n N (generated input) and --input FILE");
         }
         if (vm.count("output") != 0U) {
-            run::check_output_path("--output", vm["output"].as<std::string>());
+            (void)run::output_format("--output", vm["output"].as<std::string>(), {".raw", ".bin"});
         }
         if (!has_n) {
             return input_length(world, vm["input"].as<std::string>());
