@@ -85,13 +85,13 @@ std::int64_t input_length(Group& world, const std::string& path) {
     try {
         bytes = run::file_size(path);
         if (bytes == 0 || bytes % sizeof(Complex) != 0) {
-            error = "input file '" + path + "' has " + std::to_string(bytes) +
+            error = "--input: file '" + path + "' has " + std::to_string(bytes) +
                     " bytes: expected a positive multiple of 16 (complex128 entries)";
         } else {
-            (void)run::checked_elements("--input '" + path + "'", static_cast<std::int64_t>(bytes / 16), 1);
+            (void)run::checked_elements("file '" + path + "'", static_cast<std::int64_t>(bytes / 16), 1);
         }
     } catch (const UsageError& e) {
-        error = e.what();
+        error = std::string("--input: ") + e.what();
     }
     run::agree(world, error.empty(), error);
     const auto n = static_cast<std::int64_t>(bytes / sizeof(Complex));
