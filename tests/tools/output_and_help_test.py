@@ -45,9 +45,11 @@ for P in (1, 2, 3):
             check(len(data) == 8 * n, f"symv .{ext}: {len(data)} bytes, expected {8 * n} (float64)")
             ys[ext] = list(struct.unpack(f"<{n}d", data)) if len(data) == 8 * n else []
         else:
-            lines = data.decode().split()
-            check(len(lines) == n, f"symv .{ext}: {len(lines)} lines, expected {n} (text)")
-            ys[ext] = [float(x) for x in lines]
+            try:
+                ys[ext] = [float(x) for x in data.decode().split()]
+            except ValueError:  # UnicodeDecodeError included: binary where text was asked for
+                ys[ext] = []
+            check(len(ys[ext]) == n, f"symv .{ext}: not {n} values as text: {data[:40]!r}")
     old = path(f"y{P}.dat")
     r = run(P, "symv", "--n", str(n), "--seed", "4", "--repeat", "1", "--out", old)  # the deprecated spelling
     check(r.returncode == 0, f"symv --out at P = {P}: exit {r.returncode}")
