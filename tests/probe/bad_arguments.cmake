@@ -1,8 +1,11 @@
-# Bad arguments: exit status 2 on every rank (no hang) and a message naming the argument.
+# Bad arguments at NP ranks (default 2): exit status 2 on every rank (no hang) and a message naming the argument.
+if(NOT NP)
+    set(NP 2)
+endif()
 file(MAKE_DIRECTORY ${WORK})
 include(${CMAKE_CURRENT_LIST_DIR}/../support/expect_bad_arguments.cmake)
 function(expect_bad expect)
-    llc_expect_bad_arguments(NP 2 TOOL ${PROBE} EXPECT "${expect}" ARGS ${ARGN})
+    llc_expect_bad_arguments(NP ${NP} TOOL ${PROBE} EXPECT "${expect}" ARGS ${ARGN})
 endfunction()
 expect_bad("--max-bytes" --max-bytes abc --out ${WORK}/x.json)
 expect_bad("--max-bytes" --max-bytes 10 --out ${WORK}/x.json)

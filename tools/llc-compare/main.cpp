@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -12,6 +13,7 @@
 
 #include <llc/llc.hpp>
 #include <llc/tools/card.hpp>
+#include <llc/tools/run_command.hpp>
 #include <llc/version.hpp>
 
 namespace po = boost::program_options;
@@ -106,9 +108,11 @@ int main(int argc, char** argv) {
         if (vm.count("help") != 0 || name.empty()) {
             if (root) {
                 std::cout << visible << "\ncomparisons:\n";
+                std::vector<std::pair<std::string, std::string>> rows;
                 for (const auto& c : comparisons()) {
-                    std::cout << "  " << c.name << "  " << c.description << '\n';
+                    rows.emplace_back(c.name, c.description);
                 }
+                std::cout << llc::run::columns(rows);
             }
             return name.empty() && vm.count("help") == 0 ? 2 : 0;
         }

@@ -3,12 +3,14 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llc/environment.hpp>
 #include <llc/error.hpp>
 #include <llc/group.hpp>
 #include <llc/tools/card.hpp>
+#include <llc/tools/run_command.hpp>
 
 namespace {
 
@@ -21,14 +23,11 @@ void overview(const char* program) {
     std::printf("usage: mpirun -np P %s ALGORITHM [options]   (%s ALGORITHM --help for its options)\n\nalgorithms:\n",
                 program,
                 program);
-    const std::vector<llc::run::RunCommand>& all = commands();
-    std::size_t width = 0;
-    for (const auto& command : all) {
-        width = std::max(width, command.name.size());
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const auto& command : commands()) {
+        rows.emplace_back(command.name, command.description);
     }
-    for (const auto& command : all) {
-        std::printf("  %-*s  %s\n", static_cast<int>(width), command.name.c_str(), command.description.c_str());
-    }
+    std::printf("%s", llc::run::columns(rows).c_str());
 }
 
 }  // namespace
@@ -56,8 +55,11 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "llc-run %s: %s\n", name.c_str(), e.what());
             }
             return 2;
+        } catch (const llc::MpiError& e) {
+            // An MPI call failed on this rank: the others may be waiting for it inside a collective.
+            llc::abort_job(world.path(), "llc-run " + name + ": " + e.what());
         } catch (const llc::Error& e) {
-            // Argument checks of the library (n = 0, …) are bad input too.
+            // Argument checks of the library (n = 0, …) are bad input too, thrown on every rank (llc/error.hpp).
             if (root) {
                 std::fprintf(stderr, "llc-run %s: %s\n", name.c_str(), e.what());
             }
@@ -69,8 +71,9 @@ int main(int argc, char** argv) {
             }
             return 1;
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "llc-run %s (rank %d): %s\n", name.c_str(), world.rank(), e.what());
-            return 1;
+            // Possibly this rank's alone, in the middle of the run (out of memory, a failed write, …): the others may
+            // be inside a collective and would wait forever. End the whole job with the message, never hang.
+            llc::abort_job(world.path(), "llc-run " + name + ": " + e.what());
         }
     }
     if (root) {

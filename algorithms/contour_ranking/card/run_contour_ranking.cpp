@@ -84,7 +84,12 @@ RunOptions common_options(const po::variables_map& vm) {
                                   ContourPattern::automatic});
     if (vm.count("output") != 0U) {
         o.output = vm["output"].as<std::string>();
-        run::check_output_path("--output", *o.output);
+        // Ranking writes binary (head, rank) pairs, tracing the contours as text: each only under its extension.
+        if (o.input) {
+            (void)run::output_format("--output", *o.output, {".txt"});
+        } else {
+            (void)run::output_format("--output", *o.output, {".raw"});
+        }
     }
     if (vm.count("profile") != 0U) {
         o.profile = run::load_profile_option(vm["profile"].as<std::string>());
@@ -133,6 +138,7 @@ MapOptions map_options(const po::variables_map& vm, bool output) {
                              " must be at least 1");
         }
         o.succ = vm["succ"].as<std::string>();
+        (void)run::checked_elements("--succ '" + *o.succ + "' (--width × --height)", o.width, o.height);
     }
     if (output && o.width * o.height > std::numeric_limits<std::int32_t>::max()) {
         throw UsageError("--output: a " + std::to_string(o.width) + " × " + std::to_string(o.height) +
@@ -146,7 +152,8 @@ std::vector<std::int8_t> read_block(Group& world, const std::string& path, std::
     std::string error;
     try {
         const std::uintmax_t bytes = run::file_size(path);
-        const auto expected = static_cast<std::uintmax_t>(width * height);
+        const auto expected =
+            static_cast<std::uintmax_t>(run::checked_elements("--succ '" + path + "'", width, height));
         if (bytes != expected) {
             error = "--succ: '" + path + "' has " + std::to_string(bytes) + " bytes: " + std::to_string(width) + " × " +
                     std::to_string(height) + " int8 codes are " + std::to_string(expected);

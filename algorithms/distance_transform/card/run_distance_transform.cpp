@@ -75,13 +75,7 @@ Request request(Group& world, const po::variables_map& vm) {
     if (q.metric != Metric::euclidean) {
         q.mask = chamfer_mask(q.metric);
     }
-    if (vm.count("output") != 0U) {
-        const std::string output = vm["output"].as<std::string>();
-        if (!ends_with(output, ".pgm") && !ends_with(output, ".raw")) {
-            throw UsageError("--output: '" + output + "' must end in .pgm (16-bit PGM) or .raw (int32)");
-        }
-    }
-    q.output = rows::output_option(vm);
+    q.output = rows::output_option(vm, {".pgm", ".raw"});
     if (vm.count("profile") != 0U) {  // the layout the model prices fastest (the driver loaded it to predict)
         q.profile = run::load_profile_option(vm["profile"].as<std::string>());
     }

@@ -10,13 +10,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <boost/program_options.hpp>
+#include <mpi.h>
 #include <nlohmann/json.hpp>
 
 #include <llc/algorithms/blob_image.hpp>
@@ -81,6 +84,7 @@ std::pair<std::int64_t, std::int64_t> map_size(const po::variables_map& vm) {
         throw UsageError("--width, --height: " + std::to_string(width) + ", " + std::to_string(height) +
                          " must be at least 1");
     }
+    (void)run::checked_elements("--input (--width × --height)", width, height);
     return {width, height};
 }
 
@@ -102,7 +106,9 @@ std::vector<double> read_map_rows(
     std::string error;
     try {
         const std::uintmax_t bytes = run::file_size(path);
-        const auto expected = static_cast<std::uintmax_t>(width * height) * sizeof(double);
+        const auto expected =
+            static_cast<std::uintmax_t>(run::checked_elements("--input '" + path + "'", width, height)) *
+            sizeof(double);
         if (bytes != expected) {
             error = "input file '" + path + "' has " + std::to_string(bytes) + " bytes: " + std::to_string(width) +
                     " × " + std::to_string(height) + " float64 values are " + std::to_string(expected);
@@ -127,6 +133,43 @@ std::vector<double> read_map_rows(
     return costs;
 }
 
+/// The sources that lie on an obstacle (cost +∞ or NaN): no path can start there, and every pixel stays unreachable
+/// from them. Each is looked up by the processor holding its row (blocks of r rows, block b on processor b mod P);
+/// rank 0 warns about each on stderr, naming --source and the pixel. Collective; returns how many on every rank.
+std::int64_t warn_sources_on_obstacles(Group& world,
+                                       std::span<const Pixel> sources,
+                                       std::span<const double> costs,
+                                       std::int64_t width,
+                                       std::int64_t height,
+                                       std::int64_t r) {
+    std::vector<std::int64_t> blocked(sources.size(), 0);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        const Pixel s = sources[i];
+        const std::int64_t block = s.row / r;
+        if (s.row < 0 || s.row >= height || s.column < 0 || s.column >= width || block % world.size() != world.rank()) {
+            continue;  // off the map (the algorithm's own check names it) or another processor's row
+        }
+        const std::int64_t local_row = (block / world.size()) * r + s.row % r;
+        const double cost = costs[static_cast<std::size_t>(local_row * width + s.column)];
+        blocked[i] = std::isinf(cost) || std::isnan(cost) ? 1 : 0;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, blocked.data(), static_cast<int>(blocked.size()), MPI_INT64_T, MPI_MAX, world.native());
+    std::int64_t count = 0;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        if (blocked[i] != 0) {
+            ++count;
+            if (world.rank() == 0) {
+                std::fprintf(stderr,
+                             "llc-run path-planning: warning: --source %lld,%lld lies on an obstacle (cost +inf): no "
+                             "path starts there\n",
+                             static_cast<long long>(sources[i].row),
+                             static_cast<long long>(sources[i].column));
+            }
+        }
+    }
+    return count;
+}
+
 class PathPlanningRun final : public rows::RowsRun {
   public:
     PathPlanningRun(Group& world,
@@ -135,9 +178,11 @@ class PathPlanningRun final : public rows::RowsRun {
                     SweepLayout layout,
                     std::vector<Pixel> sources,
                     std::optional<std::string> output,
-                    std::vector<double> costs)
+                    std::vector<double> costs,
+                    std::int64_t sources_on_obstacles)
         : RowsRun(world, width, height, layout, std::move(output), false),
           sources_(std::move(sources)),
+          sources_on_obstacles_(sources_on_obstacles),
           costs_(std::move(costs)),
           out_{RowBlocks{width, height, layout.r, world.size()}, world.rank(), std::vector<double>(costs_.size())} {}
 
@@ -162,6 +207,7 @@ class PathPlanningRun final : public rows::RowsRun {
         nlohmann::json j = json_fields("path-planning");
         j["k"] = layout_.k;
         j["sweeps"] = report_.sweeps;
+        j["sources_on_obstacles"] = sources_on_obstacles_;
         return j;
     }
 
@@ -173,6 +219,7 @@ class PathPlanningRun final : public rows::RowsRun {
 
   private:
     std::vector<Pixel> sources_;
+    std::int64_t sources_on_obstacles_;
     std::vector<double> costs_;  // this processor's rows of the map
     DistributedImage<double> out_;
     PathPlanningReport report_;
@@ -183,7 +230,7 @@ std::unique_ptr<run::Run> prepare(Group& world, const po::variables_map& vm) {
                             "give exactly one of --input FILE (with --width, --height) and --n N (a generated map)");
     const auto [width, height] = map_size(vm);
     std::vector<Pixel> from = sources(vm);
-    std::optional<std::string> output = rows::output_option(vm);
+    std::optional<std::string> output = rows::output_option(vm, {".raw"});
     const SweepLayout layout = rows::layout_option(vm, path_planning_layout(world.size(), width, height));
     std::vector<double> costs;
     if (vm.count("n") != 0U) {
@@ -193,8 +240,9 @@ std::unique_ptr<run::Run> prepare(Group& world, const po::variables_map& vm) {
     } else {
         costs = read_map_rows(world, vm["input"].as<std::string>(), width, height, layout.r);
     }
+    const std::int64_t blocked = warn_sources_on_obstacles(world, from, costs, width, height, layout.r);
     return std::make_unique<PathPlanningRun>(
-        world, width, height, layout, std::move(from), std::move(output), std::move(costs));
+        world, width, height, layout, std::move(from), std::move(output), std::move(costs), blocked);
 }
 
 }  // namespace

@@ -31,12 +31,13 @@ SweepLayout layout_option(const po::variables_map& vm, const SweepLayout& fallba
     return layout;
 }
 
-std::optional<std::string> output_option(const po::variables_map& vm) {
+std::optional<std::string> output_option(const po::variables_map& vm,
+                                         std::initializer_list<std::string_view> accepted) {
     if (vm.count("output") == 0U) {
         return std::nullopt;
     }
     const std::string path = vm["output"].as<std::string>();
-    run::check_output_path("--output", path);
+    (void)run::output_format("--output", path, accepted);
     return path;
 }
 

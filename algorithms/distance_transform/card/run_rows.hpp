@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -34,8 +36,10 @@ void require_one_input(const boost::program_options::variables_map& vm, const st
 /// --r and --k where given, else `fallback`'s. @throws run::UsageError "--r: R must be at least 1" (or --k).
 [[nodiscard]] SweepLayout layout_option(const boost::program_options::variables_map& vm, const SweepLayout& fallback);
 
-/// --output where given, its directory checked (run::check_output_path). @throws run::UsageError naming --output.
-[[nodiscard]] std::optional<std::string> output_option(const boost::program_options::variables_map& vm);
+/// --output where given, its directory and its extension checked (run::output_format: one of `accepted`, the format
+/// written). @throws run::UsageError naming --output.
+[[nodiscard]] std::optional<std::string> output_option(const boost::program_options::variables_map& vm,
+                                                       std::initializer_list<std::string_view> accepted);
 
 /// `values` as the bytes of a raw little-endian file.
 template <class T>

@@ -62,7 +62,7 @@ void add_options(po::options_description& desc) {
         ("layout", po::value<std::string>()->default_value("block"), "replicated | block")
         ("order", po::value<std::string>()->default_value("natural"), "block output order: natural | scrambled")
         ("planner", po::value<std::string>()->default_value("estimate"), "FFTW planner: estimate | measure | patient")
-        ("output", po::value<std::string>(), "output file (natural order, complex128), written whole or not at all");
+        ("output", po::value<std::string>(), "FILE.raw|.bin: the output (natural order, complex128), written whole or not at all");
     // clang-format on
 }
 
@@ -85,11 +85,13 @@ std::int64_t input_length(Group& world, const std::string& path) {
     try {
         bytes = run::file_size(path);
         if (bytes == 0 || bytes % sizeof(Complex) != 0) {
-            error = "input file '" + path + "' has " + std::to_string(bytes) +
+            error = "--input: file '" + path + "' has " + std::to_string(bytes) +
                     " bytes: expected a positive multiple of 16 (complex128 entries)";
+        } else {
+            (void)run::checked_elements("file '" + path + "'", static_cast<std::int64_t>(bytes / 16), 1);
         }
     } catch (const UsageError& e) {
-        error = e.what();
+        error = std::string("--input: ") + e.what();
     }
     run::agree(world, error.empty(), error);
     const auto n = static_cast<std::int64_t>(bytes / sizeof(Complex));
@@ -174,7 +176,7 @@ class FftRun final : public run::Run {
             throw UsageError("give exactly one of --n N (generated input) and --input FILE");
         }
         if (vm.count("output") != 0U) {
-            run::check_output_path("--output", vm["output"].as<std::string>());
+            (void)run::output_format("--output", vm["output"].as<std::string>(), {".raw", ".bin"});
         }
         if (!has_n) {
             return input_length(world, vm["input"].as<std::string>());

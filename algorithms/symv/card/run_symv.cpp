@@ -1,7 +1,7 @@
 // llc-run symv: y = αAx + βy for a generated symmetric matrix on the ring (algorithms/symv).
 //
 //   mpirun -np P llc-run symv (--n N [--seed S] | --matrix A.raw --vector X.raw) [--mapping reflection|standard]
-//                             [--no-overlap] [--alpha A] [--beta B] [--check] [--output Y.raw] [--out Y.txt]
+//                             [--no-overlap] [--alpha A] [--beta B] [--check] [--output Y.raw|Y.txt]
 //                             [--repeat K] [--profile F] [--json]
 //
 // The matrix and the vectors are generated from the seed, entry by entry (input.hpp: a_ij, x_i, y_i uniform in
@@ -10,8 +10,9 @@
 // status 1 beyond the bound), the measured median time of one product (the matrix built once, outside the timing, as
 // a reused operator) and the CCM prediction. --matrix and --vector read raw little-endian float64 files instead: the
 // matrix full, n × n row-major, of which only the lower triangle is read (each rank reads the rows it holds), x of n
-// entries (n is the vector file's size / 8); y starts at 0 then. --output writes y as raw float64 on rank 0, --out as
-// text (one value a line); both whole or not at all.
+// entries (n is the vector file's size / 8); y starts at 0 then. --output writes y on rank 0 in the format its
+// extension names: .raw or .bin raw float64, .txt or .csv text (one value a line); --out, deprecated, as text whatever
+// the extension; both whole or not at all.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -53,8 +54,8 @@ void add_options(po::options_description& desc) {
         ("alpha", po::value<double>()->default_value(1.0), "α of y = αAx + βy")
         ("beta", po::value<double>()->default_value(0.0), "β of y = αAx + βy")
         ("check", po::bool_switch(), "compare with a plain loop over the full matrix on rank 0 (O(n²) there)")
-        ("out", po::value<std::string>(), "write y to this file (text, one value a line) on rank 0")
-        ("output", po::value<std::string>(), "write y to this file (raw little-endian float64) on rank 0");
+        ("output", po::value<std::string>(), "FILE.raw|.bin: y as little-endian float64; FILE.txt|.csv: y as text, one value a line; on rank 0")
+        ("out", po::value<std::string>(), "deprecated: y as text whatever the extension (use --output FILE.txt)");
     // clang-format on
 }
 
@@ -68,8 +69,9 @@ struct Options {
     bool check = false;
     std::string out;
     std::string output;
-    std::string matrix;  ///< raw float64 n × n row-major (lower triangle read); empty: generated
-    std::string vector;  ///< raw float64 x of n entries
+    bool output_text = false;  ///< --output FILE.txt|.csv
+    std::string matrix;        ///< raw float64 n × n row-major (lower triangle read); empty: generated
+    std::string vector;        ///< raw float64 x of n entries
 };
 
 /// n from the input files: the vector's length, the matrix n × n float64. @throws UsageError on every rank naming the
@@ -84,6 +86,7 @@ std::int64_t input_order(Group& world, const std::string& matrix, const std::str
                     " bytes, not a positive number of float64 values";
         } else {
             n = static_cast<std::int64_t>(x_bytes / sizeof(double));
+            (void)run::checked_elements("--matrix '" + matrix + "' (n from --vector)", n, n);
             const std::uintmax_t a_bytes = run::file_size(matrix);
             const auto expected = static_cast<std::uintmax_t>(n) * static_cast<std::uintmax_t>(n) * sizeof(double);
             if (a_bytes != expected) {
@@ -126,11 +129,14 @@ Options symv_options(Group& world, const po::variables_map& vm) {
     o.alpha = vm["alpha"].as<double>();
     o.beta = vm["beta"].as<double>();
     o.check = vm["check"].as<bool>();
-    for (auto [option, path] : {std::pair{"out", &o.out}, std::pair{"output", &o.output}}) {
-        if (vm.count(option) != 0U) {
-            *path = vm[option].as<std::string>();
-            run::check_output_path(std::string("--") + option, *path);
-        }
+    if (vm.count("out") != 0U) {  // deprecated spelling of --output FILE.txt, kept for the scripts that use it
+        o.out = vm["out"].as<std::string>();
+        run::check_output_path("--out", o.out);
+    }
+    if (vm.count("output") != 0U) {
+        o.output = vm["output"].as<std::string>();
+        const std::string format = run::output_format("--output", o.output, {".raw", ".bin", ".txt", ".csv"});
+        o.output_text = format == ".txt" || format == ".csv";
     }
     return o;
 }
@@ -294,7 +300,9 @@ class SymvRun final : public run::Run {
             if (!o_.out.empty()) {
                 write_text(o_.out, full);
             }
-            if (!o_.output.empty()) {
+            if (!o_.output.empty() && o_.output_text) {
+                write_text(o_.output, full);
+            } else if (!o_.output.empty()) {
                 run::write_whole(
                     o_.output,
                     std::span<const char>(reinterpret_cast<const char*>(full.data()), full.size() * sizeof(double)));

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -63,6 +64,7 @@ GreyImage read_pgm(const std::string& path, const std::vector<unsigned char>& by
     if (image.width < 1 || image.height < 1) {
         fail(path, "PGM of " + std::to_string(image.width) + " × " + std::to_string(image.height) + " pixels is empty");
     }
+    (void)check_input_elements("image file '" + path + "'", image.width, image.height);
     if (maxval < 1 || maxval > 65535) {
         fail(path, "PGM maxval " + std::to_string(maxval) + " is outside [1, 65535]");
     }
@@ -95,6 +97,25 @@ struct MemorySource {
     std::size_t at;
 };
 
+/// Refuses a PNG whose header claims more pixels than the limit, or more image data than its file can expand to,
+/// before anything is allocated for them: a 1 KB file must not make us reserve 10 GB.
+void check_png_size(const std::string& path, const PngRead& r, std::size_t file_bytes) {
+    const auto width = static_cast<std::int64_t>(png_get_image_width(r.png, r.info));
+    const auto height = static_cast<std::int64_t>(png_get_image_height(r.png, r.info));
+    const std::int64_t pixels = check_input_elements("image file '" + path + "'", width, height);
+    // The filtered rows (a filter byte each) are what the zlib stream inflates to; deflate never compresses more than
+    // 1032:1, so a stream of at most file_bytes inflates to at most 1032 × file_bytes.
+    const std::int64_t bits = static_cast<std::int64_t>(png_get_bit_depth(r.png, r.info)) * width;
+    const std::int64_t raw = (bits / 8 + (bits % 8 != 0 ? 1 : 0) + 1) * height;
+    constexpr std::int64_t deflate_ratio = 1032;
+    if (raw / deflate_ratio > static_cast<std::int64_t>(file_bytes)) {
+        fail(path,
+             "PNG header claims " + std::to_string(width) + " × " + std::to_string(height) + " = " +
+                 std::to_string(pixels) + " pixels (" + std::to_string(raw) + " bytes of rows), more than its " +
+                 std::to_string(file_bytes) + "-byte file can hold (deflate expands at most 1032:1)");
+    }
+}
+
 GreyImage read_png(const std::string& path, const std::vector<unsigned char>& bytes) {
     PngRead r;
     r.png = png_create_read_struct(
@@ -119,6 +140,7 @@ GreyImage read_png(const std::string& path, const std::vector<unsigned char>& by
         s->at += count;
     });
     png_read_info(r.png, r.info);
+    check_png_size(path, r, bytes.size());
     const int colour = png_get_color_type(r.png, r.info);
     const int depth = png_get_bit_depth(r.png, r.info);
     if (colour != PNG_COLOR_TYPE_GRAY) {
@@ -156,6 +178,34 @@ GreyImage read_png(const std::string& path, const std::vector<unsigned char>& by
 }
 
 }  // namespace
+
+std::int64_t max_input_elements() {
+    constexpr std::int64_t fallback = std::int64_t{1} << 30;
+    const char* const text = std::getenv("LLC_MAX_INPUT_ELEMENTS");
+    if (text == nullptr) {
+        return fallback;
+    }
+    char* end = nullptr;
+    const long long value = std::strtoll(text, &end, 10);
+    return end != text && *end == '\0' && value > 0 ? value : fallback;
+}
+
+std::int64_t check_input_elements(const std::string& what, std::int64_t width, std::int64_t height) {
+    const std::int64_t limit = max_input_elements();
+    if (width < 1 || height < 1) {
+        throw std::runtime_error(what + ": " + std::to_string(width) + " × " + std::to_string(height) +
+                                 " is empty (each side must be at least 1)");
+    }
+    if (width > limit || height > limit / width) {
+        // The product is printed as a double: it may not fit in 64 bits.
+        char product[32];
+        std::snprintf(product, sizeof product, "%.4g", static_cast<double>(width) * static_cast<double>(height));
+        throw std::runtime_error(what + ": " + std::to_string(width) + " × " + std::to_string(height) + " = " +
+                                 product + " elements exceed the limit of " + std::to_string(limit) +
+                                 " (raise it with the environment variable LLC_MAX_INPUT_ELEMENTS)");
+    }
+    return width * height;
+}
 
 GreyImage read_grey_image(const std::string& path) {
     const std::vector<unsigned char> bytes = read_all(path);

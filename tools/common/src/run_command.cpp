@@ -74,6 +74,14 @@ std::uintmax_t file_size(const std::string& path) {
     return size;
 }
 
+std::int64_t checked_elements(const std::string& what, std::int64_t width, std::int64_t height) {
+    try {
+        return tools::check_input_elements(what, width, height);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+}
+
 bool read_bytes(const std::string& path, std::uintmax_t offset, std::span<char> out, std::string& error) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
@@ -93,6 +101,56 @@ void write_whole(const std::string& path, std::span<const char> data) {
     llc::write_file_atomically(path, std::string_view(data.data(), data.size()), "llc-run");
 }
 
+namespace {
+
+/// Columns a UTF-8 text takes on a terminal (one a code point: the tools' texts have no wide characters).
+std::size_t display_width(std::string_view text) {
+    return static_cast<std::size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
+std::string columns(const std::vector<std::pair<std::string, std::string>>& rows, std::size_t line_length) {
+    constexpr std::size_t indent = 2;
+    constexpr std::size_t widest = 24;
+    std::size_t name_width = 0;
+    for (const auto& row : rows) {
+        name_width = std::max(name_width, std::min(display_width(row.first), widest));
+    }
+    const std::size_t column = indent + name_width + 2;
+    const std::size_t room = line_length > column + 20 ? line_length - column : 20;
+    std::string out;
+    for (const auto& [name, description] : rows) {
+        out += std::string(indent, ' ') + name;
+        std::size_t at = indent + display_width(name);
+        if (at + 2 > column) {  // a long name: its description starts on the next line
+            out += '\n';
+            at = 0;
+        }
+        out += std::string(column - at, ' ');
+        std::size_t used = 0;
+        std::size_t start = 0;
+        while (start < description.size()) {
+            std::size_t end = description.find(' ', start);
+            end = end == std::string::npos ? description.size() : end;
+            const std::string_view word(description.data() + start, end - start);
+            if (used > 0 && used + 1 + display_width(word) > room) {
+                out += '\n' + std::string(column, ' ');
+                used = 0;
+            } else if (used > 0) {
+                out += ' ';
+                ++used;
+            }
+            out += word;
+            used += display_width(word);
+            start = end + 1;
+        }
+        out += '\n';
+    }
+    return out;
+}
+
 void check_output_path(const std::string& argument, const std::string& path) {
     const std::filesystem::path target(path);
     if (path.empty() || target.filename().empty()) {
@@ -106,6 +164,23 @@ void check_output_path(const std::string& argument, const std::string& path) {
     if (std::filesystem::is_directory(target, ec)) {
         throw UsageError(argument + ": output file '" + path + "' is a directory");
     }
+}
+
+std::string output_format(const std::string& argument,
+                          const std::string& path,
+                          std::initializer_list<std::string_view> accepted) {
+    check_output_path(argument, path);
+    const std::string extension = std::filesystem::path(path).extension().string();
+    std::string known;
+    for (const std::string_view a : accepted) {
+        if (extension == a) {
+            return extension;
+        }
+        known += (known.empty() ? "" : ", ") + std::string(a);
+    }
+    throw UsageError(argument + ": '" + path + "' has " +
+                     (extension.empty() ? std::string("no extension") : "extension '" + extension + "'") +
+                     "; the accepted extensions are " + known + " (the extension names the format written)");
 }
 
 std::vector<std::uint8_t> read_binary_image(Group& world,

@@ -2,6 +2,9 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <llc/tools/statistics.hpp>
@@ -24,6 +27,26 @@ Sample agreed(MPI_Comm comm, double seconds, const Canary& canary) {
     std::array<double, 3> values{seconds, canary.cpu, canary.link};
     MPI_Allreduce(MPI_IN_PLACE, values.data(), 3, MPI_DOUBLE, MPI_MAX, comm);
     return {values[0], {values[1], values[2]}};
+}
+
+/// The test hook of the tools' failure handling (docs/tools.md, "Testing a failure on one rank"): with
+/// LLC_TEST_FAIL_RANK=R in the environment, rank R of MPI_COMM_WORLD throws on its LLC_TEST_FAIL_AFTER-th sample
+/// (default 2: after the warm-up, in the middle of the measurements) while the other ranks go on into the sample's
+/// barrier, as a real failure on one rank would leave them. Deliberately not a command-line option: no user needs it.
+void injected_failure() {
+    static const char* const rank_text = std::getenv("LLC_TEST_FAIL_RANK");
+    if (rank_text == nullptr) {
+        return;
+    }
+    static int samples = 0;
+    const char* const after_text = std::getenv("LLC_TEST_FAIL_AFTER");
+    const int after = after_text != nullptr ? std::atoi(after_text) : 2;
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == std::atoi(rank_text) && ++samples == after) {
+        throw std::runtime_error("LLC_TEST_FAIL_RANK: injected failure on rank " + std::to_string(rank) +
+                                 " at sample " + std::to_string(after));
+    }
 }
 
 }  // namespace
@@ -129,6 +152,7 @@ std::vector<double> all_seconds(const std::vector<Sample>& samples) {
 }
 
 Sample time_sample(MPI_Comm comm, int batch, const std::function<void()>& body) {
+    injected_failure();
     const int calls = std::max(batch, 1);
     const Canary canary = measure_canary(comm);
     MPI_Barrier(comm);
@@ -140,6 +164,7 @@ Sample time_sample(MPI_Comm comm, int batch, const std::function<void()>& body) 
 }
 
 Sample time_sample_on_rank(MPI_Comm comm, int who, int batch, const std::function<void()>& body) {
+    injected_failure();
     const int calls = std::max(batch, 1);
     int rank = 0;
     MPI_Comm_rank(comm, &rank);

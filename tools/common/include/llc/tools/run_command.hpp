@@ -15,6 +15,8 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -123,6 +125,10 @@ void agree(Group& g, bool ok, const std::string& message);
 /// Size in bytes of a readable regular file. @throws UsageError naming the file.
 [[nodiscard]] std::uintmax_t file_size(const std::string& path);
 
+/// width × height elements of an input, at most llc::tools::max_input_elements() ($LLC_MAX_INPUT_ELEMENTS, default
+/// 2^30), checked without overflow before anything is allocated or compared. @throws UsageError naming `what`.
+[[nodiscard]] std::int64_t checked_elements(const std::string& what, std::int64_t width, std::int64_t height);
+
 /// Reads `count` bytes at `offset` of `path` into `out`. Returns false (with `error` set) on failure.
 bool read_bytes(const std::string& path, std::uintmax_t offset, std::span<char> out, std::string& error);
 
@@ -137,7 +143,21 @@ void write_whole(const std::string& path, std::span<const char> data);
                                                           std::int64_t& width,
                                                           std::int64_t& height);
 
+/// `rows` of (name, description) as two columns for a --help: the names padded to the widest (at most 24 columns; a
+/// longer name stands on a line of its own), each description wrapped at `line_length` columns under its own column,
+/// so that no description runs into the names.
+[[nodiscard]] std::string columns(const std::vector<std::pair<std::string, std::string>>& rows,
+                                  std::size_t line_length = 80);
+
 /// Checks that the directory that would hold `path` exists. @throws UsageError naming the argument and the file.
 void check_output_path(const std::string& argument, const std::string& path);
+
+/// The output convention of every llc-run command: data files are given with --output, and the file's extension
+/// names its format — .raw and .bin binary, .txt and .csv text, .pgm an image — never silently another. Returns the
+/// extension of `path` among `accepted` (exact spelling, e.g. ".raw"), after check_output_path.
+/// @throws UsageError "OPTION: 'PATH' has extension '.x'; the accepted extensions are .raw, .bin".
+[[nodiscard]] std::string output_format(const std::string& argument,
+                                        const std::string& path,
+                                        std::initializer_list<std::string_view> accepted);
 
 }  // namespace llc::run
