@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include <llc/agreement.hpp>
 #include <llc/group.hpp>
 
 namespace llc {
@@ -334,50 +335,11 @@ void Group::check_root(const char* function, int root) const {
 void Group::check_same(const char* function,
                        std::initializer_list<std::pair<const char*, long long>> arguments,
                        const std::string& local_error) {
-    if (!checks_on || size_ == 1) {
-        if (!local_error.empty()) {
-            throw Error(local_error);
-        }
-        return;
+    Agreement agreement(*this, function);
+    for (const auto& [name, value] : arguments) {
+        agreement.same(name, value);
     }
-    auto& recorder = detail::Recorder::instance();
-    check_start_ = recorder.on() ? recorder.now() : -1.0;
-    // One allreduce with MIN over (v, -v) pairs yields every argument's minimum and maximum; the last pair carries
-    // "some rank found an error in its own arguments".
-    std::vector<long long> values;
-    values.reserve(2 * arguments.size() + 1);
-    for (const auto& argument : arguments) {
-        values.push_back(argument.second);
-        values.push_back(-argument.second);
-    }
-    values.push_back(local_error.empty() ? 1 : 0);
-    detail::check_mpi(
-        MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG_LONG, MPI_MIN, native()),
-        function);
-    const bool agreed = values.back() != 0 && local_error.empty();
-    if (!agreed) {
-        check_start_ = -1.0;
-    }
-    if (!local_error.empty()) {
-        throw Error(local_error);
-    }
-    if (values.back() == 0) {
-        throw Error(std::string(function) + ": another rank of group " + path_ +
-                    " rejected its arguments (its message says which); this rank's were valid");
-    }
-    std::size_t i = 0;
-    for (const auto& argument : arguments) {
-        const long long low = values[2 * i];
-        const long long high = -values[2 * i + 1];
-        if (low != high) {
-            check_start_ = -1.0;
-            throw Error(std::string(function) + ": argument '" + argument.first +
-                        "' differs across the ranks of group " + path_ + " (here " + std::to_string(argument.second) +
-                        ", min " + std::to_string(low) + ", max " + std::to_string(high) +
-                        "): every rank must pass the same value");
-        }
-        ++i;
-    }
+    agreement.error(local_error).check();
 }
 
 Group& Group::subgroup(const std::vector<int>& sizes) {

@@ -206,8 +206,8 @@ class Group {
         return start;
     }
 
-    /// Throws llc::Error on every rank unless every rank passed the same value of each named argument.
-    /// One allreduce; skipped when checks are off.
+    /// Throws llc::Error on every rank unless every rank passed the same value of each named argument: an
+    /// llc::Agreement (<llc/agreement.hpp>) of integer arguments. One allreduce; skipped when checks are off.
     /// `local_error`, when not empty, is this rank's own verdict on its arguments (a root out of range, an output of
     /// the wrong size): it joins the same allreduce, so that every rank throws — the ranks that found the error with
     /// its message, the others with one that points to them — instead of some throwing and the rest waiting forever.
@@ -229,6 +229,8 @@ class Group {
     Group(boost::mpi::communicator comm, Group* parent, std::string path, Key);
 
   private:
+    friend class Agreement;  // sets and clears check_start_ around its allreduce
+
     /// Runs `body` as the collective of a normal superstep; `bytes` (h) is read after the body ran, so a body that only
     /// learns the size (v-variants) can set it.
     template <class F>

@@ -78,7 +78,9 @@ void Group::reduce(std::span<const T> in, std::span<T> out, Op op, int root) {
                                  std::to_string(out.size()),
                                  "must equal in.size() = " + std::to_string(in.size()) + " on the root");
     }
-    check_same("llc::Group::reduce", {{"in.size()", static_cast<long long>(in.size())}, {"root", root}}, error);
+    check_same("llc::Group::reduce",
+               {{"in.size()", static_cast<long long>(in.size())}, {"root", root}, {"op", static_cast<long long>(op)}},
+               error);
     const int count = detail::to_count("llc::Group::reduce", "in.size()", in.size());
     superstep("reduce", in.size_bytes(), [&] {
         const void* send = in.data();
@@ -99,7 +101,7 @@ void Group::reduce(std::span<const T> in, std::span<T> out, Op op, int root) {
 template <Reducible T>
 void Group::allreduce(std::span<const T> in, std::span<T> out, Op op) {
     check_same("llc::Group::allreduce",
-               {{"in.size()", static_cast<long long>(in.size())}},
+               {{"in.size()", static_cast<long long>(in.size())}, {"op", static_cast<long long>(op)}},
                out.size() == in.size() ? std::string()
                                        : argument_message("llc::Group::allreduce",
                                                           "out.size()",
