@@ -69,6 +69,7 @@ Environment::Environment() {
 }
 
 void Environment::start() {
+    detail::install_terminate_handler();
     // MPI errors come back as codes, which llc turns into exceptions, instead of killing the job without a word.
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (std::getenv("LLC_CHECKS") != nullptr) {

@@ -425,11 +425,11 @@ std::vector<T> standard_product(Group& g, const SymmetricMatrix<T>& A, std::span
 
 template <class T>
 void symv(Group& g,
-          T alpha,
+          std::type_identity_t<T> alpha,
           const SymmetricMatrix<T>& A,
-          std::span<const T> x,
-          T beta,
-          std::span<T> y,
+          std::type_identity_t<std::span<const T>> x,
+          std::type_identity_t<T> beta,
+          std::type_identity_t<std::span<T>> y,
           const SymvOptions& options) {
     constexpr const char* name = "llc::symv";
     std::string error;

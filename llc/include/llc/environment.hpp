@@ -15,6 +15,9 @@ class Group;
 /// (llc::MpiError / boost::mpi::exception) instead of aborting silently. Reads the environment:
 /// - LLC_TRACE=path: tracing on; at exit the merged trace goes to `path` and the Chrome/Perfetto view beside it;
 /// - LLC_CHECKS=0: drop the agreement checks of the collectives (for timing runs);
+/// - LLC_BACKTRACE=1: an exception that escapes main() ends the job through the C++ runtime's std::terminate (its
+///   report and the MPI library's backtrace); by default it prints "llc: error on rank R: message" once per rank and
+///   the job exits with status 1;
 /// - LLC_KEEP_FREED_MEMORY=0: let glibc's malloc give freed memory back to the kernel. By default the Environment tells
 ///   it to keep freed memory for the next allocations (no mmap for large blocks, no trimming of the heap): returned
 ///   memory comes back as fresh pages, whose first touch costs microseconds a page, and every call that allocates a

@@ -172,6 +172,76 @@ class Group {
     template <Trivial T>
     [[nodiscard]] ShiftInFlight shift_start(std::span<const T> send, std::span<T> recv, int offset = 1);
 
+    // ---- The same collectives on contiguous ranges (std::vector, std::array, spans of non-const values) ----------
+    // Each forwards to the span overload above: `g.allgatherv(vec)`, `g.allreduce(v, v, Op::sum)`.
+
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Reducible<std::ranges::range_value_t<R>>
+    void reduce(const R& in, Out&& out, Op op, int root) {
+        reduce(detail::input_span(in), detail::output_span(out), op, root);
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Reducible<std::ranges::range_value_t<R>>
+    void allreduce(const R& in, Out&& out, Op op) { allreduce(detail::input_span(in), detail::output_span(out), op); }
+    template <detail::InputRange R>
+    requires Trivial<std::ranges::range_value_t<R>>
+    [[nodiscard]] std::vector<std::ranges::range_value_t<R>> gather(const R& send, int root) {
+        return gather(detail::input_span(send), root);
+    }
+    template <detail::InputRange R>
+    requires Trivial<std::ranges::range_value_t<R>>
+    [[nodiscard]] std::vector<std::ranges::range_value_t<R>> gatherv(const R& send,
+                                                                     int root,
+                                                                     std::vector<int>* counts = nullptr) {
+        return gatherv(detail::input_span(send), root, counts);
+    }
+    template <detail::InputRange R>
+    requires Trivial<std::ranges::range_value_t<R>>
+    [[nodiscard]] std::vector<std::ranges::range_value_t<R>> allgather(const R& send) {
+        return allgather(detail::input_span(send));
+    }
+    template <detail::InputRange R>
+    requires Trivial<std::ranges::range_value_t<R>>
+    [[nodiscard]] std::vector<std::ranges::range_value_t<R>> allgatherv(const R& send,
+                                                                        std::vector<int>* counts = nullptr) {
+        return allgatherv(detail::input_span(send), counts);
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>>
+    void scatter(const R& send, Out&& recv, int root) {
+        scatter(detail::input_span(send), detail::output_span(recv), root);
+    }
+    template <ContiguousRange R, ContiguousRange C>
+    requires(Trivial<std::ranges::range_value_t<R>>&& std::same_as<std::ranges::range_value_t<C>, int> &&
+             !(detail::InputSpan<R> && detail::InputSpan<C>))
+        [[nodiscard]] std::vector<std::ranges::range_value_t<R>> scatterv(const R& send, const C& counts, int root) {
+        return scatterv(detail::input_span(send), detail::input_span(counts), root);
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>>
+    void alltoall(const R& send, Out&& recv) { alltoall(detail::input_span(send), detail::output_span(recv)); }
+    template <ContiguousRange R, ContiguousRange C>
+    requires(Trivial<std::ranges::range_value_t<R>>&& std::same_as<std::ranges::range_value_t<C>, int> &&
+             !(detail::InputSpan<R> && detail::InputSpan<C>))
+        [[nodiscard]] std::vector<std::ranges::range_value_t<R>> alltoallv(const R& send,
+                                                                           const C& send_counts,
+                                                                           std::vector<int>* recv_counts = nullptr) {
+        return alltoallv(detail::input_span(send), detail::input_span(send_counts), recv_counts);
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>>
+    void swap(int partner, const R& send, Out&& recv) {
+        swap(partner, detail::input_span(send), detail::output_span(recv));
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>>
+    void shift(const R& send, Out&& recv, int offset = 1) {
+        shift(detail::input_span(send), detail::output_span(recv), offset);
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>>
+    [[nodiscard]] ShiftInFlight shift_start(const R& send, Out&& recv, int offset = 1);
+
     // ---- Division support (used by par / weighted_par) ---------------------------------------------------------
 
     /// The subgroup this processor belongs to when the group is cut into consecutive blocks of `sizes` (which sum to

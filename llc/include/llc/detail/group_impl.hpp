@@ -391,4 +391,10 @@ ShiftInFlight Group::shift_start(std::span<const T> send, std::span<T> recv, int
     return flight;
 }
 
+template <ContiguousRange R, WritableRange Out>
+requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>> ShiftInFlight
+Group::shift_start(const R& send, Out&& recv, int offset) {
+    return shift_start(detail::input_span(send), detail::output_span(recv), offset);
+}
+
 }  // namespace llc
