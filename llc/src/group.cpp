@@ -347,11 +347,15 @@ Group& Group::subgroup(const std::vector<int>& sizes) {
     if (it != subgroups_.end()) {
         return *it->second;
     }
-    if (std::accumulate(sizes.begin(), sizes.end(), 0) != size_ ||
-        std::any_of(sizes.begin(), sizes.end(), [](int s) { return s < 1; })) {
-        throw Error("llc::Group::subgroup: subgroup sizes must be positive and sum to the group size " +
-                    std::to_string(size_));
-    }
+    // The sizes must be the same on every rank before MPI_Comm_split sees colours made from them.
+    const bool valid = std::accumulate(sizes.begin(), sizes.end(), 0) == size_ &&
+                       std::none_of(sizes.begin(), sizes.end(), [](int s) { return s < 1; });
+    Agreement(*this, "llc::Group::subgroup")
+        .same_array("sizes", std::span<const int>(sizes))
+        .error(valid ? std::string()
+                     : "llc::Group::subgroup: subgroup sizes must be positive and sum to the group size " +
+                           std::to_string(size_))
+        .check();
     int color = 0;
     for (int start = 0; start + sizes[static_cast<std::size_t>(color)] <= rank_; ++color) {
         start += sizes[static_cast<std::size_t>(color)];
@@ -381,17 +385,21 @@ Group& Group::reordered(const std::vector<int>& order) {
         return *it->second;
     }
     int key = -1;
-    for (std::size_t k = 0; k < seen.size(); ++k) {
+    std::string error;
+    for (std::size_t k = 0; k < seen.size() && error.empty(); ++k) {
         const int r = k < order.size() ? order[k] : -1;
         if (order.size() != seen.size() || r < 0 || r >= size_ || seen[static_cast<std::size_t>(r)] != 0) {
-            throw_argument_error("llc::Group::reordered",
-                                 "order",
-                                 "of size " + std::to_string(order.size()),
-                                 "must be a permutation of the ranks 0 … " + std::to_string(size_ - 1));
+            error = argument_message("llc::Group::reordered",
+                                     "order",
+                                     "of size " + std::to_string(order.size()),
+                                     "must be a permutation of the ranks 0 … " + std::to_string(size_ - 1));
+            break;
         }
         seen[static_cast<std::size_t>(r)] = 1;
         key = r == rank_ ? static_cast<int>(k) : key;
     }
+    // The same order on every rank, before MPI_Comm_split numbers the ranks by it.
+    Agreement(*this, "llc::Group::reordered").same_array("order", std::span<const int>(order)).error(error).check();
     MPI_Comm split = MPI_COMM_NULL;
     detail::check_mpi(MPI_Comm_split(native(), 0, key, &split), "llc::Group::reordered");
     ++splits_;

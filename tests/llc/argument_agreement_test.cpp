@@ -159,6 +159,16 @@ TEST(ArgumentAgreement, Symv) {
             llc::SymmetricMatrix<double> A(g, 8, entry, one_differs(SymvMapping::reflection, SymvMapping::standard));
         },
         {"'mapping'", "reflection", "standard"});
+    const std::vector<double> full(64, 1.0);
+    expect_error_everywhere(
+        [&] {
+            (void)llc::SymmetricMatrix<double>::from_full(
+                g, 8, full, one_differs(llc::Triangle::lower, llc::Triangle::upper));
+        },
+        {"llc::SymmetricMatrix::from_full", "'triangle'", "lower on", "upper on"});
+    const std::vector<double> packed(one_differs<std::size_t>(36, 35), 1.0);
+    expect_error_everywhere([&] { (void)llc::SymmetricMatrix<double>::from_packed(g, 8, packed); },
+                            {"llc::SymmetricMatrix::from_packed", "packed.size()"});
     const llc::SymmetricMatrix<double> A(g, 8, entry);
     const std::vector<double> x(static_cast<std::size_t>(A.local_rows()), 1.0);
     std::vector<double> y(x.size());

@@ -149,6 +149,10 @@ SymmetricMatrix<T> SymmetricMatrix<T>::from_full(
     if (n >= 1 && full.size() != static_cast<std::size_t>(n * n)) {
         error = argument_message(name, "full.size()", size_text(full.size()), "must be n² = " + std::to_string(n * n));
     }
+    // Which triangle the ranks read changes the matrix without a message to show it: agreed first.
+    Agreement(g, name)
+        .same("triangle", static_cast<long long>(triangle), triangle == Triangle::lower ? "lower" : "upper")
+        .check();
     SymmetricMatrix m(g, n, mapping, name, error, true);
     const auto un = static_cast<std::size_t>(n);
     auto entry = [&](std::int64_t i, std::int64_t j) {  // i ≥ j

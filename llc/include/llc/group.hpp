@@ -246,7 +246,8 @@ class Group {
 
     /// The subgroup this processor belongs to when the group is cut into consecutive blocks of `sizes` (which sum to
     /// size()). Collective over this group the first time a shape is seen; cached afterwards, so a recursive
-    /// division of the same shape does not call MPI_Comm_split again.
+    /// division of the same shape does not call MPI_Comm_split again. The first time, the sizes are agreed on
+    /// (llc::Agreement): sizes that differ across the ranks are an llc::Error on every rank.
     Group& subgroup(const std::vector<int>& sizes);
     /// A group of this processor alone, for tasks run one after another when P < r. Local, cached.
     Group& self();
@@ -254,7 +255,8 @@ class Group {
     /// a layout whose parts are not consecutive ranks (contour ranking's quadrants of a row-major block grid): a
     /// division of the reordered group cuts it into consecutive blocks of the new order. `order` must be a
     /// permutation of 0 … size()−1 and the same on every rank; the identity returns this group. Collective over this
-    /// group the first time an order is seen (one MPI_Comm_split); cached afterwards. Same parent, path and depth.
+    /// group the first time an order is seen (an agreement on the order, then one MPI_Comm_split); cached afterwards.
+    /// Same parent, path and depth.
     /// @throws llc::Error naming `order` when it is not a permutation of the ranks.
     Group& reordered(const std::vector<int>& order);
     /// How many MPI_Comm_split calls this group made (for tests of the cache).
