@@ -146,8 +146,8 @@ std::vector<Record> parse(const std::vector<std::string>& texts) {
 Agreement::Agreement(Group& g, const char* function) : group_(&g), function_(function) {}
 
 Agreement& Agreement::same(std::string_view name, long long value, std::string_view shown) {
-    arguments_.push_back(
-        {std::string(name), value, shown.empty() ? std::to_string(value) : std::string(shown), {}, 0, {}});
+    // An integer's text is made on the error path only (record()): the way in stays one allreduce and a hash.
+    arguments_.push_back({std::string(name), value, std::string(shown), {}, 0, {}});
     return *this;
 }
 
@@ -179,7 +179,8 @@ Agreement& Agreement::error(std::string message) {
 std::string Agreement::record() const {
     std::string text = std::string(function_) + record_separator + error_ + record_separator;
     for (const Argument& a : arguments_) {
-        text += a.name + field_separator + std::to_string(a.key) + field_separator + a.shown + record_separator;
+        text += a.name + field_separator + std::to_string(a.key) + field_separator +
+                (a.shown.empty() ? std::to_string(a.key) : a.shown) + record_separator;
     }
     return text;
 }

@@ -86,7 +86,8 @@ class Agreement {
     struct Argument {
         std::string name;
         long long key = 0;  ///< compared across the ranks: the value, a bit pattern, or an array's fingerprint
-        std::string shown;  ///< printed when it differs (arrays: filled in on the error path)
+        std::string
+            shown;  ///< printed when it differs; empty: the key as an integer (arrays: filled in on the error path)
         std::span<const std::byte> bytes;
         std::size_t entry_size = 0;  ///< 0 for a scalar
         std::function<std::string(const std::byte*)> format;
