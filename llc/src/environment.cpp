@@ -104,6 +104,7 @@ Environment::Environment(EnvironmentOptions options) {
 }
 
 void Environment::start() {
+    detail::install_terminate_handler();
     // The Environment owns MPI, hence MPI_COMM_WORLD: errors there come back as codes, which llc turns into
     // exceptions, instead of killing the job without a word. (Groups set the same on their own duplicates.)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

@@ -2,6 +2,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 
 #include <mpi.h>
@@ -18,6 +19,24 @@ std::string mpi_error_text(int code) {
     }
     text.resize(static_cast<std::size_t>(length));
     return text;
+}
+/// "llc: error on rank R: message" on stderr, then the job ends with status 1.
+[[noreturn]] void abort_job_quietly(const std::string& message) noexcept {
+    int initialized = 0;
+    int finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    int rank = -1;
+    if (initialized != 0 && finalized == 0) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    }
+    std::fprintf(stderr, "llc: error on rank %d: %s\n", rank, message.c_str());
+    std::fflush(stderr);
+    std::fflush(stdout);
+    if (initialized != 0 && finalized == 0) {
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    std::_Exit(1);
 }
 }  // namespace
 
@@ -50,6 +69,50 @@ std::string format_value(double value) {
     std::array<char, 32> buffer{};
     const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
     return std::string(buffer.data(), result.ptr);
+}
+}  // namespace detail
+
+namespace {
+
+std::terminate_handler previous_terminate = nullptr;
+
+/// Whether LLC_BACKTRACE asks for the C++ runtime's own report (and the MPI library's backtrace of the abort).
+bool backtrace_wanted() {
+    const char* raw = std::getenv("LLC_BACKTRACE");
+    if (raw == nullptr) {
+        return false;
+    }
+    const std::string value = raw;
+    return !(value.empty() || value == "0" || value == "off" || value == "OFF" || value == "false");
+}
+
+/// An exception nobody caught: its message once, on this rank, and the job ends with status 1 (MPI_Abort, so that
+/// ranks waiting for this one do not hang). The runtime's default (std::abort, which MPI libraries answer with a
+/// signal report and a backtrace from every rank) only with LLC_BACKTRACE=1.
+[[noreturn]] void terminate_with_message() noexcept {
+    if (backtrace_wanted() && previous_terminate != nullptr) {
+        previous_terminate();
+    }
+    std::string message = "terminate called without an active exception";
+    if (const std::exception_ptr current = std::current_exception()) {
+        try {
+            std::rethrow_exception(current);
+        } catch (const std::exception& e) {
+            message = e.what();
+        } catch (...) {
+            message = "an exception that is not a std::exception";
+        }
+    }
+    abort_job_quietly(message);
+}
+
+}  // namespace
+
+namespace detail {
+void install_terminate_handler() noexcept {
+    if (previous_terminate == nullptr) {
+        previous_terminate = std::set_terminate(terminate_with_message);
+    }
 }
 }  // namespace detail
 

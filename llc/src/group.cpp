@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include <llc/agreement.hpp>
 #include <llc/group.hpp>
 
 namespace llc {
@@ -381,50 +382,11 @@ void Group::check_root(const char* function, int root) const {
 void Group::check_same(const char* function,
                        std::initializer_list<std::pair<const char*, long long>> arguments,
                        const std::string& local_error) {
-    if (!checks_enabled() || size_ == 1) {
-        if (!local_error.empty()) {
-            throw Error(local_error);
-        }
-        return;
+    Agreement agreement(*this, function);
+    for (const auto& [name, value] : arguments) {
+        agreement.same(name, value);
     }
-    auto& recorder = detail::Recorder::instance();
-    check_start_ = recorder.on() ? recorder.now() : -1.0;
-    // One allreduce with MIN over (v, -v) pairs yields every argument's minimum and maximum; the last pair carries
-    // "some rank found an error in its own arguments".
-    std::vector<long long> values;
-    values.reserve(2 * arguments.size() + 1);
-    for (const auto& argument : arguments) {
-        values.push_back(argument.second);
-        values.push_back(-argument.second);
-    }
-    values.push_back(local_error.empty() ? 1 : 0);
-    detail::check_mpi(
-        MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG_LONG, MPI_MIN, native()),
-        function);
-    const bool agreed = values.back() != 0 && local_error.empty();
-    if (!agreed) {
-        check_start_ = -1.0;
-    }
-    if (!local_error.empty()) {
-        throw Error(local_error);
-    }
-    if (values.back() == 0) {
-        throw Error(std::string(function) + ": another rank of group " + path_ +
-                    " rejected its arguments (its message says which); this rank's were valid");
-    }
-    std::size_t i = 0;
-    for (const auto& argument : arguments) {
-        const long long low = values[2 * i];
-        const long long high = -values[2 * i + 1];
-        if (low != high) {
-            check_start_ = -1.0;
-            throw Error(std::string(function) + ": argument '" + argument.first +
-                        "' differs across the ranks of group " + path_ + " (here " + std::to_string(argument.second) +
-                        ", min " + std::to_string(low) + ", max " + std::to_string(high) +
-                        "): every rank must pass the same value");
-        }
-        ++i;
-    }
+    agreement.error(local_error).check();
 }
 
 Group& Group::subgroup(const std::vector<int>& sizes) {
@@ -432,11 +394,15 @@ Group& Group::subgroup(const std::vector<int>& sizes) {
     if (it != subgroups_.end()) {
         return *it->second;
     }
-    if (std::accumulate(sizes.begin(), sizes.end(), 0) != size_ ||
-        std::any_of(sizes.begin(), sizes.end(), [](int s) { return s < 1; })) {
-        throw Error("llc::Group::subgroup: subgroup sizes must be positive and sum to the group size " +
-                    std::to_string(size_));
-    }
+    // The sizes must be the same on every rank before MPI_Comm_split sees colours made from them.
+    const bool valid = std::accumulate(sizes.begin(), sizes.end(), 0) == size_ &&
+                       std::none_of(sizes.begin(), sizes.end(), [](int s) { return s < 1; });
+    Agreement(*this, "llc::Group::subgroup")
+        .same_array("sizes", std::span<const int>(sizes))
+        .error(valid ? std::string()
+                     : "llc::Group::subgroup: subgroup sizes must be positive and sum to the group size " +
+                           std::to_string(size_))
+        .check();
     int color = 0;
     for (int start = 0; start + sizes[static_cast<std::size_t>(color)] <= rank_; ++color) {
         start += sizes[static_cast<std::size_t>(color)];
@@ -466,17 +432,21 @@ Group& Group::reordered(const std::vector<int>& order) {
         return *it->second;
     }
     int key = -1;
-    for (std::size_t k = 0; k < seen.size(); ++k) {
+    std::string error;
+    for (std::size_t k = 0; k < seen.size() && error.empty(); ++k) {
         const int r = k < order.size() ? order[k] : -1;
         if (order.size() != seen.size() || r < 0 || r >= size_ || seen[static_cast<std::size_t>(r)] != 0) {
-            throw_argument_error("llc::Group::reordered",
-                                 "order",
-                                 "of size " + std::to_string(order.size()),
-                                 "must be a permutation of the ranks 0 … " + std::to_string(size_ - 1));
+            error = argument_message("llc::Group::reordered",
+                                     "order",
+                                     "of size " + std::to_string(order.size()),
+                                     "must be a permutation of the ranks 0 … " + std::to_string(size_ - 1));
+            break;
         }
         seen[static_cast<std::size_t>(r)] = 1;
         key = r == rank_ ? static_cast<int>(k) : key;
     }
+    // The same order on every rank, before MPI_Comm_split numbers the ranks by it.
+    Agreement(*this, "llc::Group::reordered").same_array("order", std::span<const int>(order)).error(error).check();
     MPI_Comm split = MPI_COMM_NULL;
     detail::check_mpi(MPI_Comm_split(native(), 0, key, &split), "llc::Group::reordered");
     ++splits_;

@@ -1,4 +1,4 @@
-#include <llc/fingerprint.hpp>
+#include <llc/agreement.hpp>
 #include <llc/par.hpp>
 
 namespace llc::detail {
@@ -16,9 +16,10 @@ void PendingSends::wait_all() {
 }
 
 void check_weights_agree(Group& g, const char* function, std::span<const double> weights) {
-    g.check_same(function,
-                 {{"weights.size()", static_cast<long long>(weights.size())},
-                  {"weights (hash of the values)", Fingerprint{}.add(weights).value()}});
+    Agreement(g, function)
+        .same("weights.size()", static_cast<long long>(weights.size()))
+        .same_array("weights", weights)
+        .check();
     // Every rank now holds the same weights, so every rank reaches the same verdict.
     check_weights(function, g.size(), weights);
 }

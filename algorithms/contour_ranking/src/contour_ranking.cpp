@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 
+#include <llc/agreement.hpp>
 #include <llc/algorithms/contour_ranking.hpp>
 #include <llc/algorithms/contour_ranking_names.hpp>
 #include <llc/error.hpp>
@@ -210,7 +211,10 @@ void check_pattern(Group& group, const char* function, ContourPattern pattern, s
         error = argument_message(
             function, "pattern", std::to_string(static_cast<long long>(pattern)), "is not a ContourPattern");
     }
-    group.check_same(function, {{"pattern", static_cast<long long>(pattern)}}, error);
+    Agreement(group, function)
+        .same("pattern", static_cast<long long>(pattern), known ? to_string(pattern) : std::string_view{})
+        .error(error)
+        .check();
 }
 
 ContourPattern cheapest_pattern(
@@ -247,7 +251,20 @@ ContourPattern resolve_pattern(Group& group,
     const std::int64_t total = group.allreduce(local_nodes, Op::sum);
     const std::int64_t pixels = width * height;
     const double density = pixels == 0 ? 0.0 : static_cast<double>(total) / static_cast<double>(pixels);
-    return cheapest_pattern(group.size(), width, height, density, profile, price);
+    // The cost model chooses on each rank: a profile given on some ranks only, or different profiles, would choose
+    // different patterns, whose messages do not match. Agreed before any moves.
+    std::string error;
+    ContourPattern chosen = ContourPattern::automatic;
+    try {
+        chosen = cheapest_pattern(group.size(), width, height, density, profile, price);
+    } catch (const Error& e) {
+        error = std::string("llc::contour_rank: choosing the pattern: ") + e.what();
+    }
+    Agreement(group, "llc::contour_rank")
+        .same("pattern chosen by the cost model", static_cast<long long>(chosen), to_string(chosen))
+        .error(error)
+        .check();
+    return chosen;
 }
 
 /// cost::contour_rank of a successor map with `density` edge pixels a pixel (at most 1).

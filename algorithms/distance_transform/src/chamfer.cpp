@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include <llc/agreement.hpp>
 #include <llc/algorithms/chamfer.hpp>
 #include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/error.hpp>
-#include <llc/fingerprint.hpp>
 #include <llc/trace.hpp>
 
 #include "pipeline.hpp"
@@ -251,13 +251,11 @@ std::string argument_problem(const Group& g,
     return {};
 }
 
-/// A fingerprint of the mask, so that ranks can agree they use the same one.
-long long mask_fingerprint(const ChamferMask& mask) {
-    Fingerprint h;
-    for (const ChamferMask::Step& s : mask.forward()) {
-        h.add(std::int64_t{s.dy}).add(std::int64_t{s.dx}).add(std::int64_t{s.weight});
-    }
-    return h.value();
+/// A mask step as the agreement check shows it when the masks differ: "(dy, dx) weight w".
+std::string step_text(const ChamferMask::Step& s) {
+    std::ostringstream text;
+    text << '(' << s.dy << ", " << s.dx << ") weight " << s.weight;
+    return text.str();
 }
 
 }  // namespace
@@ -271,19 +269,38 @@ void chamfer_distance_transform(Group& g,
                                 std::span<std::int32_t> out,
                                 std::int64_t k,
                                 const cost::Profile* profile) {
-    const std::string problem = argument_problem(g, width, height, r, k, mask, image.size(), out.size());
-    g.check_same(function,
-                 {{"width", width}, {"height", height}, {"r", r}, {"k", k}, {"mask", mask_fingerprint(mask)}},
-                 problem);
-    Geometry geometry{
-        .width = width, .height = height, .r = r, .k = k, .lead = mask.lead(), .reach = mask.reach(), .P = g.size()};
+    std::string problem = argument_problem(g, width, height, r, k, mask, image.size(), out.size());
+    // The segment length the pipeline runs with: k, or the cost model's choice, which must come out the same on every
+    // rank (a profile given on some ranks only, or different profiles, would choose different ones: agreed below).
+    std::int64_t segment = k;
+    if (problem.empty() && k == 0 && g.size() > 1) {
+        try {
+            segment = profile != nullptr ? cost::best_segment(g.size(), width, height, r, mask, *profile)
+                                         : std::max<std::int64_t>(1, (width + 15) / 16);
+        } catch (const Error& e) {
+            problem = std::string(function) + ": choosing the segment length k: " + e.what();
+        }
+    }
+    Agreement(g, function)
+        .same("width", width)
+        .same("height", height)
+        .same("r", r)
+        .same("k", k)
+        .same("k (resolved)", segment)
+        .same_array("mask", std::span(mask.forward()), step_text)
+        .error(problem)
+        .check();
+    Geometry geometry{.width = width,
+                      .height = height,
+                      .r = r,
+                      .k = segment,
+                      .lead = mask.lead(),
+                      .reach = mask.reach(),
+                      .P = g.size()};
     if (g.size() == 1) {
         // One processor: both passes over the whole image, each row in one segment, nothing to send.
         geometry.r = height;
         geometry.k = width + height * mask.lead();
-    } else if (k == 0) {
-        geometry.k = profile != nullptr ? cost::best_segment(g.size(), width, height, r, mask, *profile)
-                                        : std::max<std::int64_t>(1, (width + 15) / 16);
     }
     for (const bool backward : {false, true}) {
         geometry.backward = backward;

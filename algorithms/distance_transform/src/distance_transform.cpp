@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include <llc/agreement.hpp>
 #include <llc/algorithms/distance_transform.hpp>
 #include <llc/error.hpp>
 
@@ -16,18 +17,23 @@ constexpr std::array<std::pair<Metric, std::string_view>, 5> metric_names{{{Metr
                                                                            {Metric::chamfer5711, "chamfer5711"},
                                                                            {Metric::euclidean, "euclidean"}}};
 
-/// Throws on every rank (the verdict joins an agreement check) unless `part` is this rank's part of a layout of g.
+/// The message when `part` is not this rank's part of a layout of g, else "".
 template <class T>
-void check_part_of_group(Group& g, const char* function, const char* argument, const DistributedImage<T>& part) {
-    std::string problem;
+std::string part_problem(const Group& g, const char* function, const char* argument, const DistributedImage<T>& part) {
     if (part.layout.P != g.size() || part.rank != g.rank()) {
-        problem = argument_message(
+        return argument_message(
             function,
             std::string(argument) + ".layout.P / " + argument + ".rank",
             std::to_string(part.layout.P) + " / " + std::to_string(part.rank),
             "must be this group's size / rank " + std::to_string(g.size()) + " / " + std::to_string(g.rank()));
     }
-    g.check_same(function, {}, problem);
+    return {};
+}
+
+/// Throws on every rank (the verdict joins an agreement check) unless `part` is this rank's part of a layout of g.
+template <class T>
+void check_part_of_group(Group& g, const char* function, const char* argument, const DistributedImage<T>& part) {
+    g.check_same(function, {}, part_problem(g, function, argument, part));
 }
 
 }  // namespace
@@ -83,10 +89,15 @@ DistributedImage<std::int32_t> distance_transform(Group& g,
                                                   Metric metric,
                                                   std::int64_t k,
                                                   const cost::Profile* profile) {
+    // The metric first: the chamfer and the Euclidean transforms move different data, so ranks that disagree on it
+    // must learn it before either starts.
+    Agreement(g, "llc::distance_transform")
+        .same("metric", static_cast<long long>(metric), metric_name(metric))
+        .error(part_problem(g, "llc::distance_transform", "image", image))
+        .check();
     if (metric != Metric::euclidean) {
         return distance_transform(g, image, chamfer_mask(metric), k, profile);
     }
-    check_part_of_group(g, "llc::distance_transform", "image", image);
     DistributedImage<std::int32_t> out{image.layout, image.rank, std::vector<std::int32_t>(image.rows.size())};
     euclidean_distance_transform(g, image.layout.width, image.layout.height, image.layout.r, image.rows, out.rows);
     return out;

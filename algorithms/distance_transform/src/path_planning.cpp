@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include <llc/agreement.hpp>
 #include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/algorithms/path_planning.hpp>
 #include <llc/error.hpp>
-#include <llc/fingerprint.hpp>
 #include <llc/trace.hpp>
 
 #include "path_kernels.hpp"
@@ -95,12 +95,9 @@ std::string argument_problem(const char* who,
     return {};
 }
 
-long long sources_fingerprint(std::span<const Pixel> sources) {
-    Fingerprint h;
-    for (const Pixel& s : sources) {
-        h.add(std::int64_t{s.row}).add(std::int64_t{s.column});
-    }
-    return h.value();
+/// A source as the agreement check shows it when the lists differ.
+std::string source_text(const Pixel& s) {
+    return pixel_text(s.row, s.column);
 }
 
 }  // namespace
@@ -129,14 +126,15 @@ PathPlanningReport path_planning(Group& g,
                                  std::int64_t k) {
     const std::string problem =
         argument_problem(function, g.size(), g.rank(), width, height, r, k, costs, sources, out.size());
-    g.check_same(function,
-                 {{"width", width},
-                  {"height", height},
-                  {"r", r},
-                  {"k", k},
-                  {"sources.size()", static_cast<long long>(sources.size())},
-                  {"sources", sources_fingerprint(sources)}},
-                 problem);
+    Agreement(g, function)
+        .same("width", width)
+        .same("height", height)
+        .same("r", r)
+        .same("k", k)
+        .same("sources.size()", static_cast<long long>(sources.size()))
+        .same_array("sources", sources, source_text)
+        .error(problem)
+        .check();
     detail::sweep::Geometry geometry{.width = width,
                                      .height = height,
                                      .r = r,

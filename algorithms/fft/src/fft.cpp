@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include <llc/agreement.hpp>
 #include <llc/algorithms/fft.hpp>
 #include <llc/algorithms/fft_names.hpp>
 #include <llc/error.hpp>
@@ -74,6 +75,16 @@ std::int64_t fft_block_start(std::int64_t n, int P, int rank) {
 namespace {
 
 constexpr const char* execute_name = "llc::FftPlan::execute";
+
+/// An agreement on every field of `options`, shown by name; the caller adds its own arguments and checks.
+Agreement agree_on_options(Group& g, const char* function, const FftOptions& options) {
+    Agreement agreement(g, function);
+    agreement.same("options.direction", static_cast<long long>(options.direction), to_string(options.direction))
+        .same("options.layout", static_cast<long long>(options.layout), to_string(options.layout))
+        .same("options.order", static_cast<long long>(options.order), to_string(options.order))
+        .same("options.planner", static_cast<long long>(options.planner), to_string(options.planner));
+    return agreement;
+}
 
 int sign_of(FftDirection direction) {
     return direction == FftDirection::forward ? -1 : 1;
@@ -395,11 +406,7 @@ struct FftPlan::Impl {
 
 FftPlan::FftPlan(Group& g, std::int64_t n, FftOptions options) : impl_(std::make_unique<Impl>()) {
     constexpr const char* name = "llc::FftPlan";
-    g.check_same(name,
-                 {{"n", n},
-                  {"options.direction", static_cast<long long>(options.direction)},
-                  {"options.layout", static_cast<long long>(options.layout)},
-                  {"options.order", static_cast<long long>(options.order)}});
+    agree_on_options(g, name, options).same("n", n).check();
     if (n < 1) {
         throw_argument_error(name, "n", std::to_string(n), "must be at least 1");
     }
@@ -544,27 +551,27 @@ void FftPlan::execute(std::span<const std::complex<double>> in, std::span<std::c
     const auto* ib = reinterpret_cast<const char*>(in.data());
     const auto* ob = reinterpret_cast<const char*>(out.data());
     const bool overlap = ib != ob && ib < ob + out.size_bytes() && ob < ib + in.size_bytes();
-    const bool ok = in_ok && out_ok && !overlap;
-    impl.group->check_same(
-        execute_name, {{"in.size(), out.size() match the plan's layout and do not overlap (1 = yes)", ok ? 1 : 0}});
+    // This rank's verdict, with the sizes it got and the ones the plan expects here; the agreement check makes it an
+    // error on every rank, each showing the messages of the ranks at fault.
+    const std::string where = " on rank " + std::to_string(impl.group->rank()) + " (layout " +
+                              std::string(to_string(impl.options.layout)) + ", n = " + std::to_string(impl.n) +
+                              ", P = " + std::to_string(impl.group->size()) + ")";
+    std::string error;
     if (!in_ok) {
-        throw_argument_error(execute_name,
-                             "in.size()",
-                             std::to_string(in.size()),
-                             "must equal this processor's input_size() = " + std::to_string(expected) + " (layout " +
-                                 std::string(to_string(impl.options.layout)) + ", n = " + std::to_string(impl.n) +
-                                 ", P = " + std::to_string(impl.group->size()) + ")");
-    }
-    if (!out_ok) {
-        throw_argument_error(execute_name,
-                             "out.size()",
-                             std::to_string(out.size()),
-                             "must equal this processor's output_size() = " + std::to_string(expected));
-    }
-    if (overlap) {
-        throw_argument_error(
+        error = argument_message(execute_name,
+                                 "in.size()",
+                                 std::to_string(in.size()),
+                                 "must equal this processor's input_size() = " + std::to_string(expected) + where);
+    } else if (!out_ok) {
+        error = argument_message(execute_name,
+                                 "out.size()",
+                                 std::to_string(out.size()),
+                                 "must equal this processor's output_size() = " + std::to_string(expected) + where);
+    } else if (overlap) {
+        error = argument_message(
             execute_name, "out", "a buffer overlapping in", "in and out must be the same buffer or not overlap at all");
     }
+    impl.group->check_same(execute_name, {}, error);
     impl.run(in.data(), out.data());
 }
 
@@ -576,6 +583,10 @@ std::vector<std::complex<double>> FftPlan::execute(std::span<const std::complex<
 
 std::vector<std::complex<double>> fft(Group& g, std::span<const std::complex<double>> in, FftOptions options) {
     auto n = static_cast<std::int64_t>(in.size());
+    // The layout decides whether n is this rank's size or the sum of all: agreed before the sum is taken.
+    agree_on_options(g, "llc::fft", options)
+        .same("in.size() (replicated: the whole input, n)", options.layout == FftLayout::replicated ? n : 0)
+        .check();
     if (options.layout == FftLayout::block) {
         n = g.allreduce(static_cast<long long>(in.size()), Op::sum);
     }

@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include <llc/agreement.hpp>
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/error.hpp>
-#include <llc/fingerprint.hpp>
 
 #include "interval_dp.hpp"
 
@@ -91,6 +91,21 @@ std::int64_t default_r(int P, std::int64_t n, const IntervalDpOptions& options) 
         return cost::matrix_chain_best_r(P, n, *options.profile);
     }
     return default_block_size(P, n);
+}
+
+/// default_r, unless `error` already holds this rank's verdict; a failure of the cost model becomes the verdict, so
+/// that the agreement check that follows makes it an error on every rank.
+std::int64_t resolved_r(
+    const char* function, int P, std::int64_t n, const IntervalDpOptions& options, std::string& error) {
+    if (!error.empty() || n < 1) {
+        return 0;
+    }
+    try {
+        return default_r(P, n, options);
+    } catch (const Error& e) {
+        error = std::string(function) + ": choosing the block size: " + e.what();
+        return 0;
+    }
 }
 
 /// Walks the optimal tree from (0, n−1) level by level: the owner of column j knows split(i, j); one allreduce (max
@@ -201,14 +216,16 @@ MatrixChainResult matrix_chain(Group& g, std::span<const std::int64_t> dims, con
         }
     }
     check_options(g, name, options, error);
-    g.check_same(name,
-                 {{"dims.size()", static_cast<long long>(dims.size())},
-                  {"dims (fingerprint)", Fingerprint{}.add(dims).value()},
-                  {"options.r", options.r.value_or(0)}},
-                 error);
     const auto n = static_cast<std::int64_t>(dims.size()) - 1;
     MatrixChainResult result;
-    result.r = default_r(g.size(), n, options);
+    result.r = resolved_r(name, g.size(), n, options, error);
+    Agreement(g, name)
+        .same("dims.size()", static_cast<long long>(dims.size()))
+        .same_array("dims", dims)
+        .same("options.r", options.r.value_or(0))
+        .same("r (resolved)", result.r)
+        .error(error)
+        .check();
     const ChainPolicy policy{dims.data(), !chain_fits(dims)};
     result.table = detail::interval_dp::run<std::int64_t>(g, n, result.r, policy, options.received);
     result.cost = top_value(g, result.table);
@@ -255,13 +272,19 @@ OptimalBstResult optimal_bst(Group& g, std::span<const double> freq, const Inter
         }
     }
     check_options(g, name, options, error);
-    g.check_same(name,
-                 {{"freq.size()", static_cast<long long>(freq.size())},
-                  {"freq (fingerprint)", Fingerprint{}.add(freq).value()},
-                  {"options.r", options.r.value_or(0)}},
-                 error);
     const auto keys = static_cast<std::int64_t>(freq.size());
     const std::int64_t n = keys + 1;
+    // At P = 1 Knuth's algorithm runs without blocks; elsewhere the block size must be the same on every rank (a
+    // profile given on some ranks only, or different profiles, would choose different ones).
+    const std::int64_t r =
+        g.size() == 1 && options.received == nullptr ? 0 : resolved_r(name, g.size(), n, options, error);
+    Agreement(g, name)
+        .same("freq.size()", static_cast<long long>(freq.size()))
+        .same_array("freq", freq)
+        .same("options.r", options.r.value_or(0))
+        .same("r (resolved)", r)
+        .error(error)
+        .check();
     std::vector<double> prefix(static_cast<std::size_t>(n), 0.0);
     for (std::int64_t m = 0; m < keys; ++m) {
         prefix[static_cast<std::size_t>(m + 1)] =
@@ -293,7 +316,7 @@ OptimalBstResult optimal_bst(Group& g, std::span<const double> freq, const Inter
             }
         }
     } else {
-        result.r = default_r(g.size(), n, options);
+        result.r = r;
         result.table = detail::interval_dp::run<double>(g, n, result.r, BstPolicy{prefix.data()}, options.received);
         result.cost = top_value(g, result.table);
     }

@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include <llc/agreement.hpp>
 #include <llc/algorithms/symv.hpp>
 #include <llc/algorithms/symv_names.hpp>
 #include <llc/error.hpp>
-#include <llc/fingerprint.hpp>
 #include <llc/trace.hpp>
 
 #include "symv_kernels.hpp"
@@ -118,7 +118,11 @@ SymmetricMatrix<T>::SymmetricMatrix(Group& g,
                                     bool allocate) {
     const std::string error =
         n < 1 ? argument_message(function, "n", std::to_string(n), "must be at least 1") : local_error;
-    g.check_same(function, {{"n", n}, {"mapping", static_cast<long long>(mapping)}}, error);
+    Agreement(g, function)
+        .same("n", n)
+        .same("mapping", static_cast<long long>(mapping), to_string(mapping))
+        .error(error)
+        .check();
     layout_ = SymvLayout(n, g.size(), mapping);
     rank_ = g.rank();
     for (const int b : layout_.blocks_of(rank_)) {
@@ -145,6 +149,10 @@ SymmetricMatrix<T> SymmetricMatrix<T>::from_full(
     if (n >= 1 && full.size() != static_cast<std::size_t>(n * n)) {
         error = argument_message(name, "full.size()", size_text(full.size()), "must be n² = " + std::to_string(n * n));
     }
+    // Which triangle the ranks read changes the matrix without a message to show it: agreed first.
+    Agreement(g, name)
+        .same("triangle", static_cast<long long>(triangle), triangle == Triangle::lower ? "lower" : "upper")
+        .check();
     SymmetricMatrix m(g, n, mapping, name, error, true);
     const auto un = static_cast<std::size_t>(n);
     auto entry = [&](std::int64_t i, std::int64_t j) {  // i ≥ j
@@ -421,11 +429,11 @@ std::vector<T> standard_product(Group& g, const SymmetricMatrix<T>& A, std::span
 
 template <class T>
 void symv(Group& g,
-          T alpha,
+          std::type_identity_t<T> alpha,
           const SymmetricMatrix<T>& A,
-          std::span<const T> x,
-          T beta,
-          std::span<T> y,
+          std::type_identity_t<std::span<const T>> x,
+          std::type_identity_t<T> beta,
+          std::type_identity_t<std::span<T>> y,
           const SymvOptions& options) {
     constexpr const char* name = "llc::symv";
     std::string error;
@@ -443,13 +451,14 @@ void symv(Group& g,
         error = argument_message(
             name, "y.size()", size_text(y.size()), "must be A.local_rows() = " + std::to_string(A.local_rows()));
     }
-    g.check_same(name,
-                 {{"A.n()", A.n()},
-                  {"A.mapping()", static_cast<long long>(A.mapping())},
-                  {"alpha", Fingerprint().add(static_cast<double>(alpha)).value()},
-                  {"beta", Fingerprint().add(static_cast<double>(beta)).value()},
-                  {"options.overlap", options.overlap ? 1 : 0}},
-                 error);
+    Agreement(g, name)
+        .same("A.n()", A.n())
+        .same("A.mapping()", static_cast<long long>(A.mapping()), to_string(A.mapping()))
+        .same_real("alpha", static_cast<double>(alpha))
+        .same_real("beta", static_cast<double>(beta))
+        .same("options.overlap", options.overlap ? 1 : 0)
+        .error(error)
+        .check();
     // As BLAS: β = 0 sets y without reading it, α = 0 reads neither A nor x.
     const auto scaled = [beta](T old) { return beta == T{} ? T{} : beta * old; };
     if (alpha == T{}) {

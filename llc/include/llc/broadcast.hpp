@@ -39,4 +39,11 @@ void bcast(Group& g, std::span<T> data, int root, Bcast algorithm) {
         g, static_cast<void*>(data.data()), data.size(), sizeof(T), detail::mpi_type<T>(), root, algorithm);
 }
 
+/// The same on a contiguous range (a std::vector, a std::array): its entries, in place.
+template <WritableRange R>
+requires(Trivial<std::ranges::range_value_t<R>> &&
+         !detail::OutputSpan<R>) void bcast(Group& g, R&& data, int root, Bcast algorithm) {
+    bcast(g, detail::output_span(data), root, algorithm);
+}
+
 }  // namespace llc

@@ -29,7 +29,10 @@ struct EnvironmentOptions {
 /// (configure_from_environment):
 /// - LLC_TRACE=path: tracing on; at exit the merged trace goes to `path` and the Chrome/Perfetto view beside it
 ///   (write_trace_from_environment over the world group);
-/// - LLC_CHECKS=0: drop the agreement checks of the collectives (for timing runs).
+/// - LLC_CHECKS=0: drop the agreement checks of the collectives (for timing runs);
+/// - LLC_BACKTRACE=1: an exception that escapes main() ends the job through the C++ runtime's std::terminate (its
+///   report and the MPI library's backtrace); by default it prints "llc: error on rank R: message" once per rank and
+///   the job exits with status 1.
 /// With EnvironmentOptions::keep_freed_memory it also sets glibc's malloc to keep freed memory (keep_freed_memory()).
 /// Exactly one may exist at a time. Construct it first in main(), before any other llc object.
 class Environment {

@@ -45,6 +45,11 @@ class MpiError : public Error {
 [[noreturn]] void abort_job(std::string_view group_path, std::string_view message) noexcept;
 
 namespace detail {
+/// Makes an exception that escapes main() print "llc: error on rank R: message" once and end the job with status 1,
+/// without the runtime's "terminate called" report and the MPI library's backtrace of the abort (LLC_BACKTRACE=1
+/// keeps them). Called by llc::Environment.
+void install_terminate_handler() noexcept;
+
 /// The shortest text that reads back as the same double ("-1", "0.1", "nan", "inf").
 [[nodiscard]] std::string format_value(double value);
 

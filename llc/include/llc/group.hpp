@@ -189,11 +189,82 @@ class Group {
     template <Trivial T>
     [[nodiscard]] ShiftInFlight shift_start(std::span<const T> send, std::span<T> recv, int offset = 1);
 
+    // ---- The same collectives on contiguous ranges (std::vector, std::array, spans of non-const values) ----------
+    // Each forwards to the span overload above: `g.allgatherv(vec)`, `g.allreduce(v, v, Op::sum)`.
+
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Reducible<std::ranges::range_value_t<R>>
+    void reduce(const R& in, Out&& out, Op op, int root) {
+        reduce(detail::input_span(in), detail::output_span(out), op, root);
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Reducible<std::ranges::range_value_t<R>>
+    void allreduce(const R& in, Out&& out, Op op) { allreduce(detail::input_span(in), detail::output_span(out), op); }
+    template <detail::InputRange R>
+    requires Trivial<std::ranges::range_value_t<R>>
+    [[nodiscard]] std::vector<std::ranges::range_value_t<R>> gather(const R& send, int root) {
+        return gather(detail::input_span(send), root);
+    }
+    template <detail::InputRange R>
+    requires Trivial<std::ranges::range_value_t<R>>
+    [[nodiscard]] std::vector<std::ranges::range_value_t<R>> gatherv(const R& send,
+                                                                     int root,
+                                                                     std::vector<int>* counts = nullptr) {
+        return gatherv(detail::input_span(send), root, counts);
+    }
+    template <detail::InputRange R>
+    requires Trivial<std::ranges::range_value_t<R>>
+    [[nodiscard]] std::vector<std::ranges::range_value_t<R>> allgather(const R& send) {
+        return allgather(detail::input_span(send));
+    }
+    template <detail::InputRange R>
+    requires Trivial<std::ranges::range_value_t<R>>
+    [[nodiscard]] std::vector<std::ranges::range_value_t<R>> allgatherv(const R& send,
+                                                                        std::vector<int>* counts = nullptr) {
+        return allgatherv(detail::input_span(send), counts);
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>>
+    void scatter(const R& send, Out&& recv, int root) {
+        scatter(detail::input_span(send), detail::output_span(recv), root);
+    }
+    template <ContiguousRange R, ContiguousRange C>
+    requires(Trivial<std::ranges::range_value_t<R>>&& std::same_as<std::ranges::range_value_t<C>, int> &&
+             !(detail::InputSpan<R> && detail::InputSpan<C>))
+        [[nodiscard]] std::vector<std::ranges::range_value_t<R>> scatterv(const R& send, const C& counts, int root) {
+        return scatterv(detail::input_span(send), detail::input_span(counts), root);
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>>
+    void alltoall(const R& send, Out&& recv) { alltoall(detail::input_span(send), detail::output_span(recv)); }
+    template <ContiguousRange R, ContiguousRange C>
+    requires(Trivial<std::ranges::range_value_t<R>>&& std::same_as<std::ranges::range_value_t<C>, int> &&
+             !(detail::InputSpan<R> && detail::InputSpan<C>))
+        [[nodiscard]] std::vector<std::ranges::range_value_t<R>> alltoallv(const R& send,
+                                                                           const C& send_counts,
+                                                                           std::vector<int>* recv_counts = nullptr) {
+        return alltoallv(detail::input_span(send), detail::input_span(send_counts), recv_counts);
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>>
+    void swap(int partner, const R& send, Out&& recv) {
+        swap(partner, detail::input_span(send), detail::output_span(recv));
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>>
+    void shift(const R& send, Out&& recv, int offset = 1) {
+        shift(detail::input_span(send), detail::output_span(recv), offset);
+    }
+    template <ContiguousRange R, WritableRange Out>
+    requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>>
+    [[nodiscard]] ShiftInFlight shift_start(const R& send, Out&& recv, int offset = 1);
+
     // ---- Division support (used by par / weighted_par) ---------------------------------------------------------
 
     /// The subgroup this processor belongs to when the group is cut into consecutive blocks of `sizes` (which sum to
     /// size()). Collective over this group the first time a shape is seen; cached afterwards, so a recursive
-    /// division of the same shape does not call MPI_Comm_split again.
+    /// division of the same shape does not call MPI_Comm_split again. The first time, the sizes are agreed on
+    /// (llc::Agreement): sizes that differ across the ranks are an llc::Error on every rank.
     Group& subgroup(const std::vector<int>& sizes);
     /// A group of this processor alone, for tasks run one after another when P < r. Local, cached.
     Group& self();
@@ -201,7 +272,8 @@ class Group {
     /// a layout whose parts are not consecutive ranks (contour ranking's quadrants of a row-major block grid): a
     /// division of the reordered group cuts it into consecutive blocks of the new order. `order` must be a
     /// permutation of 0 … size()−1 and the same on every rank; the identity returns this group. Collective over this
-    /// group the first time an order is seen (one MPI_Comm_split); cached afterwards. Same parent, path and depth.
+    /// group the first time an order is seen (an agreement on the order, then one MPI_Comm_split); cached afterwards.
+    /// Same parent, path and depth.
     /// @throws llc::Error naming `order` when it is not a permutation of the ranks.
     Group& reordered(const std::vector<int>& order);
     /// How many MPI_Comm_split calls this group made (for tests of the cache).
@@ -223,8 +295,8 @@ class Group {
         return start;
     }
 
-    /// Throws llc::Error on every rank unless every rank passed the same value of each named argument.
-    /// One allreduce; skipped when checks are off.
+    /// Throws llc::Error on every rank unless every rank passed the same value of each named argument: an
+    /// llc::Agreement (<llc/agreement.hpp>) of integer arguments. One allreduce; skipped when checks are off.
     /// `local_error`, when not empty, is this rank's own verdict on its arguments (a root out of range, an output of
     /// the wrong size): it joins the same allreduce, so that every rank throws — the ranks that found the error with
     /// its message, the others with one that points to them — instead of some throwing and the rest waiting forever.
@@ -246,6 +318,8 @@ class Group {
     Group(boost::mpi::communicator comm, Group* parent, std::string path, Key);
 
   private:
+    friend class Agreement;  // sets and clears check_start_ around its allreduce
+
     /// Runs `body` as the collective of a normal superstep; `bytes` (h) is read after the body ran, so a body that only
     /// learns the size (v-variants) can set it.
     template <class F>

@@ -1,6 +1,7 @@
 #pragma once
 /// @file
 /// The La Laguna C layer: groups, normal and division supersteps, the partner relation, tracing.
+#include <llc/agreement.hpp>
 #include <llc/broadcast.hpp>
 #include <llc/environment.hpp>
 #include <llc/error.hpp>

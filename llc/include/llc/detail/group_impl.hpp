@@ -78,7 +78,9 @@ void Group::reduce(std::span<const T> in, std::span<T> out, Op op, int root) {
                                  std::to_string(out.size()),
                                  "must equal in.size() = " + std::to_string(in.size()) + " on the root");
     }
-    check_same("llc::Group::reduce", {{"in.size()", static_cast<long long>(in.size())}, {"root", root}}, error);
+    check_same("llc::Group::reduce",
+               {{"in.size()", static_cast<long long>(in.size())}, {"root", root}, {"op", static_cast<long long>(op)}},
+               error);
     const int count = detail::to_count("llc::Group::reduce", "in.size()", in.size());
     superstep("reduce", in.size_bytes(), [&] {
         const void* send = in.data();
@@ -99,7 +101,7 @@ void Group::reduce(std::span<const T> in, std::span<T> out, Op op, int root) {
 template <Reducible T>
 void Group::allreduce(std::span<const T> in, std::span<T> out, Op op) {
     check_same("llc::Group::allreduce",
-               {{"in.size()", static_cast<long long>(in.size())}},
+               {{"in.size()", static_cast<long long>(in.size())}, {"op", static_cast<long long>(op)}},
                out.size() == in.size() ? std::string()
                                        : argument_message("llc::Group::allreduce",
                                                           "out.size()",
@@ -387,6 +389,12 @@ ShiftInFlight Group::shift_start(std::span<const T> send, std::span<T> recv, int
         flight.posted_ = recorder.now();
     }
     return flight;
+}
+
+template <ContiguousRange R, WritableRange Out>
+requires detail::RangePair<R, Out> && Trivial<std::ranges::range_value_t<R>> ShiftInFlight
+Group::shift_start(const R& send, Out&& recv, int offset) {
+    return shift_start(detail::input_span(send), detail::output_span(recv), offset);
 }
 
 }  // namespace llc

@@ -7,6 +7,7 @@
 #include <concepts>
 #include <cstdint>
 #include <ranges>
+#include <span>
 #include <type_traits>
 
 #include <mpi.h>
@@ -30,7 +31,41 @@ concept TrivialContainer = std::ranges::contiguous_range<R> && Trivial<std::rang
     r.resize(n);
 };
 
+/// What the span-taking APIs also take by deduction (a std::vector, a std::array, a span of non-const values): a
+/// contiguous sized range, forwarded to them as a span. The exact span types are left to the span overloads.
+template <class R>
+concept ContiguousRange = std::ranges::contiguous_range<R> && std::ranges::sized_range<R>;
+/// A ContiguousRange whose entries can be written (not const): what an output span also takes.
+template <class R>
+concept WritableRange =
+    ContiguousRange<R> && !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+
 namespace detail {
+
+/// Whether R is exactly std::span<const V> (an input span) or std::span<V> (an output span) of its values.
+template <class R>
+concept InputSpan = std::same_as<std::remove_cvref_t<R>, std::span<const std::ranges::range_value_t<R>>>;
+template <class R>
+concept OutputSpan = std::same_as<std::remove_cvref_t<R>, std::span<std::ranges::range_value_t<R>>>;
+
+/// A ContiguousRange that is not already the input span it stands for.
+template <class R>
+concept InputRange = ContiguousRange<R> && !InputSpan<R>;
+
+/// The range as the span the APIs take.
+template <ContiguousRange R>
+std::span<const std::ranges::range_value_t<R>> input_span(const R& r) {
+    return {std::ranges::data(r), std::ranges::size(r)};
+}
+template <WritableRange R>
+std::span<std::ranges::range_value_t<R>> output_span(R&& r) {
+    return {std::ranges::data(r), std::ranges::size(r)};
+}
+/// Two ranges of the same values, not both already the exact spans (in, out) of an API.
+template <class In, class Out>
+concept RangePair = ContiguousRange<In> && WritableRange<Out> &&
+    std::same_as<std::ranges::range_value_t<In>, std::ranges::range_value_t<Out>> &&
+    !(InputSpan<In> && OutputSpan<Out>);
 
 /// A committed MPI datatype of `bytes` contiguous bytes, made once per size and freed at MPI_Finalize.
 MPI_Datatype byte_block_type(std::size_t bytes);

@@ -184,7 +184,7 @@ template <class T>
 namespace detail {
 /// The checks gather_rows and allgather_rows share.
 template <class T>
-void check_part(Group& g, const char* function, const DistributedImage<T>& part, std::string problem) {
+void check_part(Group& g, const char* function, const DistributedImage<T>& part, std::string problem, int root = -1) {
     const RowBlocks& L = part.layout;
     if (problem.empty() && (L.P != g.size() || part.rank != g.rank())) {
         problem = argument_message(
@@ -208,14 +208,16 @@ void check_part(Group& g, const char* function, const DistributedImage<T>& part,
                              "must be this rank's rows × width = " + std::to_string(L.rows_held(g.rank()) * L.width));
     }
     g.check_same(
-        function, {{"part.layout.width", L.width}, {"part.layout.height", L.height}, {"part.layout.r", L.r}}, problem);
+        function,
+        {{"part.layout.width", L.width}, {"part.layout.height", L.height}, {"part.layout.r", L.r}, {"root", root}},
+        problem);
 }
 }  // namespace detail
 
 template <class T>
 Image<T> gather_rows(Group& g, const DistributedImage<T>& part, int root) {
     constexpr const char* function = "llc::gather_rows";
-    detail::check_part(g, function, part, g.root_error(function, root));
+    detail::check_part(g, function, part, g.root_error(function, root), root);
     const std::vector<T> by_rank = g.gatherv(std::span<const T>(part.rows), root);
     if (g.rank() != root) {
         return {};

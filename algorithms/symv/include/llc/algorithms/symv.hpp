@@ -177,7 +177,8 @@ struct SymvOptions {
     bool overlap = true;
 };
 
-/// y = αAx + βy. x and y are this rank's entries in A's layout (A.local_rows() each, rows in the order of
+/// y = αAx + βy. T is the matrix's: α, β, x and y convert to it (`llc::symv(g, 1.0, A, x, 0.0, y)` with std::vector x
+/// and y). x and y are this rank's entries in A's layout (A.local_rows() each, rows in the order of
 /// A.local_row_indices(); distribute_vector / gather_vector convert). The mapping of A selects the algorithm.
 ///
 /// Reflection (article [3] §3.2): x is first replicated (one allgatherv: the article's "each processor receives a copy
@@ -196,11 +197,11 @@ struct SymvOptions {
 ///         mapping or the options differ across ranks.
 template <class T>
 void symv(Group& g,
-          T alpha,
+          std::type_identity_t<T> alpha,
           const SymmetricMatrix<T>& A,
-          std::span<const T> x,
-          T beta,
-          std::span<T> y,
+          std::type_identity_t<std::span<const T>> x,
+          std::type_identity_t<T> beta,
+          std::type_identity_t<std::span<T>> y,
           const SymvOptions& options = {});
 
 /// This rank's entries of a vector replicated on every rank (length n), in A's layout. Local, no communication.
@@ -212,6 +213,21 @@ template <class T>
 /// elsewhere). Collective over g. @throws llc::Error on every rank when local.size() is not this rank's row count.
 template <class T>
 [[nodiscard]] std::vector<T> gather_vector(Group& g, const SymvLayout& layout, std::span<const T> local, int root = -1);
+
+/// distribute_vector and gather_vector of a contiguous range (a std::vector, a std::array).
+template <detail::InputRange R>
+[[nodiscard]] std::vector<std::ranges::range_value_t<R>> distribute_vector(const SymvLayout& layout,
+                                                                           int rank,
+                                                                           const R& full) {
+    return distribute_vector(layout, rank, detail::input_span(full));
+}
+template <detail::InputRange R>
+[[nodiscard]] std::vector<std::ranges::range_value_t<R>> gather_vector(Group& g,
+                                                                       const SymvLayout& layout,
+                                                                       const R& local,
+                                                                       int root = -1) {
+    return gather_vector(g, layout, detail::input_span(local), root);
+}
 
 /// Sequential references.
 namespace sequential {
