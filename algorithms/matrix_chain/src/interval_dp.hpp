@@ -107,7 +107,35 @@ struct ChainPolicy {
               std::int64_t* arg) const {
         const std::int64_t a = dims[i] * dims[k + 1];
         const std::int64_t* g = dims + j0 + 1;
-        for (std::int64_t m = 0; m < len; ++m) {
+        std::int64_t m = 0;
+        if (a < (std::int64_t{1} << 32)) {  // dims below 2^21 (not saturating): the product is one vpmuludq
+            using V = Simd<std::int64_t>::V;
+            V vc;
+            V va;
+            V vk;
+            for (int l = 0; l < 8; ++l) {
+                vc[l] = cik;
+                va[l] = a;
+                vk[l] = k;
+            }
+            for (; m + 8 <= len; m += 8) {
+                V x;
+                V z;
+                V v;
+                V w;
+                std::memcpy(&x, crow + m, sizeof(V));
+                std::memcpy(&z, g + m, sizeof(V));
+                std::memcpy(&v, val + m, sizeof(V));
+                std::memcpy(&w, arg + m, sizeof(V));
+                const V c = vc + x + times<V, true>(va, z);
+                const V less = c < v;
+                v = less ? c : v;
+                w = less ? vk : w;
+                std::memcpy(val + m, &v, sizeof(V));
+                std::memcpy(arg + m, &w, sizeof(V));
+            }
+        }
+        for (; m < len; ++m) {
             const std::int64_t c = cik + crow[m] + a * g[m];
             const bool less = c < val[m];
             val[m] = less ? c : val[m];

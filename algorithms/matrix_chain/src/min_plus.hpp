@@ -74,23 +74,38 @@ std::pair<decltype(V{}[0] + 0), std::int64_t> merge_lanes(V vbest, I vgroup) {
     return {best[0], first[0]};
 }
 
+/// The lanes of a and b that are equal, as bits (lane l at bit l).
+template <class V>
+inline unsigned equal_lanes(V a, V b) {
+#if defined(__AVX512F__)
+    if constexpr (sizeof(V) == 64 && std::is_integral_v<std::remove_cvref_t<decltype(a[0])>>) {
+        return _mm512_cmpeq_epi64_mask(reinterpret_cast<__m512i>(a), reinterpret_cast<__m512i>(b));
+    } else if constexpr (sizeof(V) == 64) {
+        return _mm512_cmp_pd_mask(reinterpret_cast<__m512d>(a), reinterpret_cast<__m512d>(b), _CMP_EQ_OQ);
+    }
+#endif
+    const auto eq = a == b;
+    unsigned bits = 0;
+    for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(a[0])); ++l) {
+        bits |= eq[l] != 0 ? 1U << l : 0U;
+    }
+    return bits;
+}
+
 /// The first m in [first, first + 4·lanes) whose candidate c(m) (load(m): the lanes at m … m + lanes − 1) equals
 /// `best`, which one of them does: four vector compares, not 32 scalar candidates (a scalar rescan cost as much as a
 /// sixth of a 512-long range).
 template <class V, class Load>
-std::int64_t first_equal(const Load& load, std::int64_t first, decltype(V{}[0] + 0) best) {
+inline __attribute__((always_inline)) std::int64_t first_equal(const Load& load,
+                                                               std::int64_t first,
+                                                               decltype(V{}[0] + 0) best) {
     constexpr int lanes = 64 / sizeof(V{}[0]);
     V vb;
     for (int l = 0; l < lanes; ++l) {
         vb[l] = best;
     }
     for (int q = 0; q < 4; ++q) {
-        const auto eq = load(first + q * lanes) == vb;
-        unsigned bits = 0;
-        for (int l = 0; l < lanes; ++l) {
-            bits |= eq[l] != 0 ? 1U << l : 0U;
-        }
-        if (bits != 0) {
+        if (const unsigned bits = equal_lanes(load(first + q * lanes), vb); bits != 0) {
             return first + q * lanes + __builtin_ctz(bits);
         }
     }
