@@ -10,7 +10,8 @@
 //   edt  vs opencv DIST_L2 DIST_MASK_PRECISE (exact, float) and vs ours at P = 1
 // OpenCV and our one-processor runs are on rank 0 while the other ranks wait. OpenCV runs with one thread
 // (cv::setNumThreads(1)); its threaded runs gain nothing for the chamfer masks (peers-and-limits.md §4). Before
-// timing, rank 0 checks that our one-processor distances equal OpenCV's (the EDT's within 1e-3).
+// timing, rank 0 checks that our one-processor distances equal OpenCV's (the EDT's within 1e-3) and that our
+// distributed run's (gathered) equal our one-processor run's exactly (integer distances, the EDT's squared).
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -19,6 +20,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llc/algorithms/blob_image.hpp>
@@ -47,7 +49,9 @@ struct Ours {
     Ours(const Transform& t, Group& g, const std::vector<std::uint8_t>& whole, std::int64_t side)
         : transform(t), group(g), n(side) {
         layout = t.mask ? sweep_layout(g.size(), n, n, *t.mask) : SweepLayout{(n + g.size() - 1) / g.size(), 1};
-        image = distribute_rows(g, ImageView<const std::uint8_t>{n, n, whole}, layout.r).rows;
+        DistributedImage<std::uint8_t> part = distribute_rows(g, ImageView<const std::uint8_t>{n, n, whole}, layout.r);
+        rows = part.layout;
+        image = std::move(part.rows);
         out.resize(image.size());
     }
     void operator()() {
@@ -61,8 +65,13 @@ struct Ours {
     Group& group;
     std::int64_t n;
     SweepLayout layout;
+    RowBlocks rows;  ///< which rows this processor holds
     std::vector<std::uint8_t> image;
     std::vector<std::int32_t> out;
+    /// The whole output on rank 0 (one gatherv); empty elsewhere. Collective over the group.
+    [[nodiscard]] std::vector<std::int32_t> gathered() {
+        return gather_rows(group, DistributedImage<std::int32_t>{rows, group.rank(), out}, 0).pixels;
+    }
 };
 
 /// Our distances on rank 0's rows against OpenCV's (float) output.
@@ -108,6 +117,11 @@ std::vector<Row> run(Group& world, const Options& options) {
                     cv::distanceTransform(source, distances, t.cv_type, t.cv_mask);
                     check_against_opencv(t, one->out, distances, n);
                 }
+            }
+            ours();
+            if (const std::vector<std::int32_t> all = ours.gathered(); world.rank() == 0 && all != one->out) {
+                throw std::runtime_error("llc-compare distance-transform: " + t.name + " at P = " + std::to_string(P) +
+                                         " differs from our P = 1 at n = " + std::to_string(n));
             }
             const std::vector<std::function<void()>> bodies{[&] { ours(); },
                                                             [&] {

@@ -1,6 +1,7 @@
 #pragma once
 // The interval-DP engine of article [1] and its min-plus kernel (private to llc_algorithms).
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -8,6 +9,8 @@
 #include <new>
 #include <span>
 #include <sys/mman.h>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -15,6 +18,8 @@
 #include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/group.hpp>
 #include <llc/trace.hpp>
+
+#include "min_plus.hpp"
 
 namespace llc::detail::interval_dp {
 
@@ -40,102 +45,6 @@ std::unique_ptr<T[], FreeDeleter> fresh_array(std::size_t count) {
     return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
 }
 
-template <class T>
-struct Best {
-    T value;
-    std::int64_t m;  ///< the smallest optimal k (min_plus: its offset in the range)
-};
-
-/// 64-byte vectors (GCC vector extensions: AVX-512 registers where the build targets them, pairs of AVX2 otherwise).
-template <class T>
-struct Simd;
-template <>
-struct Simd<std::int64_t> {
-    using V = std::int64_t __attribute__((vector_size(64)));
-};
-template <>
-struct Simd<double> {
-    using V = double __attribute__((vector_size(64)));
-};
-using Lanes = std::int64_t __attribute__((vector_size(64)));
-
-/// min over m in [0, len) of row[m] + col[m] (+ a·g[m] when Weighted), and the smallest m reaching it. Both operands
-/// contiguous, so the loop runs 64 bytes at a time (AVX-512 where the build targets it); each lane keeps its first
-/// minimum (strict <), and the lanes' minima are merged smallest m first, so the tie rule is exactly the scalar one.
-template <class T, bool Weighted>
-Best<T> min_plus(const T* row, const T* col, const T* g, T a, std::int64_t len) {
-    constexpr int lanes = 64 / sizeof(T);
-    using V = typename Simd<T>::V;
-    using I = Lanes;
-    static_assert(sizeof(T) == 8, "min_plus: 64-bit values");
-    T best = std::numeric_limits<T>::max();
-    std::int64_t best_m = 0;
-    std::int64_t m = 0;
-    if (len >= 2 * lanes) {
-        V vbest;
-        I vm;
-        I vidx;
-        for (int l = 0; l < lanes; ++l) {
-            vbest[l] = std::numeric_limits<T>::max();
-            vm[l] = l;
-            vidx[l] = l;
-        }
-        for (; m + lanes <= len; m += lanes) {
-            V x;
-            V y;
-            std::memcpy(&x, row + m, sizeof(V));
-            std::memcpy(&y, col + m, sizeof(V));
-            V c = x + y;
-            if constexpr (Weighted) {
-                V z;
-                std::memcpy(&z, g + m, sizeof(V));
-                c += a * z;
-            }
-            const I less = c < vbest;
-            vbest = less ? c : vbest;
-            vm = less ? vidx : vm;
-            vidx += lanes;
-        }
-        for (int l = 0; l < lanes; ++l) {
-            if (vbest[l] < best || (vbest[l] == best && vm[l] < best_m)) {
-                best = vbest[l];
-                best_m = vm[l];
-            }
-        }
-    }
-    for (; m < len; ++m) {
-        T c = row[m] + col[m];
-        if constexpr (Weighted) {
-            c += a * g[m];
-        }
-        if (c < best) {
-            best = c;
-            best_m = m;
-        }
-    }
-    return {best, best_m};
-}
-
-/// The same with int64 arithmetic that saturates at INT64_MAX instead of wrapping: exact wherever the true value
-/// fits, and INT64_MAX (≥ every representable cost) where it does not.
-inline Best<std::int64_t> min_plus_saturating(
-    const std::int64_t* row, const std::int64_t* col, const std::int64_t* g, std::int64_t a, std::int64_t len) {
-    constexpr std::int64_t top = std::numeric_limits<std::int64_t>::max();
-    Best<std::int64_t> best{top, 0};
-    for (std::int64_t m = 0; m < len; ++m) {
-        std::int64_t c = 0;
-        std::int64_t f = 0;
-        if (__builtin_add_overflow(row[m], col[m], &c) || __builtin_mul_overflow(a, g[m], &f) ||
-            __builtin_add_overflow(c, f, &c)) {
-            c = top;
-        }
-        if (c < best.value) {
-            best = {c, m};
-        }
-    }
-    return best;
-}
-
 /// Matrix chain: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1].
 struct ChainPolicy {
     const std::int64_t* dims;
@@ -155,9 +64,32 @@ struct ChainPolicy {
             }
             best = min_plus_saturating(row, col, g, a, k1 - k0);
         } else {
-            best = min_plus<std::int64_t, true>(row, col, g, dims[i] * dims[j + 1], k1 - k0);
+            // Not saturating: n·max(d)³ < 2^62, so every dimension is below 2^21 and only a can reach 2^32.
+            const std::int64_t a = dims[i] * dims[j + 1];
+            best = a < (std::int64_t{1} << 32) ? min_plus<std::int64_t, true, true>(row, col, g, a, k1 - k0)
+                                               : min_plus<std::int64_t, true, false>(row, col, g, a, k1 - k0);
         }
         best.m += k0;
+        return best;
+    }
+    /// range for rows i and i + 1 against column j at once (compute_middle): min_plus_pair where the arithmetic is
+    /// narrow, else two range calls. row1 = &c(i + 1, k0).
+    [[nodiscard]] std::array<Best<std::int64_t>, 2> range2(std::int64_t i,
+                                                           std::int64_t j,
+                                                           std::int64_t k0,
+                                                           std::int64_t k1,
+                                                           const std::int64_t* row0,
+                                                           const std::int64_t* row1,
+                                                           const std::int64_t* col) const {
+        constexpr std::int64_t narrow = std::int64_t{1} << 32;
+        const std::int64_t a0 = saturating ? narrow : dims[i] * dims[j + 1];
+        const std::int64_t a1 = saturating ? narrow : dims[i + 1] * dims[j + 1];
+        if (a0 >= narrow || a1 >= narrow) {
+            return {range(i, j, k0, k1, row0, col), range(i + 1, j, k0, k1, row1, col)};
+        }
+        std::array<Best<std::int64_t>, 2> best = min_plus_pair(row0, row1, col, dims + k0 + 1, a0, a1, k1 - k0);
+        best[0].m += k0;
+        best[1].m += k0;
         return best;
     }
     [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) { return m; }
@@ -175,7 +107,35 @@ struct ChainPolicy {
               std::int64_t* arg) const {
         const std::int64_t a = dims[i] * dims[k + 1];
         const std::int64_t* g = dims + j0 + 1;
-        for (std::int64_t m = 0; m < len; ++m) {
+        std::int64_t m = 0;
+        if (a < (std::int64_t{1} << 32)) {  // dims below 2^21 (not saturating): the product is one vpmuludq
+            using V = Simd<std::int64_t>::V;
+            V vc;
+            V va;
+            V vk;
+            for (int l = 0; l < 8; ++l) {
+                vc[l] = cik;
+                va[l] = a;
+                vk[l] = k;
+            }
+            for (; m + 8 <= len; m += 8) {
+                V x;
+                V z;
+                V v;
+                V w;
+                std::memcpy(&x, crow + m, sizeof(V));
+                std::memcpy(&z, g + m, sizeof(V));
+                std::memcpy(&v, val + m, sizeof(V));
+                std::memcpy(&w, arg + m, sizeof(V));
+                const V c = vc + x + times<V, true>(va, z);
+                const V less = c < v;
+                v = less ? c : v;
+                w = less ? vk : w;
+                std::memcpy(val + m, &v, sizeof(V));
+                std::memcpy(arg + m, &w, sizeof(V));
+            }
+        }
+        for (; m < len; ++m) {
             const std::int64_t c = cik + crow[m] + a * g[m];
             const bool less = c < val[m];
             val[m] = less ? c : val[m];
@@ -256,7 +216,21 @@ void compute_middle(IntervalTable<T>& table,
     for (std::int64_t k0 = s.a1 - 1; k0 < s.b0; k0 += K) {
         const std::int64_t k1 = std::min(s.b0, k0 + K);
         const T* row = in + (k0 - s.a0);
-        for (std::int64_t i = s.a0; i < s.a1; ++i) {
+        std::int64_t i = s.a0;
+        if constexpr (requires { policy.range2(i, i, k0, k1, row, row, row); }) {
+            for (; i + 1 < s.a1; i += 2) {  // two rows a pass: each column is read once for both
+                const T* next = row + (s.b0 - i - 1);
+                Best<T>* acc0 = middle.data() + (i - s.a0) * width;
+                Best<T>* acc1 = acc0 + width;
+                for (std::int64_t j = s.b0; j < s.b1; ++j) {
+                    const std::array<Best<T>, 2> b = policy.range2(i, j, k0, k1, row, next, table.column(j) + k0 + 1);
+                    acc0[j - s.b0] = better(acc0[j - s.b0], b[0]);
+                    acc1[j - s.b0] = better(acc1[j - s.b0], b[1]);
+                }
+                row = next + (s.b0 - i - 2);
+            }
+        }
+        for (; i < s.a1; ++i) {
             Best<T>* acc = middle.data() + (i - s.a0) * width;
             for (std::int64_t j = s.b0; j < s.b1; ++j) {
                 acc[j - s.b0] = better(acc[j - s.b0], policy.range(i, j, k0, k1, row, table.column(j) + k0 + 1));

@@ -1,0 +1,73 @@
+// The engine's min-plus kernels (algorithms/matrix_chain/src/min_plus.hpp) against a scalar loop written here, on
+// operands drawn from {0, 1, 2, 3} so that nearly every range has tied minima: the value and the smallest k must be
+// the loop's, at every length 0 … 300 (no groups, groups and whole vectors left, scalar tails), narrow and wide
+// products, doubles without a product, and two rows at once.
+#include "../../algorithms/matrix_chain/src/min_plus.hpp"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+namespace dp = llc::detail::interval_dp;
+
+/// min over m of row[m] + col[m] + a·g[m], first m on a tie.
+template <class T>
+std::pair<T, std::int64_t> reference(const T* row, const T* col, const T* g, T a, std::int64_t len) {
+    T best = std::numeric_limits<T>::max();
+    std::int64_t at = 0;
+    for (std::int64_t m = 0; m < len; ++m) {
+        const T c = row[m] + col[m] + (g != nullptr ? a * g[m] : T{0});
+        if (c < best) {
+            best = c;
+            at = m;
+        }
+    }
+    return {best, at};
+}
+
+TEST(MinPlus, TiesGoToTheSmallestKAtEveryLength) {
+    std::mt19937_64 rng(12345);
+    std::uniform_int_distribution<std::int64_t> small(0, 3);
+    constexpr std::size_t size = 320;
+    std::vector<std::int64_t> r0(size), r1(size), col(size), g(size);
+    std::vector<double> d0(size), dc(size);
+    for (int trial = 0; trial < 40; ++trial) {
+        for (std::size_t k = 0; k < size; ++k) {
+            r0[k] = small(rng);
+            r1[k] = small(rng);
+            col[k] = small(rng);
+            g[k] = small(rng);
+            d0[k] = static_cast<double>(small(rng));
+            dc[k] = static_cast<double>(small(rng));
+        }
+        const std::int64_t a0 = trial % 3;
+        const std::int64_t a1 = (trial / 3) % 3;
+        for (std::int64_t len = 0; len <= 300; ++len) {
+            const auto want0 = reference(r0.data(), col.data(), g.data(), a0, len);
+            const auto want1 = reference(r1.data(), col.data(), g.data(), a1, len);
+            for (const auto got : {dp::min_plus<std::int64_t, true, true>(r0.data(), col.data(), g.data(), a0, len),
+                                   dp::min_plus<std::int64_t, true, false>(r0.data(), col.data(), g.data(), a0, len)}) {
+                ASSERT_EQ(got.value, want0.first) << "len " << len;
+                ASSERT_EQ(got.m, want0.second) << "len " << len;
+            }
+            const auto pair = dp::min_plus_pair(r0.data(), r1.data(), col.data(), g.data(), a0, a1, len);
+            ASSERT_EQ(pair[0].value, want0.first) << "len " << len;
+            ASSERT_EQ(pair[0].m, want0.second) << "len " << len;
+            ASSERT_EQ(pair[1].value, want1.first) << "len " << len;
+            ASSERT_EQ(pair[1].m, want1.second) << "len " << len;
+            const auto wantd = reference<double>(d0.data(), dc.data(), nullptr, 0.0, len);
+            const auto gotd = dp::min_plus<double, false>(d0.data(), dc.data(), nullptr, 0.0, len);
+            ASSERT_EQ(gotd.value, wantd.first) << "len " << len;
+            ASSERT_EQ(gotd.m, wantd.second) << "len " << len;
+        }
+    }
+}
+
+}  // namespace
