@@ -17,6 +17,7 @@ namespace llc {
 /// Private parts of BorderMap that contours() reads.
 struct BorderMapAccess {
     static const std::vector<std::uint8_t>& north(const BorderMap& m) { return m.north_; }
+    static const std::vector<std::int64_t>& local_next(const BorderMap& m) { return m.local_next_; }
 };
 
 namespace {
@@ -125,38 +126,94 @@ struct PointRecord {
     std::int64_t pixel;
 };
 
-}  // namespace
+/// A border that closes inside one block, on its way to the root: its head, its hole flag and its number of points
+/// (which follow, in order, in the block's point list).
+struct LocalHeader {
+    std::int64_t head;
+    std::int64_t hole;
+    std::int64_t length;
+};
 
-std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<const ContourRank> ranks, int root) {
-    const char* function = "llc::contours";
-    std::string error = group.root_error(function, root);
-    if (error.empty() && ranks.size() != borders.states().size()) {
-        error =
-            argument_message(function,
-                             "ranks.size()",
-                             std::to_string(ranks.size()),
-                             "must be this rank's number of border states " + std::to_string(borders.states().size()));
-    }
-    group.check_same(function, {{"root", root}}, error);
-    const auto states = borders.states();
-    const auto& north = BorderMapAccess::north(borders);
-    std::vector<PointRecord> records(states.size());
-    std::vector<std::int64_t> outer;
-    for (std::size_t i = 0; i < states.size(); ++i) {
-        const std::int64_t pixel = states[i] / kStatesPerPixel;
-        records[i] = {ranks[i].head, ranks[i].rank, pixel};
-        // The state that passes the north background of its border's head pixel: that border is outer.
-        if (north[i] != 0 && ranks[i].head / kStatesPerPixel == pixel) {
-            outer.push_back(ranks[i].head);
+/// The borders of one block that close inside it, walked from their heads by the block's in-block successors: their
+/// points come out in order, with no record, gather or placement of each point (at P = 1 every border is one).
+class LocalWalk {
+  public:
+    LocalWalk(const BorderMap& borders, std::span<const ContourRank> ranks)
+        : states_(borders.states()),
+          next_(BorderMapAccess::local_next(borders)),
+          north_(BorderMapAccess::north(borders)),
+          ranks_(ranks),
+          width_(borders.width()),
+          walked_(states_.size(), 0) {}
+
+    /// The length of the border whose head is state i when it is a head whose border may close inside the block (by
+    /// the rank of its successor, which is length − 1), else 0.
+    [[nodiscard]] std::size_t length(std::size_t i) const {
+        if (ranks_[i].rank != 0 || ranks_[i].head != states_[i] || next_[i] == kNone) {
+            return 0;
         }
+        const std::int64_t before = ranks_[static_cast<std::size_t>(next_[i])].rank;
+        return before >= 0 && before < static_cast<std::int64_t>(states_.size()) ? static_cast<std::size_t>(before) + 1
+                                                                                 : 0;
     }
-    std::vector<PointRecord> all = group.gatherv(std::span<const PointRecord>(records), root);
-    std::vector<std::int64_t> outer_heads = group.gatherv(std::span<const std::int64_t>(outer), root);
-    if (group.rank() != root) {
-        return {};
+
+    /// Writes the `length` points of the border from head i to `out` and marks its states walked; returns whether the
+    /// border closed inside the block after exactly `length` states (if not, nothing stays marked and `out` holds
+    /// garbage). `outer`: one of its states at the head's pixel passes that pixel's north background (see contours()).
+    bool walk(std::size_t i, std::size_t length, ContourPoint* out, bool& outer) {
+        const std::int64_t head_pixel = states_[i] / kStatesPerPixel;
+        // The row and column follow the moves (a state's entry direction points back to its predecessor's pixel),
+        // not a division per point.
+        ContourPoint at{head_pixel / width_, head_pixel % width_};
+        std::size_t j = i;
+        std::size_t k = 0;
+        bool passes_north = false;
+        for (; k < length; ++k) {
+            out[k] = at;
+            walked_[j] = 1;
+            passes_north |= north_[j] != 0 && states_[j] / kStatesPerPixel == head_pixel;
+            const std::int64_t next = next_[j];
+            if (next == kNone) {
+                break;
+            }
+            j = static_cast<std::size_t>(next);
+            const auto move = static_cast<std::size_t>((states_[j] + 4) & 7);
+            at.row += kRowStep[move];
+            at.col += kColStep[move];
+        }
+        if (k == length && j == i) {
+            outer = passes_north;
+            return true;
+        }
+        // Ranks that were not contour_rank's, or a border that leaves the block: undo the marks.
+        for (std::size_t m = 0, s = i; m <= std::min(k, length - 1); ++m) {
+            walked_[s] = 0;
+            if (next_[s] == kNone) {
+                break;
+            }
+            s = static_cast<std::size_t>(next_[s]);
+        }
+        return false;
     }
-    // Each border from its head (rank 0), then following successors: ranks L − 1, L − 2, …, 1. The heads in
-    // increasing order number the contours; each record goes straight to its place.
+
+    [[nodiscard]] bool walked(std::size_t i) const { return walked_[i] != 0; }
+
+  private:
+    std::span<const std::int64_t> states_;
+    std::span<const std::int64_t> next_;
+    std::span<const std::uint8_t> north_;
+    std::span<const ContourRank> ranks_;
+    std::int64_t width_;
+    std::vector<std::uint8_t> walked_;
+};
+
+/// The borders that cross blocks, from the records of their states gathered on the root: each from its head (rank 0),
+/// then following successors (ranks L − 1, L − 2, …, 1). The heads in increasing order number the contours; each
+/// record goes straight to its place.
+void place_records(std::span<const PointRecord> all,
+                   std::vector<std::int64_t> outer_heads,
+                   std::int64_t width,
+                   std::vector<Contour>& out) {
     std::vector<std::int64_t> heads;
     for (const PointRecord& p : all) {
         if (p.rank == 0) {
@@ -172,19 +229,96 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
         owner[k] = contour_of(all[k].head);
         ++length[owner[k]];
     }
-    std::vector<Contour> out(heads.size());
-    const std::int64_t width = borders.width();
-    for (std::size_t c = 0; c < out.size(); ++c) {
-        out[c].id = heads[c];
-        out[c].hole = !std::binary_search(outer_heads.begin(), outer_heads.end(), heads[c]);
-        out[c].points.resize(length[c]);
+    const std::size_t first = out.size();
+    out.resize(first + heads.size());
+    for (std::size_t c = 0; c < heads.size(); ++c) {
+        out[first + c].id = heads[c];
+        out[first + c].hole = !std::binary_search(outer_heads.begin(), outer_heads.end(), heads[c]);
+        out[first + c].points.resize(length[c]);
     }
     for (std::size_t k = 0; k < all.size(); ++k) {
         const PointRecord& p = all[k];
-        std::vector<ContourPoint>& points = out[owner[k]].points;
+        std::vector<ContourPoint>& points = out[first + owner[k]].points;
         const auto n = static_cast<std::int64_t>(points.size());
         points[static_cast<std::size_t>(p.rank == 0 ? 0 : n - p.rank)] = {p.pixel / width, p.pixel % width};
     }
+}
+
+}  // namespace
+
+std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<const ContourRank> ranks, int root) {
+    const char* function = "llc::contours";
+    std::string error = group.root_error(function, root);
+    if (error.empty() && ranks.size() != borders.states().size()) {
+        error =
+            argument_message(function,
+                             "ranks.size()",
+                             std::to_string(ranks.size()),
+                             "must be this rank's number of border states " + std::to_string(borders.states().size()));
+    }
+    group.check_same(function, {{"root", root}}, error);
+    const bool is_root = group.rank() == root;
+    const auto states = borders.states();
+    // The borders that close inside this block, walked: on the root straight into their contours, elsewhere into a
+    // header and point list for the root.
+    LocalWalk local(borders, ranks);
+    std::vector<Contour> out;
+    std::vector<LocalHeader> headers;
+    std::vector<ContourPoint> points;
+    for (std::size_t i = 0; i < states.size(); ++i) {
+        const std::size_t length = local.length(i);
+        if (length == 0) {
+            continue;
+        }
+        bool outer = false;
+        if (is_root) {
+            Contour c{states[i], false, std::vector<ContourPoint>(length)};
+            if (local.walk(i, length, c.points.data(), outer)) {
+                c.hole = !outer;
+                out.push_back(std::move(c));
+            }
+        } else {
+            const std::size_t at = points.size();
+            points.resize(at + length);
+            if (local.walk(i, length, points.data() + at, outer)) {
+                headers.push_back({states[i], outer ? 0 : 1, static_cast<std::int64_t>(length)});
+            } else {
+                points.resize(at);
+            }
+        }
+    }
+    // The states of the borders that cross blocks, as records.
+    const auto& north = BorderMapAccess::north(borders);
+    std::vector<PointRecord> records;
+    std::vector<std::int64_t> outer;
+    for (std::size_t i = 0; i < states.size(); ++i) {
+        if (local.walked(i)) {
+            continue;
+        }
+        const std::int64_t pixel = states[i] / kStatesPerPixel;
+        records.push_back({ranks[i].head, ranks[i].rank, pixel});
+        // The state that passes the north background of its border's head pixel: that border is outer.
+        if (north[i] != 0 && ranks[i].head / kStatesPerPixel == pixel) {
+            outer.push_back(ranks[i].head);
+        }
+    }
+    const std::vector<LocalHeader> all_headers = group.gatherv(std::span<const LocalHeader>(headers), root);
+    const std::vector<ContourPoint> all_points = group.gatherv(std::span<const ContourPoint>(points), root);
+    const std::vector<PointRecord> all = group.gatherv(std::span<const PointRecord>(records), root);
+    std::vector<std::int64_t> outer_heads = group.gatherv(std::span<const std::int64_t>(outer), root);
+    if (!is_root) {
+        return {};
+    }
+    // The other blocks' closed borders, then the crossing ones; all in increasing id.
+    out.reserve(out.size() + all_headers.size());
+    std::size_t next = 0;
+    for (const LocalHeader& h : all_headers) {
+        const auto first = all_points.begin() + static_cast<std::ptrdiff_t>(next);
+        out.push_back({h.head, h.hole != 0, std::vector<ContourPoint>(first, first + h.length)});
+        next += static_cast<std::size_t>(h.length);
+    }
+    place_records(all, std::move(outer_heads), borders.width(), out);
+    std::sort(out.begin(), out.end(), [](const Contour& a, const Contour& b) { return a.id < b.id; });
     return out;
 }
 
