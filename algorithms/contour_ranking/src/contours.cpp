@@ -157,10 +157,12 @@ class LocalWalk {
                                                                                  : 0;
     }
 
-    /// Writes the `length` points of the border from head i to `out` and marks its states walked; returns whether the
-    /// border closed inside the block after exactly `length` states (if not, nothing stays marked and `out` holds
-    /// garbage). `outer`: one of its states at the head's pixel passes that pixel's north background (see contours()).
-    bool walk(std::size_t i, std::size_t length, ContourPoint* out, bool& outer) {
+    /// Appends the `length` points of the border from head i to `out` and marks its states walked; returns whether
+    /// the border closed inside the block after exactly `length` states (if not, `out` and the marks are as they
+    /// were). `outer`: one of its states at the head's pixel passes that pixel's north background (see contours()).
+    bool walk(std::size_t i, std::size_t length, std::vector<ContourPoint>& out, bool& outer) {
+        const std::size_t start = out.size();
+        out.reserve(start + length);
         const std::int64_t head_pixel = states_[i] / kStatesPerPixel;
         // The row and column follow the moves (a state's entry direction points back to its predecessor's pixel),
         // not a division per point.
@@ -169,7 +171,7 @@ class LocalWalk {
         std::size_t k = 0;
         bool passes_north = false;
         for (; k < length; ++k) {
-            out[k] = at;
+            out.push_back(at);
             walked_[j] = 1;
             passes_north |= north_[j] != 0 && states_[j] / kStatesPerPixel == head_pixel;
             const std::int64_t next = next_[j];
@@ -185,7 +187,8 @@ class LocalWalk {
             outer = passes_north;
             return true;
         }
-        // Ranks that were not contour_rank's, or a border that leaves the block: undo the marks.
+        // Ranks that were not contour_rank's, or a border that leaves the block: undo.
+        out.resize(start);
         for (std::size_t m = 0, s = i; m <= std::min(k, length - 1); ++m) {
             walked_[s] = 0;
             if (next_[s] == kNone) {
@@ -265,26 +268,22 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
     std::vector<Contour> out;
     std::vector<LocalHeader> headers;
     std::vector<ContourPoint> points;
+    // States increase, so the first state of a closed border met is its head: the states already walked are skipped
+    // without reading their ranks.
     for (std::size_t i = 0; i < states.size(); ++i) {
-        const std::size_t length = local.length(i);
+        const std::size_t length = local.walked(i) ? 0 : local.length(i);
         if (length == 0) {
             continue;
         }
         bool outer = false;
         if (is_root) {
-            Contour c{states[i], false, std::vector<ContourPoint>(length)};
-            if (local.walk(i, length, c.points.data(), outer)) {
+            Contour c{states[i], false, {}};
+            if (local.walk(i, length, c.points, outer)) {
                 c.hole = !outer;
                 out.push_back(std::move(c));
             }
-        } else {
-            const std::size_t at = points.size();
-            points.resize(at + length);
-            if (local.walk(i, length, points.data() + at, outer)) {
-                headers.push_back({states[i], outer ? 0 : 1, static_cast<std::int64_t>(length)});
-            } else {
-                points.resize(at);
-            }
+        } else if (local.walk(i, length, points, outer)) {
+            headers.push_back({states[i], outer ? 0 : 1, static_cast<std::int64_t>(length)});
         }
     }
     // The states of the borders that cross blocks, as records.
