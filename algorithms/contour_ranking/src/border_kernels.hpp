@@ -278,7 +278,7 @@ struct StateArrays {
     std::int64_t* states;
     std::int64_t* successors;
     std::uint8_t* north;
-    std::int64_t* local_next;
+    std::int32_t* local_next;
 };
 
 /// Writes the states of the border pixels at `columns` of one row (neighbour bits in up / mid / down; its pixel 0 is
@@ -334,11 +334,11 @@ inline bool link_row_states(StateArrays a,
         const std::int64_t tr = r + kRowStep[exit];
         const std::int64_t tc = a.states[i] / kStatesPerPixel - row_pixel + kColStep[exit];
         if (target == a.states[i]) {
-            a.local_next[i] = static_cast<std::int64_t>(i);  // a border of one pixel
+            a.local_next[i] = static_cast<std::int32_t>(i);  // a border of one pixel
             continue;
         }
         if (tr < 0 || tr >= rows || tc < 0 || tc >= cols) {
-            a.local_next[i] = kNone;
+            a.local_next[i] = static_cast<std::int32_t>(kNone);
             continue;
         }
         const auto slot = static_cast<std::size_t>((tr % 3) * cols + tc);
@@ -347,7 +347,7 @@ inline bool link_row_states(StateArrays a,
         if (k >= count || a.states[k] != target) {
             return false;
         }
-        a.local_next[i] = static_cast<std::int64_t>(k);
+        a.local_next[i] = static_cast<std::int32_t>(k);
     }
     return true;
 }

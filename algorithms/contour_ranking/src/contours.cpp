@@ -17,7 +17,7 @@ namespace llc {
 /// Private parts of BorderMap that contours() reads.
 struct BorderMapAccess {
     static const std::vector<std::uint8_t>& north(const BorderMap& m) { return m.north_; }
-    static const std::vector<std::int64_t>& local_next(const BorderMap& m) { return m.local_next_; }
+    static const std::vector<std::int32_t>& local_next(const BorderMap& m) { return m.local_next_; }
 };
 
 namespace {
@@ -29,7 +29,7 @@ class StateView {
   public:
     StateView(std::span<const std::int64_t> states,
               std::span<const std::int64_t> successors,
-              std::span<const std::int64_t> local_next)
+              std::span<const std::int32_t> local_next)
         : states_(states), successors_(successors), local_next_(local_next) {}
     [[nodiscard]] std::size_t size() const noexcept { return states_.size(); }
     [[nodiscard]] static bool active(std::size_t /*i*/) noexcept { return true; }
@@ -40,7 +40,7 @@ class StateView {
   private:
     std::span<const std::int64_t> states_;
     std::span<const std::int64_t> successors_;
-    std::span<const std::int64_t> local_next_;
+    std::span<const std::int32_t> local_next_;
 };
 
 }  // namespace
@@ -203,7 +203,7 @@ class LocalWalk {
 
   private:
     std::span<const std::int64_t> states_;
-    std::span<const std::int64_t> next_;
+    std::span<const std::int32_t> next_;
     std::span<const std::uint8_t> north_;
     std::span<const ContourRank> ranks_;
     std::int64_t width_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -88,6 +89,12 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     // copied once or twice rather than at every doubling from a row's worth.
     const auto make_room = [&](std::size_t room, std::int64_t rows_done) {
         if (map.states_.size() < count + room) {
+            if (count + room > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+                // The in-block successors are 32-bit indices (BorderMap). Found on one rank alone: no exception.
+                abort_job(group.path(),
+                          "llc::trace_contours: a block of more than 2^31 - 1 border states (" +
+                              std::to_string(count + room) + "); use more processors");
+            }
             const auto projected =
                 static_cast<std::size_t>(static_cast<double>(count) * 1.125 * static_cast<double>(b.rows) /
                                          static_cast<double>(std::max<std::int64_t>(rows_done, 1)));
