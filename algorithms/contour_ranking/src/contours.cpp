@@ -16,8 +16,8 @@ namespace llc {
 
 /// Private parts of BorderMap that contours() reads.
 struct BorderMapAccess {
-    static const std::vector<std::uint8_t>& north(const BorderMap& m) { return m.north_; }
-    static const std::vector<std::int32_t>& local_next(const BorderMap& m) { return m.local_next_; }
+    static std::span<const std::uint8_t> flags(const BorderMap& m) { return m.flags_; }
+    static std::span<const std::int32_t> local_next(const BorderMap& m) { return m.local_next_; }
 };
 
 namespace {
@@ -141,7 +141,7 @@ class LocalWalk {
     LocalWalk(const BorderMap& borders, std::span<const ContourRank> ranks)
         : states_(borders.states()),
           next_(BorderMapAccess::local_next(borders)),
-          north_(BorderMapAccess::north(borders)),
+          flags_(BorderMapAccess::flags(borders)),
           ranks_(ranks),
           width_(borders.width()),
           walked_(states_.size(), 0) {}
@@ -173,13 +173,13 @@ class LocalWalk {
         for (; k < length; ++k) {
             out.push_back(at);
             walked_[j] = 1;
-            passes_north |= north_[j] != 0 && states_[j] / kStatesPerPixel == head_pixel;
+            passes_north |= (flags_[j] & 1) != 0 && states_[j] / kStatesPerPixel == head_pixel;
             const std::int64_t next = next_[j];
             if (next == kNone) {
                 break;
             }
             j = static_cast<std::size_t>(next);
-            const auto move = static_cast<std::size_t>((states_[j] + 4) & 7);
+            const auto move = static_cast<std::size_t>(flags_[j] >> 1);
             at.row += kRowStep[move];
             at.col += kColStep[move];
         }
@@ -204,7 +204,7 @@ class LocalWalk {
   private:
     std::span<const std::int64_t> states_;
     std::span<const std::int32_t> next_;
-    std::span<const std::uint8_t> north_;
+    std::span<const std::uint8_t> flags_;
     std::span<const ContourRank> ranks_;
     std::int64_t width_;
     std::vector<std::uint8_t> walked_;
@@ -287,7 +287,7 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
         }
     }
     // The states of the borders that cross blocks, as records.
-    const auto& north = BorderMapAccess::north(borders);
+    const auto flags = BorderMapAccess::flags(borders);
     std::vector<PointRecord> records;
     std::vector<std::int64_t> outer;
     for (std::size_t i = 0; i < states.size(); ++i) {
@@ -297,7 +297,7 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
         const std::int64_t pixel = states[i] / kStatesPerPixel;
         records.push_back({ranks[i].head, ranks[i].rank, pixel});
         // The state that passes the north background of its border's head pixel: that border is outer.
-        if (north[i] != 0 && ranks[i].head / kStatesPerPixel == pixel) {
+        if ((flags[i] & 1) != 0 && ranks[i].head / kStatesPerPixel == pixel) {
             outer.push_back(ranks[i].head);
         }
     }

@@ -80,7 +80,7 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
             bits_of(r).assign(row, cols, ring.left()[k], ring.right()[k], r + 1 < b.rows ? row + cols : nullptr);
         }
     };
-    // The states, their successors, north flags and successors in the block, written through pointers into vectors
+    // The states, their successors, flags and successors in the block, written through pointers into vectors
     // kept at least four states a column ahead of the count (every pixel's four possible states written at once, the
     // count advanced by its real number), cut to the count at the end.
     std::size_t count = 0;
@@ -101,9 +101,9 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
             const std::size_t size = std::max({2 * map.states_.size(), count + room, projected});
             map.states_.resize(size);
             map.successors_.resize(size);
-            map.north_.resize(size);
+            map.flags_.resize(size);
             map.local_next_.resize(size);
-            arrays = {map.states_.data(), map.successors_.data(), map.north_.data(), map.local_next_.data()};
+            arrays = {map.states_.data(), map.successors_.data(), map.flags_.data(), map.local_next_.data()};
         }
     };
     const std::array<PixelStates, 256> pixel_states = make_pixel_states(rules, moves, width);
@@ -169,7 +169,7 @@ BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity co
     }
     map.states_.resize(count);
     map.successors_.resize(count);
-    map.north_.resize(count);
+    map.flags_.resize(count);
     map.local_next_.resize(count);
     return map;
 }
