@@ -162,7 +162,10 @@ class LocalWalk {
     /// were). `outer`: one of its states at the head's pixel passes that pixel's north background (see contours()).
     bool walk(std::size_t i, std::size_t length, std::vector<ContourPoint>& out, bool& outer) {
         const std::size_t start = out.size();
-        out.reserve(start + length);
+        if (out.capacity() < start + length) {
+            // Geometric growth when `out` collects many borders (reserving each one's exact end is quadratic).
+            out.reserve(std::max(start + length, 2 * out.capacity()));
+        }
         const std::int64_t head_pixel = states_[i] / kStatesPerPixel;
         // The row and column follow the moves (a state's entry direction points back to its predecessor's pixel),
         // not a division per point.
