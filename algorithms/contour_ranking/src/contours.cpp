@@ -134,6 +134,35 @@ struct LocalHeader {
     std::int64_t length;
 };
 
+/// A border's points from its head's pixel and the moves between them: the row and column follow the moves, not a
+/// division a point.
+class PointList {
+  public:
+    PointList(std::vector<ContourPoint>& points, std::int64_t width) : points_(points), width_(width) {}
+    void first(std::int64_t pixel) {
+        at_ = {pixel / width_, pixel % width_};
+        points_.push_back(at_);
+    }
+    void step(unsigned move) {
+        at_.row += kRowStep[move];
+        at_.col += kColStep[move];
+        points_.push_back(at_);
+    }
+
+  private:
+    std::vector<ContourPoint>& points_;
+    std::int64_t width_;
+    ContourPoint at_;
+};
+
+/// A border's moves, a byte a point after the first (the head's pixel is in its LocalHeader): what a block sends
+/// the root for a border that closes inside it, a sixteenth of its points' bytes.
+struct MoveList {
+    std::vector<std::uint8_t>& moves;
+    static void first(std::int64_t /*pixel*/) {}
+    void step(unsigned move) { moves.push_back(static_cast<std::uint8_t>(move)); }
+};
+
 /// The borders of one block that close inside it, walked from their heads by the block's in-block successors: their
 /// points come out in order, with no record, gather or placement of each point (at P = 1 every border is one).
 class LocalWalk {
@@ -157,24 +186,19 @@ class LocalWalk {
                                                                                  : 0;
     }
 
-    /// Appends the `length` points of the border from head i to `out` and marks its states walked; returns whether
-    /// the border closed inside the block after exactly `length` states (if not, `out` and the marks are as they
-    /// were). `outer`: one of its states at the head's pixel passes that pixel's north background (see contours()).
-    bool walk(std::size_t i, std::size_t length, std::vector<ContourPoint>& out, bool& outer) {
-        const std::size_t start = out.size();
-        if (out.capacity() < start + length) {
-            // Geometric growth when `out` collects many borders (reserving each one's exact end is quadratic).
-            out.reserve(std::max(start + length, 2 * out.capacity()));
-        }
+    /// Walks the border from head i, marking its states walked: `emit.first(pixel)` with the head's pixel, then
+    /// `emit.step(move)` with the move (a Freeman direction) to each next point, `length` points in all. Returns
+    /// whether the border closed inside the block after exactly `length` states; if not, the marks are undone (and
+    /// the caller drops what was emitted). `outer`: one of its states at the head's pixel passes that pixel's north
+    /// background (see contours()).
+    template <class Emit>
+    bool walk(std::size_t i, std::size_t length, Emit& emit, bool& outer) {
         const std::int64_t head_pixel = states_[i] / kStatesPerPixel;
-        // The row and column follow the moves (a state's entry direction points back to its predecessor's pixel),
-        // not a division per point.
-        ContourPoint at{head_pixel / width_, head_pixel % width_};
+        emit.first(head_pixel);
         std::size_t j = i;
         std::size_t k = 0;
         bool passes_north = false;
         for (; k < length; ++k) {
-            out.push_back(at);
             walked_[j] = 1;
             passes_north |= (flags_[j] & 1) != 0 && states_[j] / kStatesPerPixel == head_pixel;
             const std::int64_t next = next_[j];
@@ -182,16 +206,15 @@ class LocalWalk {
                 break;
             }
             j = static_cast<std::size_t>(next);
-            const auto move = static_cast<std::size_t>(flags_[j] >> 1);
-            at.row += kRowStep[move];
-            at.col += kColStep[move];
+            if (k + 1 < length) {
+                emit.step(flags_[j] >> 1);  // flags: the move into the state's pixel
+            }
         }
         if (k == length && j == i) {
             outer = passes_north;
             return true;
         }
         // Ranks that were not contour_rank's, or a border that leaves the block: undo.
-        out.resize(start);
         for (std::size_t m = 0, s = i; m <= std::min(k, length - 1); ++m) {
             walked_[s] = 0;
             if (next_[s] == kNone) {
@@ -270,7 +293,7 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
     LocalWalk local(borders, ranks);
     std::vector<Contour> out;
     std::vector<LocalHeader> headers;
-    std::vector<ContourPoint> points;
+    std::vector<std::uint8_t> moves;
     // States increase, so the first state of a closed border met is its head: the states already walked are skipped
     // without reading their ranks.
     for (std::size_t i = 0; i < states.size(); ++i) {
@@ -281,12 +304,20 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
         bool outer = false;
         if (is_root) {
             Contour c{states[i], false, {}};
-            if (local.walk(i, length, c.points, outer)) {
+            c.points.reserve(length);
+            PointList emit(c.points, borders.width());
+            if (local.walk(i, length, emit, outer)) {
                 c.hole = !outer;
                 out.push_back(std::move(c));
             }
-        } else if (local.walk(i, length, points, outer)) {
-            headers.push_back({states[i], outer ? 0 : 1, static_cast<std::int64_t>(length)});
+        } else {
+            const std::size_t mark = moves.size();
+            MoveList emit{moves};
+            if (local.walk(i, length, emit, outer)) {
+                headers.push_back({states[i], outer ? 0 : 1, static_cast<std::int64_t>(length)});
+            } else {
+                moves.resize(mark);
+            }
         }
     }
     // The states of the borders that cross blocks, as records.
@@ -305,19 +336,24 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
         }
     }
     const std::vector<LocalHeader> all_headers = group.gatherv(std::span<const LocalHeader>(headers), root);
-    const std::vector<ContourPoint> all_points = group.gatherv(std::span<const ContourPoint>(points), root);
+    const std::vector<std::uint8_t> all_moves = group.gatherv(std::span<const std::uint8_t>(moves), root);
     const std::vector<PointRecord> all = group.gatherv(std::span<const PointRecord>(records), root);
     std::vector<std::int64_t> outer_heads = group.gatherv(std::span<const std::int64_t>(outer), root);
     if (!is_root) {
         return {};
     }
-    // The other blocks' closed borders, then the crossing ones; all in increasing id.
+    // The other blocks' closed borders, from their moves, then the crossing ones; all in increasing id.
     out.reserve(out.size() + all_headers.size());
     std::size_t next = 0;
     for (const LocalHeader& h : all_headers) {
-        const auto first = all_points.begin() + static_cast<std::ptrdiff_t>(next);
-        out.push_back({h.head, h.hole != 0, std::vector<ContourPoint>(first, first + h.length)});
-        next += static_cast<std::size_t>(h.length);
+        Contour c{h.head, h.hole != 0, {}};
+        c.points.reserve(static_cast<std::size_t>(h.length));
+        PointList emit(c.points, borders.width());
+        emit.first(h.head / kStatesPerPixel);
+        for (std::int64_t k = 1; k < h.length; ++k) {
+            emit.step(all_moves[next++]);
+        }
+        out.push_back(std::move(c));
     }
     place_records(all, std::move(outer_heads), borders.width(), out);
     std::sort(out.begin(), out.end(), [](const Contour& a, const Contour& b) { return a.id < b.id; });
