@@ -273,27 +273,13 @@ void rank_cycles(const View& view,
     }
 }
 
-/// Step 1 on the block's part of a successor graph. `View` gives the block's nodes 0 … size() − 1:
-/// `active(i)` (a node of the graph), `global(i)` (its index in the whole graph, increasing with i), `next(i)` (its
-/// successor's node in the block, or kNone) and `out(i)` (when next(i) is kNone: its successor's global index, or kNone
-/// for a head). Cycles inside the block are ranked at once into `result` (one entry per node).
-template <class View>
-LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
+/// Step 1's segments (rank_locally): every path from an active node without a predecessor in the block, to its last
+/// node in the block, into `out`.
+template <class View, class Links>
+void find_segments(const View& view, const Links& for_each_link, LocalRanking& out) {
     const std::size_t n = view.size();
-    // Calls f(i, j) for every link i → j inside the block.
-    const auto for_each_link = [&](auto&& f) {
-        for (std::size_t i = 0; i < n; ++i) {
-            if (view.active(i)) {
-                const std::int64_t j = view.next(i);
-                if (j != kNone) {
-                    f(i, static_cast<std::size_t>(j));
-                }
-            }
-        }
-    };
     std::vector<char> has_predecessor(n, 0);
     for_each_link([&](std::size_t, std::size_t j) { has_predecessor[j] = 1; });
-    LocalRanking out;
     std::vector<std::int64_t> path;
     for (std::size_t start = 0; start < n; ++start) {
         if (!view.active(start) || has_predecessor[start] != 0) {
@@ -324,6 +310,41 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
             }
         }
         out.segments.push_back(s);
+    }
+}
+
+/// Step 1 on the block's part of a successor graph. `View` gives the block's nodes 0 … size() − 1:
+/// `active(i)` (a node of the graph), `global(i)` (its index in the whole graph, increasing with i), `next(i)` (its
+/// successor's node in the block, or kNone) and `out(i)` (when next(i) is kNone: its successor's global index, or kNone
+/// for a head). Cycles inside the block are ranked at once into `result` (one entry per node).
+template <class View>
+LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
+    const std::size_t n = view.size();
+    // Calls f(i, j) for every link i → j inside the block.
+    const auto for_each_link = [&](auto&& f) {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (view.active(i)) {
+                const std::int64_t j = view.next(i);
+                if (j != kNone) {
+                    f(i, static_cast<std::size_t>(j));
+                }
+            }
+        }
+    };
+    // Segments start at the active nodes without a predecessor in the block. Successors are injective (a validated
+    // map; the border step is invertible), so when every active node has its successor in the block, every one has a
+    // predecessor too: cycles only (every border at P = 1), and the search for starts is skipped.
+    std::size_t active = 0;
+    std::size_t links = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (view.active(i)) {
+            ++active;
+            links += view.next(i) != kNone ? 1 : 0;
+        }
+    }
+    LocalRanking out;
+    if (links != active) {
+        find_segments(view, for_each_link, out);
     }
     // What is left are cycles inside the block: every node has a predecessor in it.
     if (n <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
