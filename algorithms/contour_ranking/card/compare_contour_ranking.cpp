@@ -24,10 +24,15 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/contour_ranking.hpp>
@@ -39,6 +44,23 @@
 namespace llc::cards {
 
 namespace {
+
+/// The same huge-page advice llc::BinaryImage gives its pixels (trace_contours.cpp), for OpenCV's input, so that
+/// both sides read their image from the same kind of pages.
+void advise_huge_pages(std::span<const std::uint8_t> bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(bytes.data()) + huge - 1) & ~(huge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size()) & ~(huge - 1);
+    if (begin < end) {
+        void* start = reinterpret_cast<void*>(begin);
+        (void)madvise(start, end - begin, MADV_HUGEPAGE);
+        (void)madvise(start, end - begin, 25);  // MADV_COLLAPSE (Linux 6.1)
+    }
+#else
+    (void)bytes;
+#endif
+}
 
 /// Ours on `g`: the blob image's block, traced and ranked (and assembled on g's rank 0 when asked).
 struct Ours {
@@ -166,6 +188,7 @@ std::vector<Row> run(Group& world, const Options& options) {
     std::vector<Row> rows;
     for (const std::int64_t n : sizes) {
         const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
+        advise_huge_pages(whole);
         const int side = static_cast<int>(n);
         const cv::Mat source(side, side, CV_8U, const_cast<std::uint8_t*>(whole.data()));
         std::vector<std::vector<cv::Point>> found;

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include <llc/algorithms/contour_ranking.hpp>
 #include <llc/algorithms/contour_ranking_names.hpp>
 #include <llc/error.hpp>
@@ -29,11 +33,40 @@ BinaryImage BinaryImage::from_whole(Group& group,
         group, width, height, block_from_whole(group, "llc::BinaryImage::from_whole", width, height, all));
 }
 
+namespace {
+
+/// Asks Linux to back the 2 MiB pages inside `bytes` with huge pages, now (MADV_COLLAPSE, Linux 6.1) or as it can
+/// (MADV_HUGEPAGE); advice only, errors ignored. The trace reads an image row by row, and with 4 KiB pages a 4096-pixel
+/// row is a page: a page-table walk per row, which a virtual machine pays twice (−10 % of the trace of a 4096² image
+/// on this machine).
+void advise_huge_pages(std::span<const std::uint8_t> bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(bytes.data()) + huge - 1) & ~(huge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size()) & ~(huge - 1);
+    if (begin < end) {
+        void* start = reinterpret_cast<void*>(begin);
+        (void)madvise(start, end - begin, MADV_HUGEPAGE);
+#if defined(MADV_COLLAPSE)
+        (void)madvise(start, end - begin, MADV_COLLAPSE);
+#else
+        (void)madvise(start, end - begin, 25);  // MADV_COLLAPSE where the C library's headers predate it
+#endif
+    }
+#else
+    (void)bytes;
+#endif
+}
+
+}  // namespace
+
 BinaryImage::BinaryImage(Group& group, std::int64_t width, std::int64_t height, std::vector<std::uint8_t> local)
     : width_(width),
       height_(height),
       block_(checked_block(group, "llc::BinaryImage", width, height, local.size())),
-      pixels_(std::move(local)) {}
+      pixels_(std::move(local)) {
+    advise_huge_pages(pixels_);
+}
 
 BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity connectivity) {
     const char* function = "llc::trace_contours";
