@@ -1,24 +1,38 @@
-// llc-compare contour-ranking: contour tracing and ranking (algorithms/contour_ranking: trace_contours, then
-// contour_rank of the borders) at the world's P against OpenCV's cv::findContours (RETR_LIST, CHAIN_APPROX_NONE) on
-// the same random blob image (llc::random_blob_image), and against our own run on one processor, timed interleaved.
+// llc-compare contour-ranking: contour tracing and ranking (algorithms/contour_ranking: trace_contours, contour_rank
+// of the borders, contours) at the world's P against OpenCV's cv::findContours (RETR_LIST, CHAIN_APPROX_NONE) on the
+// same random blob image (llc::random_blob_image), and against our own run on one processor, timed interleaved.
 //
 // Rows, per n (default 4096; n × n pixels), the image distributed by block_of:
-//   trace+rank           vs opencv findContours and vs ours at P = 1: every border's successor graph ranked (each
-//                        border pixel visit knows its contour and position), which findContours' point lists hold too
-//   trace+rank+contours  the same plus contours(): the ordered point lists gathered and sorted on rank 0
-// OpenCV and our one-processor runs are on rank 0 while the other ranks wait; OpenCV with one thread (findContours is
-// sequential anyway). Before timing, rank 0 checks that our one-processor contours are OpenCV's: as many contours, the
-// same lengths, the same points.
+//   trace+rank+contours  the headline, equal work: trace_contours + contour_rank + contours(), every border's ordered
+//                        point list gathered on rank 0, as findContours gives them
+//   trace + rank, no point lists: not equal work
+//                        trace_contours + contour_rank only: every border state knows its contour and position, but no
+//                        point list is built (findContours builds them), so this row flatters us
+// The peer is findContours in its fastest configuration that gives our point lists: CHAIN_APPROX_NONE is the only
+// method that keeps every point, and RETR_LIST is the cheapest mode (no hierarchy). OpenCV and our one-processor runs
+// are on rank 0 while the other ranks wait; OpenCV with one thread (findContours is sequential anyway).
+//
+// Before timing, rank 0 checks that our contours at P and at P = 1 are OpenCV's, and the run fails (exit status 1,
+// the difference named) if not. Equivalence: the same multiset of contours, a contour being its pixel sequence as a
+// cycle (the same pixels in the same cyclic order and direction, from any starting point: ours start at the border's
+// topmost-leftmost state, OpenCV's where its raster scan met the border) together with its outer/hole flag (OpenCV's
+// from findContours(RETR_CCOMP): a contour with a parent is a hole); the RETR_LIST contours timed are checked the same
+// way without the flags.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/contour_ranking.hpp>
@@ -30,6 +44,23 @@
 namespace llc::cards {
 
 namespace {
+
+/// The same huge-page advice llc::BinaryImage gives its pixels (trace_contours.cpp), for OpenCV's input, so that
+/// both sides read their image from the same kind of pages.
+void advise_huge_pages(std::span<const std::uint8_t> bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(bytes.data()) + huge - 1) & ~(huge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size()) & ~(huge - 1);
+    if (begin < end) {
+        void* start = reinterpret_cast<void*>(begin);
+        (void)madvise(start, end - begin, MADV_HUGEPAGE);
+        (void)madvise(start, end - begin, 25);  // MADV_COLLAPSE (Linux 6.1)
+    }
+#else
+    (void)bytes;
+#endif
+}
 
 /// Ours on `g`: the blob image's block, traced and ranked (and assembled on g's rank 0 when asked).
 struct Ours {
@@ -47,41 +78,106 @@ struct Ours {
     std::vector<Contour> found;
 };
 
-/// The contours as (length, sorted points) pairs, sorted: equal for the same borders whatever the start and order.
-std::vector<std::pair<std::size_t, std::vector<std::int64_t>>> fingerprint(
-    const std::vector<std::vector<std::int64_t>>& contours) {
-    std::vector<std::pair<std::size_t, std::vector<std::int64_t>>> out;
-    for (const auto& c : contours) {
-        std::vector<std::int64_t> sorted = c;
-        std::sort(sorted.begin(), sorted.end());
-        out.emplace_back(c.size(), std::move(sorted));
+/// A contour as a cycle: its hole flag (0 outer, 1 hole, 2 not known) and its pixels (row·n + col) rotated to their
+/// lexicographically least rotation, so that the same cyclic sequence from any start compares equal.
+using Cycle = std::pair<int, std::vector<std::int64_t>>;
+
+std::vector<std::int64_t> least_rotation(const std::vector<std::int64_t>& s) {
+    // The two-candidate scan for the minimal rotation: O(length).
+    const std::size_t n = s.size();
+    std::size_t i = 0;
+    std::size_t j = 1;
+    std::size_t k = 0;
+    while (i < n && j < n && k < n) {
+        const std::int64_t a = s[(i + k) % n];
+        const std::int64_t b = s[(j + k) % n];
+        if (a == b) {
+            ++k;
+            continue;
+        }
+        (a > b ? i : j) += k + 1;
+        j += i == j ? 1 : 0;
+        k = 0;
+    }
+    const std::size_t start = n == 0 ? 0 : std::min(i, j);
+    std::vector<std::int64_t> out(s.begin() + static_cast<std::ptrdiff_t>(start), s.end());
+    out.insert(out.end(), s.begin(), s.begin() + static_cast<std::ptrdiff_t>(start));
+    return out;
+}
+
+/// Our contours as sorted cycles (with their hole flags when `holes`).
+std::vector<Cycle> cycles_of(const std::vector<Contour>& contours, std::int64_t n, bool holes) {
+    std::vector<Cycle> out;
+    for (const Contour& c : contours) {
+        std::vector<std::int64_t> pixels;
+        pixels.reserve(c.points.size());
+        for (const ContourPoint& p : c.points) {
+            pixels.push_back(p.row * n + p.col);
+        }
+        out.emplace_back(holes ? (c.hole ? 1 : 0) : 2, least_rotation(pixels));
     }
     std::sort(out.begin(), out.end());
     return out;
 }
 
-void check_against_opencv(const std::vector<Contour>& ours,
-                          const std::vector<std::vector<cv::Point>>& theirs,
-                          std::int64_t n) {
-    std::vector<std::vector<std::int64_t>> a;
-    for (const Contour& c : ours) {
-        a.emplace_back();
-        for (const ContourPoint& p : c.points) {
-            a.back().push_back(p.row * n + p.col);
+/// OpenCV's contours as sorted cycles, with hole flags when a hierarchy (RETR_CCOMP) is given.
+std::vector<Cycle> cycles_of(const std::vector<std::vector<cv::Point>>& contours,
+                             const std::vector<cv::Vec4i>* hierarchy,
+                             std::int64_t n) {
+    std::vector<Cycle> out;
+    for (std::size_t k = 0; k < contours.size(); ++k) {
+        std::vector<std::int64_t> pixels;
+        pixels.reserve(contours[k].size());
+        for (const cv::Point& p : contours[k]) {
+            pixels.push_back(static_cast<std::int64_t>(p.y) * n + p.x);
         }
+        const int hole = hierarchy == nullptr ? 2 : ((*hierarchy)[k][3] >= 0 ? 1 : 0);
+        out.emplace_back(hole, least_rotation(pixels));
     }
-    std::vector<std::vector<std::int64_t>> b;
-    for (const auto& c : theirs) {
-        b.emplace_back();
-        for (const cv::Point& p : c) {
-            b.back().push_back(static_cast<std::int64_t>(p.y) * n + p.x);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/// Throws, naming the run and the first difference, unless `ours` and `theirs` are the same cycles.
+void check_same(const std::vector<Cycle>& ours,
+                const std::vector<Cycle>& theirs,
+                const std::string& what,
+                std::int64_t n) {
+    if (ours == theirs) {
+        return;
+    }
+    const auto [a, b] = std::mismatch(ours.begin(), ours.end(), theirs.begin(), theirs.end());
+    const auto describe = [&](const std::vector<Cycle>::const_iterator& it, const std::vector<Cycle>& all) {
+        if (it == all.end()) {
+            return std::string("none");
         }
-    }
-    if (fingerprint(a) != fingerprint(b)) {
-        throw std::runtime_error(
-            "llc-compare contour-ranking: our contours differ from OpenCV's on n = " + std::to_string(n) + " (" +
-            std::to_string(a.size()) + " against " + std::to_string(b.size()) + ")");
-    }
+        const std::int64_t first = it->second.empty() ? -1 : it->second.front();
+        return std::string(it->first == 1 ? "a hole" : "a contour") + " of " + std::to_string(it->second.size()) +
+               " points from (" + std::to_string(first / n) + ", " + std::to_string(first % n) + ")";
+    };
+    throw std::runtime_error("llc-compare contour-ranking: n = " + std::to_string(n) + ": " + what +
+                             " differ from OpenCV's findContours (" + std::to_string(ours.size()) + " against " +
+                             std::to_string(theirs.size()) + " contours); first difference: ours " + describe(a, ours) +
+                             ", OpenCV's " + describe(b, theirs));
+}
+
+/// On rank 0: our contours at P (`at_p`) and at P = 1 (`at_1`) against OpenCV's RETR_CCOMP (point lists and hole
+/// flags) and against the RETR_LIST contours `list` that the timing runs (point lists).
+void check_against_opencv(const std::vector<Contour>& at_p,
+                          const std::vector<Contour>& at_1,
+                          const cv::Mat& source,
+                          const std::vector<std::vector<cv::Point>>& list,
+                          std::int64_t n,
+                          int P) {
+    std::vector<std::vector<cv::Point>> ccomp;
+    std::vector<cv::Vec4i> hierarchy;
+    cv::findContours(source, ccomp, hierarchy, cv::RETR_CCOMP, cv::CHAIN_APPROX_NONE);
+    const std::vector<Cycle> theirs = cycles_of(ccomp, &hierarchy, n);
+    const std::vector<Cycle> theirs_list = cycles_of(list, nullptr, n);
+    const std::string p = "our contours at P = " + std::to_string(P);
+    check_same(cycles_of(at_p, n, true), theirs, p + " (with hole flags, against RETR_CCOMP)", n);
+    check_same(cycles_of(at_1, n, true), theirs, "our contours at P = 1 (with hole flags, against RETR_CCOMP)", n);
+    check_same(cycles_of(at_p, n, false), theirs_list, p + " (against RETR_LIST)", n);
 }
 
 std::vector<Row> run(Group& world, const Options& options) {
@@ -92,18 +188,20 @@ std::vector<Row> run(Group& world, const Options& options) {
     std::vector<Row> rows;
     for (const std::int64_t n : sizes) {
         const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
+        advise_huge_pages(whole);
         const int side = static_cast<int>(n);
         const cv::Mat source(side, side, CV_8U, const_cast<std::uint8_t*>(whole.data()));
         std::vector<std::vector<cv::Point>> found;
         Ours ours(world, whole, n);
+        ours(true);
         std::optional<Ours> one;  // ours on rank 0 alone
         if (world.rank() == 0) {
             one.emplace(world.self(), whole, n);
             (*one)(true);
             cv::findContours(source, found, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
-            check_against_opencv(one->found, found, n);
+            check_against_opencv(ours.found, one->found, source, found, n, P);
         }
-        for (const bool assemble : {false, true}) {
+        for (const bool assemble : {true, false}) {
             const std::vector<std::function<void()>> bodies{
                 [&] { ours(assemble); },
                 [&] {
@@ -117,7 +215,7 @@ std::vector<Row> run(Group& world, const Options& options) {
                     }
                 }};
             const std::vector<double> time = time_medians_interleaved(world, repeat, bodies);
-            const std::string name = assemble ? "trace+rank+contours" : "trace+rank";
+            const std::string name = assemble ? "trace+rank+contours" : "trace + rank, no point lists: not equal work";
             rows.push_back({name, P, n, time[0], "opencv-findContours", time[2]});
             rows.push_back({name, P, n, time[0], "ours-P1", time[1]});
         }
@@ -128,11 +226,10 @@ std::vector<Row> run(Group& world, const Options& options) {
 }  // namespace
 
 Comparison contour_ranking_comparison() {
-    return {
-        "contour-ranking",
-        "contour tracing + ranking of a blob image vs OpenCV findContours (RETR_LIST, CHAIN_APPROX_NONE) and vs our "
-        "P = 1",
-        run};
+    return {"contour-ranking",
+            "contour tracing + ranking + point lists of a blob image vs OpenCV findContours (RETR_LIST, "
+            "CHAIN_APPROX_NONE) and vs our P = 1 (equal work; then trace + rank alone, no point lists: not equal work)",
+            run};
 }
 
 }  // namespace llc::cards

@@ -68,14 +68,14 @@ inline constexpr std::int64_t kStatesPerPixel = 8;
 
 /// A pixel's border states, at most four (each state's sweep holds an axial background neighbour of its own, or, for
 /// 4-connectivity, an axial entry of its own), from its neighbour mask: entry directions increasing, each state's
-/// successor as an offset from 8 · pixel (so state = 8 · pixel + entry, successor = 8 · pixel + offset), the north
-/// flags as bits, and the entries as a set for finding a state from its pixel's first.
+/// successor as an offset from 8 · pixel (so state = 8 · pixel + entry, successor = 8 · pixel + offset), the flags
+/// (north, move in: BorderMap's) as bytes, and the entries as a set for finding a state from its pixel's first.
 struct PixelStates {
     /// Four 64-bit lanes (GCC and Clang vector extensions): a pixel's four state slots written with one store.
     using Lanes = std::int64_t __attribute__((vector_size(32)));
     Lanes entry{};
     Lanes successor_offset{};
-    std::array<std::uint8_t, 4> north{};  ///< written as one 32-bit word
+    std::array<std::uint8_t, 4> flags{};  ///< BorderMap's flags (north, move in), written as one 32-bit word
     std::uint8_t count = 0;
     std::uint8_t entries = 0;
 };
@@ -89,7 +89,7 @@ inline std::array<PixelStates, 256> make_pixel_states(const std::array<PixelRule
     for (std::size_t mask = 0; mask < 256; ++mask) {
         PixelStates& p = table[mask];
         if ((mask & moves) == 0) {
-            p = PixelStates{{}, {}, {1, 0, 0, 0}, 1, 1};
+            p = PixelStates{{}, {}, {1 | 4 << 1, 0, 0, 0}, 1, 1};
             continue;
         }
         const PixelRule& rule = rules[mask];
@@ -101,7 +101,7 @@ inline std::array<PixelStates, 256> make_pixel_states(const std::array<PixelRule
             p.entry[k] = static_cast<std::int64_t>(entry);
             p.successor_offset[k] =
                 (kRowStep[exit] * width + kColStep[exit]) * kStatesPerPixel + static_cast<std::int64_t>((exit + 4) & 7);
-            p.north[k] = static_cast<std::uint8_t>((rule.north >> entry) & 1);
+            p.flags[k] = static_cast<std::uint8_t>(((rule.north >> entry) & 1) | ((entry + 4) & 7) << 1);
         }
     }
     return table;
@@ -272,13 +272,13 @@ inline std::size_t border_columns_of(std::span<const std::uint64_t> border, std:
     return static_cast<std::size_t>(next - out);
 }
 
-/// Where trace_contours writes the states: each state, its successor, its north flag and its successor's index among
-/// the block's states (kNone outside the block).
+/// Where trace_contours writes the states: each state, its successor, its flags (BorderMap) and its successor's index
+/// among the block's states (kNone outside the block).
 struct StateArrays {
     std::int64_t* states;
     std::int64_t* successors;
-    std::uint8_t* north;
-    std::int64_t* local_next;
+    std::uint8_t* flags;
+    std::int32_t* local_next;
 };
 
 /// Writes the states of the border pixels at `columns` of one row (neighbour bits in up / mid / down; its pixel 0 is
@@ -307,7 +307,7 @@ inline std::size_t write_row_states(std::span<const std::int64_t> columns,
         const PixelStates::Lanes successors = state + p.successor_offset;
         std::memcpy(out.states + count, &states, sizeof states);
         std::memcpy(out.successors + count, &successors, sizeof successors);
-        std::memcpy(out.north + count, p.north.data(), p.north.size());
+        std::memcpy(out.flags + count, p.flags.data(), p.flags.size());
         count += p.count;
     }
     return count;
@@ -334,11 +334,11 @@ inline bool link_row_states(StateArrays a,
         const std::int64_t tr = r + kRowStep[exit];
         const std::int64_t tc = a.states[i] / kStatesPerPixel - row_pixel + kColStep[exit];
         if (target == a.states[i]) {
-            a.local_next[i] = static_cast<std::int64_t>(i);  // a border of one pixel
+            a.local_next[i] = static_cast<std::int32_t>(i);  // a border of one pixel
             continue;
         }
         if (tr < 0 || tr >= rows || tc < 0 || tc >= cols) {
-            a.local_next[i] = kNone;
+            a.local_next[i] = static_cast<std::int32_t>(kNone);
             continue;
         }
         const auto slot = static_cast<std::size_t>((tr % 3) * cols + tc);
@@ -347,7 +347,7 @@ inline bool link_row_states(StateArrays a,
         if (k >= count || a.states[k] != target) {
             return false;
         }
-        a.local_next[i] = static_cast<std::int64_t>(k);
+        a.local_next[i] = static_cast<std::int32_t>(k);
     }
     return true;
 }

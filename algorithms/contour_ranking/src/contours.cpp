@@ -16,7 +16,8 @@ namespace llc {
 
 /// Private parts of BorderMap that contours() reads.
 struct BorderMapAccess {
-    static const std::vector<std::uint8_t>& north(const BorderMap& m) { return m.north_; }
+    static std::span<const std::uint8_t> flags(const BorderMap& m) { return m.flags_; }
+    static std::span<const std::int32_t> local_next(const BorderMap& m) { return m.local_next_; }
 };
 
 namespace {
@@ -28,7 +29,7 @@ class StateView {
   public:
     StateView(std::span<const std::int64_t> states,
               std::span<const std::int64_t> successors,
-              std::span<const std::int64_t> local_next)
+              std::span<const std::int32_t> local_next)
         : states_(states), successors_(successors), local_next_(local_next) {}
     [[nodiscard]] std::size_t size() const noexcept { return states_.size(); }
     [[nodiscard]] static bool active(std::size_t /*i*/) noexcept { return true; }
@@ -39,7 +40,7 @@ class StateView {
   private:
     std::span<const std::int64_t> states_;
     std::span<const std::int64_t> successors_;
-    std::span<const std::int64_t> local_next_;
+    std::span<const std::int32_t> local_next_;
 };
 
 }  // namespace
@@ -125,38 +126,123 @@ struct PointRecord {
     std::int64_t pixel;
 };
 
-}  // namespace
+/// A border that closes inside one block, on its way to the root: its head, its hole flag and its number of points
+/// (which follow, in order, in the block's point list).
+struct LocalHeader {
+    std::int64_t head;
+    std::int64_t hole;
+    std::int64_t length;
+};
 
-std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<const ContourRank> ranks, int root) {
-    const char* function = "llc::contours";
-    std::string error = group.root_error(function, root);
-    if (error.empty() && ranks.size() != borders.states().size()) {
-        error =
-            argument_message(function,
-                             "ranks.size()",
-                             std::to_string(ranks.size()),
-                             "must be this rank's number of border states " + std::to_string(borders.states().size()));
+/// A border's points from its head's pixel and the moves between them: the row and column follow the moves, not a
+/// division a point.
+class PointList {
+  public:
+    PointList(std::vector<ContourPoint>& points, std::int64_t width) : points_(points), width_(width) {}
+    void first(std::int64_t pixel) {
+        at_ = {pixel / width_, pixel % width_};
+        points_.push_back(at_);
     }
-    group.check_same(function, {{"root", root}}, error);
-    const auto states = borders.states();
-    const auto& north = BorderMapAccess::north(borders);
-    std::vector<PointRecord> records(states.size());
-    std::vector<std::int64_t> outer;
-    for (std::size_t i = 0; i < states.size(); ++i) {
-        const std::int64_t pixel = states[i] / kStatesPerPixel;
-        records[i] = {ranks[i].head, ranks[i].rank, pixel};
-        // The state that passes the north background of its border's head pixel: that border is outer.
-        if (north[i] != 0 && ranks[i].head / kStatesPerPixel == pixel) {
-            outer.push_back(ranks[i].head);
+    void step(unsigned move) {
+        at_.row += kRowStep[move];
+        at_.col += kColStep[move];
+        points_.push_back(at_);
+    }
+
+  private:
+    std::vector<ContourPoint>& points_;
+    std::int64_t width_;
+    ContourPoint at_;
+};
+
+/// A border's moves, a byte a point after the first (the head's pixel is in its LocalHeader): what a block sends
+/// the root for a border that closes inside it, a sixteenth of its points' bytes.
+struct MoveList {
+    std::vector<std::uint8_t>& moves;
+    static void first(std::int64_t /*pixel*/) {}
+    void step(unsigned move) { moves.push_back(static_cast<std::uint8_t>(move)); }
+};
+
+/// The borders of one block that close inside it, walked from their heads by the block's in-block successors: their
+/// points come out in order, with no record, gather or placement of each point (at P = 1 every border is one).
+class LocalWalk {
+  public:
+    LocalWalk(const BorderMap& borders, std::span<const ContourRank> ranks)
+        : states_(borders.states()),
+          next_(BorderMapAccess::local_next(borders)),
+          flags_(BorderMapAccess::flags(borders)),
+          ranks_(ranks),
+          width_(borders.width()),
+          walked_(states_.size(), 0) {}
+
+    /// The length of the border whose head is state i when it is a head whose border may close inside the block (by
+    /// the rank of its successor, which is length − 1), else 0.
+    [[nodiscard]] std::size_t length(std::size_t i) const {
+        if (ranks_[i].rank != 0 || ranks_[i].head != states_[i] || next_[i] == kNone) {
+            return 0;
         }
+        const std::int64_t before = ranks_[static_cast<std::size_t>(next_[i])].rank;
+        return before >= 0 && before < static_cast<std::int64_t>(states_.size()) ? static_cast<std::size_t>(before) + 1
+                                                                                 : 0;
     }
-    std::vector<PointRecord> all = group.gatherv(std::span<const PointRecord>(records), root);
-    std::vector<std::int64_t> outer_heads = group.gatherv(std::span<const std::int64_t>(outer), root);
-    if (group.rank() != root) {
-        return {};
+
+    /// Walks the border from head i, marking its states walked: `emit.first(pixel)` with the head's pixel, then
+    /// `emit.step(move)` with the move (a Freeman direction) to each next point, `length` points in all. Returns
+    /// whether the border closed inside the block after exactly `length` states; if not, the marks are undone (and
+    /// the caller drops what was emitted). `outer`: one of its states at the head's pixel passes that pixel's north
+    /// background (see contours()).
+    template <class Emit>
+    bool walk(std::size_t i, std::size_t length, Emit& emit, bool& outer) {
+        const std::int64_t head_pixel = states_[i] / kStatesPerPixel;
+        emit.first(head_pixel);
+        std::size_t j = i;
+        std::size_t k = 0;
+        bool passes_north = false;
+        for (; k < length; ++k) {
+            walked_[j] = 1;
+            passes_north |= (flags_[j] & 1) != 0 && states_[j] / kStatesPerPixel == head_pixel;
+            const std::int64_t next = next_[j];
+            if (next == kNone) {
+                break;
+            }
+            j = static_cast<std::size_t>(next);
+            if (k + 1 < length) {
+                emit.step(flags_[j] >> 1);  // flags: the move into the state's pixel
+            }
+        }
+        if (k == length && j == i) {
+            outer = passes_north;
+            return true;
+        }
+        // Ranks that were not contour_rank's, or a border that leaves the block: undo.
+        for (std::size_t m = 0, s = i; m <= std::min(k, length - 1); ++m) {
+            walked_[s] = 0;
+            if (next_[s] == kNone) {
+                break;
+            }
+            s = static_cast<std::size_t>(next_[s]);
+        }
+        return false;
     }
-    // Each border from its head (rank 0), then following successors: ranks L − 1, L − 2, …, 1. The heads in
-    // increasing order number the contours; each record goes straight to its place.
+
+    [[nodiscard]] bool walked(std::size_t i) const { return walked_[i] != 0; }
+
+  private:
+    std::span<const std::int64_t> states_;
+    std::span<const std::int32_t> next_;
+    std::span<const std::uint8_t> flags_;
+    std::span<const ContourRank> ranks_;
+    std::int64_t width_;
+    std::vector<std::uint8_t> walked_;
+};
+
+/// The borders that cross blocks, from the records of their states gathered on the root: each from its head (rank 0),
+/// then following successors (ranks L − 1, L − 2, …, 1). The heads in increasing order number the contours; each
+/// record goes straight to its place.
+void place_records(std::span<const PointRecord> all,
+                   std::vector<std::int64_t> outer_heads,
+                   std::int64_t width,
+                   std::vector<Contour>& out) {
     std::vector<std::int64_t> heads;
     for (const PointRecord& p : all) {
         if (p.rank == 0) {
@@ -172,19 +258,105 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
         owner[k] = contour_of(all[k].head);
         ++length[owner[k]];
     }
-    std::vector<Contour> out(heads.size());
-    const std::int64_t width = borders.width();
-    for (std::size_t c = 0; c < out.size(); ++c) {
-        out[c].id = heads[c];
-        out[c].hole = !std::binary_search(outer_heads.begin(), outer_heads.end(), heads[c]);
-        out[c].points.resize(length[c]);
+    const std::size_t first = out.size();
+    out.resize(first + heads.size());
+    for (std::size_t c = 0; c < heads.size(); ++c) {
+        out[first + c].id = heads[c];
+        out[first + c].hole = !std::binary_search(outer_heads.begin(), outer_heads.end(), heads[c]);
+        out[first + c].points.resize(length[c]);
     }
     for (std::size_t k = 0; k < all.size(); ++k) {
         const PointRecord& p = all[k];
-        std::vector<ContourPoint>& points = out[owner[k]].points;
+        std::vector<ContourPoint>& points = out[first + owner[k]].points;
         const auto n = static_cast<std::int64_t>(points.size());
         points[static_cast<std::size_t>(p.rank == 0 ? 0 : n - p.rank)] = {p.pixel / width, p.pixel % width};
     }
+}
+
+}  // namespace
+
+std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<const ContourRank> ranks, int root) {
+    const char* function = "llc::contours";
+    std::string error = group.root_error(function, root);
+    if (error.empty() && ranks.size() != borders.states().size()) {
+        error =
+            argument_message(function,
+                             "ranks.size()",
+                             std::to_string(ranks.size()),
+                             "must be this rank's number of border states " + std::to_string(borders.states().size()));
+    }
+    group.check_same(function, {{"root", root}}, error);
+    const bool is_root = group.rank() == root;
+    const auto states = borders.states();
+    // The borders that close inside this block, walked: on the root straight into their contours, elsewhere into a
+    // header and point list for the root.
+    LocalWalk local(borders, ranks);
+    std::vector<Contour> out;
+    std::vector<LocalHeader> headers;
+    std::vector<std::uint8_t> moves;
+    // States increase, so the first state of a closed border met is its head: the states already walked are skipped
+    // without reading their ranks.
+    for (std::size_t i = 0; i < states.size(); ++i) {
+        const std::size_t length = local.walked(i) ? 0 : local.length(i);
+        if (length == 0) {
+            continue;
+        }
+        bool outer = false;
+        if (is_root) {
+            Contour c{states[i], false, {}};
+            c.points.reserve(length);
+            PointList emit(c.points, borders.width());
+            if (local.walk(i, length, emit, outer)) {
+                c.hole = !outer;
+                out.push_back(std::move(c));
+            }
+        } else {
+            const std::size_t mark = moves.size();
+            MoveList emit{moves};
+            if (local.walk(i, length, emit, outer)) {
+                headers.push_back({states[i], outer ? 0 : 1, static_cast<std::int64_t>(length)});
+            } else {
+                moves.resize(mark);
+            }
+        }
+    }
+    // The states of the borders that cross blocks, as records.
+    const auto flags = BorderMapAccess::flags(borders);
+    std::vector<PointRecord> records;
+    std::vector<std::int64_t> outer;
+    for (std::size_t i = 0; i < states.size(); ++i) {
+        if (local.walked(i)) {
+            continue;
+        }
+        const std::int64_t pixel = states[i] / kStatesPerPixel;
+        records.push_back({ranks[i].head, ranks[i].rank, pixel});
+        // The state that passes the north background of its border's head pixel: that border is outer.
+        if ((flags[i] & 1) != 0 && ranks[i].head / kStatesPerPixel == pixel) {
+            outer.push_back(ranks[i].head);
+        }
+    }
+    const std::vector<LocalHeader> all_headers = group.gatherv(std::span<const LocalHeader>(headers), root);
+    const std::vector<std::uint8_t> all_moves = group.gatherv(std::span<const std::uint8_t>(moves), root);
+    const std::vector<PointRecord> all = group.gatherv(std::span<const PointRecord>(records), root);
+    std::vector<std::int64_t> outer_heads = group.gatherv(std::span<const std::int64_t>(outer), root);
+    if (!is_root) {
+        return {};
+    }
+    // The other blocks' closed borders, from their moves, then the crossing ones; all in increasing id.
+    out.reserve(out.size() + all_headers.size());
+    std::size_t next = 0;
+    for (const LocalHeader& h : all_headers) {
+        Contour c{h.head, h.hole != 0, {}};
+        c.points.reserve(static_cast<std::size_t>(h.length));
+        PointList emit(c.points, borders.width());
+        emit.first(h.head / kStatesPerPixel);
+        for (std::int64_t k = 1; k < h.length; ++k) {
+            emit.step(all_moves[next++]);
+        }
+        out.push_back(std::move(c));
+    }
+    place_records(all, std::move(outer_heads), borders.width(), out);
+    std::sort(out.begin(), out.end(), [](const Contour& a, const Contour& b) { return a.id < b.id; });
     return out;
 }
 

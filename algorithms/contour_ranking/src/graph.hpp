@@ -211,12 +211,13 @@ struct LocalRanking {
 /// Ranks the cycle through `head` (its smallest node) into `result`, walking it from both ends at once: forward by
 /// `view.next` and backward by `predecessor`, two independent chains of loads instead of one (the walk is bound by
 /// their latency). A node b steps before the head has rank b; one a steps after it has rank length − a, set when the
-/// walks meet. `forward` is scratch space.
-template <class View>
+/// walks meet. `forward` is scratch space. `Index` holds node numbers (32 bits when they fit: the chains' loads then
+/// touch half the bytes).
+template <class Index, class View>
 void rank_cycle(const View& view,
                 std::size_t head,
-                std::span<const std::int64_t> predecessor,
-                std::span<std::int64_t> forward,
+                std::span<const Index> predecessor,
+                std::span<Index> forward,
                 std::vector<ContourRank>& result) {
     const std::int64_t id = view.global(head);
     std::size_t after = 0;                     // the forward walk's nodes, in forward[0, after)
@@ -229,7 +230,7 @@ void rank_cycle(const View& view,
             break;
         }
         f = next_f;
-        forward[after++] = f;
+        forward[after++] = static_cast<Index>(f);
         const std::int64_t next_g = predecessor[static_cast<std::size_t>(g)];
         if (next_g == f) {
             break;
@@ -244,27 +245,41 @@ void rank_cycle(const View& view,
     }
 }
 
-/// Step 1 on the block's part of a successor graph. `View` gives the block's nodes 0 … size() − 1:
-/// `active(i)` (a node of the graph), `global(i)` (its index in the whole graph, increasing with i), `next(i)` (its
-/// successor's node in the block, or kNone) and `out(i)` (when next(i) is kNone: its successor's global index, or kNone
-/// for a head). Cycles inside the block are ranked at once into `result` (one entry per node).
-template <class View>
-LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
+/// Ranks the cycles inside the block (every node active, not on a segment and not ranked yet) into `result`, each
+/// from its smallest node (the first met), which is the canonical head since global indices increase with i.
+/// `for_each_link` calls its argument with every link i → j inside the block.
+template <class Index, class View, class Links>
+void rank_cycles(const View& view,
+                 const LocalRanking& local,
+                 const Links& for_each_link,
+                 std::vector<ContourRank>& result) {
     const std::size_t n = view.size();
-    // Calls f(i, j) for every link i → j inside the block.
-    const auto for_each_link = [&](auto&& f) {
-        for (std::size_t i = 0; i < n; ++i) {
-            if (view.active(i)) {
-                const std::int64_t j = view.next(i);
-                if (j != kNone) {
-                    f(i, static_cast<std::size_t>(j));
-                }
-            }
+    // The predecessors (and the walk's scratch) are made at the first cycle: maps of lists have none, and pay
+    // nothing for them.
+    std::unique_ptr<Index[]> predecessor;
+    std::unique_ptr<Index[]> forward;
+    for (std::size_t start = 0; start < n; ++start) {
+        if (!view.active(start) || local.on_segment(start) || result[start].head != kNone) {
+            continue;
         }
-    };
+        if (!predecessor) {
+            // Every node of a cycle has its predecessor set; the others are never read.
+            predecessor = std::make_unique_for_overwrite<Index[]>(n);
+            for_each_link([&](std::size_t i, std::size_t j) { predecessor[j] = static_cast<Index>(i); });
+            forward = std::make_unique_for_overwrite<Index[]>(n);
+        }
+        rank_cycle<Index>(
+            view, start, std::span<const Index>(predecessor.get(), n), std::span<Index>(forward.get(), n), result);
+    }
+}
+
+/// Step 1's segments (rank_locally): every path from an active node without a predecessor in the block, to its last
+/// node in the block, into `out`.
+template <class View, class Links>
+void find_segments(const View& view, const Links& for_each_link, LocalRanking& out) {
+    const std::size_t n = view.size();
     std::vector<char> has_predecessor(n, 0);
     for_each_link([&](std::size_t, std::size_t j) { has_predecessor[j] = 1; });
-    LocalRanking out;
     std::vector<std::int64_t> path;
     for (std::size_t start = 0; start < n; ++start) {
         if (!view.active(start) || has_predecessor[start] != 0) {
@@ -296,21 +311,46 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
         }
         out.segments.push_back(s);
     }
-    // What is left are cycles inside the block: every node has a predecessor in it. Walked from their smallest node
-    // (the first met), which is the canonical head since global indices increase with i. The predecessors (and the
-    // walk's scratch) are made at the first cycle: maps of lists have none, and pay nothing for them.
-    std::vector<std::int64_t> predecessor;
-    std::unique_ptr<std::int64_t[]> forward;
-    for (std::size_t start = 0; start < n; ++start) {
-        if (!view.active(start) || out.on_segment(start) || result[start].head != kNone) {
-            continue;
+}
+
+/// Step 1 on the block's part of a successor graph. `View` gives the block's nodes 0 … size() − 1:
+/// `active(i)` (a node of the graph), `global(i)` (its index in the whole graph, increasing with i), `next(i)` (its
+/// successor's node in the block, or kNone) and `out(i)` (when next(i) is kNone: its successor's global index, or kNone
+/// for a head). Cycles inside the block are ranked at once into `result` (one entry per node).
+template <class View>
+LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
+    const std::size_t n = view.size();
+    // Calls f(i, j) for every link i → j inside the block.
+    const auto for_each_link = [&](auto&& f) {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (view.active(i)) {
+                const std::int64_t j = view.next(i);
+                if (j != kNone) {
+                    f(i, static_cast<std::size_t>(j));
+                }
+            }
         }
-        if (predecessor.empty()) {
-            predecessor.assign(n, kNone);
-            for_each_link([&](std::size_t i, std::size_t j) { predecessor[j] = static_cast<std::int64_t>(i); });
-            forward = std::make_unique_for_overwrite<std::int64_t[]>(n);
+    };
+    // Segments start at the active nodes without a predecessor in the block. Successors are injective (a validated
+    // map; the border step is invertible), so when every active node has its successor in the block, every one has a
+    // predecessor too: cycles only (every border at P = 1), and the search for starts is skipped.
+    std::size_t active = 0;
+    std::size_t links = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (view.active(i)) {
+            ++active;
+            links += view.next(i) != kNone ? 1 : 0;
         }
-        rank_cycle(view, start, predecessor, std::span<std::int64_t>(forward.get(), n), result);
+    }
+    LocalRanking out;
+    if (links != active) {
+        find_segments(view, for_each_link, out);
+    }
+    // What is left are cycles inside the block: every node has a predecessor in it.
+    if (n <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+        rank_cycles<std::int32_t>(view, out, for_each_link, result);
+    } else {
+        rank_cycles<std::int64_t>(view, out, for_each_link, result);
     }
     return out;
 }

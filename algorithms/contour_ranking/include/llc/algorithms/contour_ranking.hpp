@@ -14,8 +14,10 @@
 /// header includes; ranking a BorderMap's borders (contour_rank, contours) is here.
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <llc/algorithms/contour_blocks.hpp>

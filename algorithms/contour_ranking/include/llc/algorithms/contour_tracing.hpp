@@ -5,7 +5,9 @@
 /// borders (contour_rank of a BorderMap, contours) is in <llc/algorithms/contour_ranking.hpp>.
 
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <llc/algorithms/contour_blocks.hpp>
@@ -48,6 +50,29 @@ class BinaryImage {
     std::vector<std::uint8_t> pixels_;
 };
 
+namespace detail::contour_ranking {
+/// std::allocator, except that value-initialisation (vector::resize) leaves the new elements uninitialised.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+    using value_type = T;
+    UninitializedAllocator() = default;
+    template <class U>
+    UninitializedAllocator(const UninitializedAllocator<U>& /*other*/) noexcept {}
+    template <class U>
+    struct rebind {
+        using other = UninitializedAllocator<U>;
+    };
+    template <class U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+}  // namespace detail::contour_ranking
+
 /// The borders of a binary image as a successor graph on border states, made by trace_contours.
 ///
 /// A border is what Suzuki & Abe's border following (OpenCV's findContours) traces between a foreground component and
@@ -85,11 +110,18 @@ class BorderMap {
     Connectivity connectivity_ = Connectivity::eight;
     int processors_ = 1;
     PixelBlock block_;
-    std::vector<std::int64_t> states_;
-    std::vector<std::int64_t> successors_;
-    std::vector<std::int64_t> local_next_;  ///< each state's successor among states_ (index), or −1 outside the block
-    std::vector<std::uint8_t> north_;       ///< 1 when the background pixel north of the state's pixel is passed on
-                                            ///< the way from b to the next pixel (tells outer borders from holes)
+    /// trace_contours writes every element it keeps, so growing these arrays does not fill them first.
+    template <class T>
+    using Array = std::vector<T, detail::contour_ranking::UninitializedAllocator<T>>;
+
+    Array<std::int64_t> states_;
+    Array<std::int64_t> successors_;
+    Array<std::int32_t> local_next_;  ///< each state's successor among states_ (index), or −1 outside the block; 32
+                                      ///< bits: the walks along the borders chase it, and half the bytes keep more of
+                                      ///< it in cache (a block holds fewer than 2^31 states)
+    Array<std::uint8_t> flags_;       ///< bit 0: the background pixel north of the state's pixel is passed on the way
+                                      ///< from b to the next pixel (tells outer borders from holes); bits 1–3: the
+                                      ///< move into the state's pixel, (b + 4) mod 8 (the walks need not read states_)
 };
 
 /// The borders of `image` (see BorderMap), traced locally on every block with a one-pixel halo from the neighbouring
