@@ -20,20 +20,31 @@ std::string mpi_error_text(int code) {
     text.resize(static_cast<std::size_t>(length));
     return text;
 }
-/// "llc: error on rank R: message" on stderr, then the job ends with status 1.
-[[noreturn]] void abort_job_quietly(const std::string& message) noexcept {
+/// Whether MPI runs (initialised, not yet finalised), and this process's rank in MPI_COMM_WORLD (-1 when it does not).
+struct MpiState {
+    bool live = false;
+    int rank = -1;
+};
+
+MpiState mpi_state() noexcept {
     int initialized = 0;
     int finalized = 0;
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
-    int rank = -1;
-    if (initialized != 0 && finalized == 0) {
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MpiState state{initialized != 0 && finalized == 0, -1};
+    if (state.live) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &state.rank);
     }
-    std::fprintf(stderr, "llc: error on rank %d: %s\n", rank, message.c_str());
+    return state;
+}
+
+/// "llc: error on rank R: message" on stderr, then the job ends with status 1.
+[[noreturn]] void abort_job_quietly(const std::string& message) noexcept {
+    const MpiState mpi = mpi_state();
+    std::fprintf(stderr, "llc: error on rank %d: %s\n", mpi.rank, message.c_str());
     std::fflush(stderr);
     std::fflush(stdout);
-    if (initialized != 0 && finalized == 0) {
+    if (mpi.live) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     std::_Exit(1);
@@ -117,24 +128,17 @@ void install_terminate_handler() noexcept {
 }  // namespace detail
 
 void abort_job(std::string_view group_path, std::string_view message) noexcept {
-    int initialized = 0;
-    int finalized = 0;
-    MPI_Initialized(&initialized);
-    MPI_Finalized(&finalized);
-    int rank = -1;
-    if (initialized != 0 && finalized == 0) {
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    }
+    const MpiState mpi = mpi_state();
     std::fprintf(stderr,
                  "llc: fatal error on rank %d (group %.*s): %.*s\n",
-                 rank,
+                 mpi.rank,
                  static_cast<int>(group_path.size()),
                  group_path.data(),
                  static_cast<int>(message.size()),
                  message.data());
     std::fflush(stderr);
     std::fflush(stdout);
-    if (initialized != 0 && finalized == 0) {
+    if (mpi.live) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     std::abort();

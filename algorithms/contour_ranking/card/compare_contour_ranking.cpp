@@ -31,7 +31,6 @@
 #include <vector>
 
 #if defined(__linux__)
-#include <sys/mman.h>
 #endif
 
 #include <llc/algorithms/blob_image.hpp>
@@ -44,23 +43,6 @@
 namespace llc::cards {
 
 namespace {
-
-/// The same huge-page advice llc::BinaryImage gives its pixels (trace_contours.cpp), for OpenCV's input, so that
-/// both sides read their image from the same kind of pages.
-void advise_huge_pages(std::span<const std::uint8_t> bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
-    const auto begin = (reinterpret_cast<std::uintptr_t>(bytes.data()) + huge - 1) & ~(huge - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size()) & ~(huge - 1);
-    if (begin < end) {
-        void* start = reinterpret_cast<void*>(begin);
-        (void)madvise(start, end - begin, MADV_HUGEPAGE);
-        (void)madvise(start, end - begin, 25);  // MADV_COLLAPSE (Linux 6.1)
-    }
-#else
-    (void)bytes;
-#endif
-}
 
 /// Ours on `g`: the blob image's block, traced and ranked (and assembled on g's rank 0 when asked).
 struct Ours {

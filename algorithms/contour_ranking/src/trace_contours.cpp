@@ -33,13 +33,7 @@ BinaryImage BinaryImage::from_whole(Group& group,
         group, width, height, block_from_whole(group, "llc::BinaryImage::from_whole", width, height, all));
 }
 
-namespace {
-
-/// Asks Linux to back the 2 MiB pages inside `bytes` with huge pages, now (MADV_COLLAPSE, Linux 6.1) or as it can
-/// (MADV_HUGEPAGE); advice only, errors ignored. The trace reads an image row by row, and with 4 KiB pages a 4096-pixel
-/// row is a page: a page-table walk per row, which a virtual machine pays twice (−10 % of the trace of a 4096² image
-/// on this machine).
-void advise_huge_pages(std::span<const std::uint8_t> bytes) {
+void advise_huge_pages(std::span<const std::uint8_t> bytes) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
     const auto begin = (reinterpret_cast<std::uintptr_t>(bytes.data()) + huge - 1) & ~(huge - 1);
@@ -57,8 +51,6 @@ void advise_huge_pages(std::span<const std::uint8_t> bytes) {
     (void)bytes;
 #endif
 }
-
-}  // namespace
 
 BinaryImage::BinaryImage(Group& group, std::int64_t width, std::int64_t height, std::vector<std::uint8_t> local)
     : width_(width),

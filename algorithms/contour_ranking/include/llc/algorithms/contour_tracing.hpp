@@ -24,6 +24,12 @@ enum class ContourPattern;  // <llc/algorithms/contour_ranking.hpp>
 /// findContours); `four`: foreground 4-connected, background 8-connected.
 enum class Connectivity { four = 4, eight = 8 };
 
+/// Asks Linux to back the whole 2 MiB pages inside `bytes` with huge pages (MADV_HUGEPAGE, then MADV_COLLAPSE); advice
+/// only, errors ignored, nothing elsewhere. BinaryImage gives it to its pixels: the trace reads an image row by row,
+/// and with 4 KiB pages a 4096-pixel row is a page, a page-table walk per row (−10 % of the trace of a 4096² image
+/// here). llc-compare gives a peer's input the same advice, so that both sides read the same kind of pages.
+void advise_huge_pages(std::span<const std::uint8_t> bytes) noexcept;
+
 /// This processor's block of a binary image, distributed by block_of like SuccessorMap. A pixel is foreground when
 /// its value is nonzero (as OpenCV); pixels off the image are background.
 class BinaryImage {
