@@ -99,39 +99,6 @@ std::vector<Case> select(const std::vector<Case>& cases, const std::vector<std::
     return chosen;
 }
 
-/// Critical-path parts of a merged trace: along a division, the slowest task.
-void measured_parts(const TraceNode& node, double& compute, double& comm, double& division) {
-    switch (node.kind) {
-        case StepKind::normal:
-            compute += node.compute;
-            comm += node.comm;
-            return;
-        case StepKind::compute:
-            compute += node.compute;
-            return;
-        case StepKind::division: {
-            compute += node.compute;
-            division += node.split + node.exchange + node.rejoin;
-            const TraceNode* slowest = nullptr;
-            for (const auto& task : node.children) {
-                if (slowest == nullptr || task.total() > slowest->total()) {
-                    slowest = &task;
-                }
-            }
-            if (slowest != nullptr) {
-                measured_parts(*slowest, compute, comm, division);
-            }
-            return;
-        }
-        case StepKind::task:
-        case StepKind::root:
-            for (const auto& child : node.children) {
-                measured_parts(child, compute, comm, division);
-            }
-            return;
-    }
-}
-
 class ProgressBar {
   public:
     ProgressBar(int total, bool on) : total_(total), on_(on) {}
@@ -465,37 +432,6 @@ int write_outputs(const Report& report, const Options& options) {
     // The last line: the counts (scripts/demo.sh repeats it).
     std::cout << "llc-validate: " << counts_line(verdicts(report)) << '\n';
     return status != 0 ? status : verdict_status(report, options);
-}
-
-/// The case named `algorithm` among `cases`. @throws llc::Error when there is none.
-const Case& case_named(const std::vector<Case>& cases, const std::string& algorithm, const std::string& where) {
-    for (const Case& c : cases) {
-        if (c.algorithm == algorithm) {
-            return c;
-        }
-    }
-    throw Error("llc-validate --reprice: '" + where + "' holds case '" + algorithm + "', which no card has");
-}
-
-/// --gate: the groups that met in the recorded verdicts and do not meet now, one line each; 3 when there is one.
-int gate(const std::vector<Judged>& now, const std::string& recorded_csv) {
-    int broken = 0;
-    for (const auto& [key, recorded] : read_verdicts(recorded_csv)) {
-        if (recorded != "meets") {
-            continue;
-        }
-        const auto it = std::find_if(now.begin(), now.end(), [&](const Judged& j) {
-            return j.algorithm == key.first && to_string(j.processors) == key.second;
-        });
-        const std::string today = it == now.end() ? "not judged" : it->verdict.why;
-        if (it == now.end() || it->verdict.outcome != Outcome::meets) {
-            std::cerr << "llc-validate --gate: " << key.first << " (" << key.second
-                      << ") met when the data were recorded; today: " << today << '\n';
-            ++broken;
-        }
-    }
-    std::cout << "llc-validate --gate: " << broken << " case(s) that met at recording no longer meet\n";
-    return broken > 0 ? 3 : 0;
 }
 
 /// --reprice DIR: DIR's measurements priced again under every model of the profile, judged, reported in --out.

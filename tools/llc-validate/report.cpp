@@ -15,6 +15,7 @@
 #include <llc/error.hpp>
 #include <llc/file.hpp>
 #include <llc/tools/timing.hpp>
+#include <llc/trace.hpp>
 
 namespace llc::validate {
 namespace {
@@ -287,6 +288,39 @@ double round_spread_of(const std::vector<std::vector<tools::Sample>>& rounds,
 }
 
 }  // namespace
+
+/// Critical-path parts of a merged trace: along a division, the slowest task.
+void measured_parts(const TraceNode& node, double& compute, double& comm, double& division) {
+    switch (node.kind) {
+        case StepKind::normal:
+            compute += node.compute;
+            comm += node.comm;
+            return;
+        case StepKind::compute:
+            compute += node.compute;
+            return;
+        case StepKind::division: {
+            compute += node.compute;
+            division += node.split + node.exchange + node.rejoin;
+            const TraceNode* slowest = nullptr;
+            for (const auto& task : node.children) {
+                if (slowest == nullptr || task.total() > slowest->total()) {
+                    slowest = &task;
+                }
+            }
+            if (slowest != nullptr) {
+                measured_parts(*slowest, compute, comm, division);
+            }
+            return;
+        }
+        case StepKind::task:
+        case StepKind::root:
+            for (const auto& child : node.children) {
+                measured_parts(child, compute, comm, division);
+            }
+            return;
+    }
+}
 
 double pairwise_spread(const std::vector<double>& round_medians, double reference) {
     std::vector<double> differences;

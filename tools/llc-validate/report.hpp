@@ -12,6 +12,7 @@
 #include <llc/tools/statistics.hpp>
 #include <llc/tools/timing.hpp>
 #include <llc/tools/validation_case.hpp>
+#include <llc/trace.hpp>
 
 namespace llc::validate {
 
@@ -203,6 +204,10 @@ struct Report {
 /// Every case judged on each group of points it has (p = 1, then p > 1), in report order.
 [[nodiscard]] std::vector<Judged> verdicts(const Report& report);
 
+/// Adds the critical-path parts of a merged trace node to compute, comm and division: along a division, its slowest
+/// task (the SuperstepReport's measured side).
+void measured_parts(const TraceNode& node, double& compute, double& comm, double& division);
+
 /// Writes results.csv, results.json, verdicts.csv, summary.md (the verdicts first), supersteps.md and supersteps.json
 /// (the per-superstep comparisons of the traced runs) into `dir`, each whole or not at all. Returns summary.md's text.
 std::string write_report(const Report& report, const std::string& dir);
@@ -212,6 +217,13 @@ std::string write_report(const Report& report, const std::string& dir);
 [[nodiscard]] std::vector<Measurement> read_measurements(const std::string& results_csv);
 /// The verdicts a report directory's verdicts.csv recorded: (algorithm, group) → outcome.
 [[nodiscard]] std::map<std::pair<std::string, std::string>, std::string> read_verdicts(const std::string& verdicts_csv);
+/// The case named `algorithm` among `cases`. @throws llc::Error naming `where` when there is none.
+[[nodiscard]] const Case& case_named(const std::vector<Case>& cases,
+                                     const std::string& algorithm,
+                                     const std::string& where);
+/// --gate: the groups that met in the recorded verdicts (`recorded_csv`) and do not meet `now`, one line each on
+/// stderr; returns 3 when there is one, else 0.
+[[nodiscard]] int gate(const std::vector<Judged>& now, const std::string& recorded_csv);
 
 using tools::quantile;
 

@@ -1,8 +1,10 @@
 // Reading a report directory back (llc-validate --reprice): its measurements, to be priced again by today's cost
 // functions, and the verdicts it recorded, for the accuracy gate (tests/validate: a case that met when the data were
 // recorded must still meet).
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <set>
@@ -128,6 +130,37 @@ std::map<std::pair<std::string, std::string>, std::string> read_verdicts(const s
         verdicts[{row.at("algorithm"), row.at("processors")}] = row.at("verdict");
     }
     return verdicts;
+}
+
+/// The case named `algorithm` among `cases`. @throws llc::Error when there is none.
+const Case& case_named(const std::vector<Case>& cases, const std::string& algorithm, const std::string& where) {
+    for (const Case& c : cases) {
+        if (c.algorithm == algorithm) {
+            return c;
+        }
+    }
+    throw Error("llc-validate --reprice: '" + where + "' holds case '" + algorithm + "', which no card has");
+}
+
+/// --gate: the groups that met in the recorded verdicts and do not meet now, one line each; 3 when there is one.
+int gate(const std::vector<Judged>& now, const std::string& recorded_csv) {
+    int broken = 0;
+    for (const auto& [key, recorded] : read_verdicts(recorded_csv)) {
+        if (recorded != "meets") {
+            continue;
+        }
+        const auto it = std::find_if(now.begin(), now.end(), [&](const Judged& j) {
+            return j.algorithm == key.first && to_string(j.processors) == key.second;
+        });
+        const std::string today = it == now.end() ? "not judged" : it->verdict.why;
+        if (it == now.end() || it->verdict.outcome != Outcome::meets) {
+            std::cerr << "llc-validate --gate: " << key.first << " (" << key.second
+                      << ") met when the data were recorded; today: " << today << '\n';
+            ++broken;
+        }
+    }
+    std::cout << "llc-validate --gate: " << broken << " case(s) that met at recording no longer meet\n";
+    return broken > 0 ? 3 : 0;
 }
 
 }  // namespace llc::validate
