@@ -9,7 +9,8 @@
 # Run it on a quiet machine (nothing else running: a noisy run records "inconclusive" verdicts, which the gate
 # cannot hold), from a Release build (scripts/test.sh or demo.sh made one), and re-record when an algorithm or its
 # cost function changes on purpose; commit the four files it writes. It takes about 2 minutes of calibration and
-# 5–15 minutes of validation on a 2-core VM.
+# 5–15 minutes of validation on a 2-core VM. With LLC_REPORT=DIR set, the whole report (and the profile) is kept in
+# DIR as well, to compare with other runs (tools/llc-validate/compare_runs.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -34,4 +35,9 @@ cp "$work/report/results.csv" "$work/report/verdicts.csv" "$work/report/summary.
     echo "Recorded by scripts/record-accuracy-data.sh $sizes on $(date -u +%Y-%m-%dT%H:%MZ), P = $P,"
     echo "llc $(git describe --always --dirty 2>/dev/null || echo '?'), host $(uname -n), $(nproc) cores."
 } >"$dir/RECORDED"
+if [ -n "${LLC_REPORT:-}" ]; then
+    mkdir -p "$LLC_REPORT"
+    cp -r "$work/report/." "$LLC_REPORT/"
+    cp "$work/profile.json" "$LLC_REPORT/profile.json"
+fi
 echo "== Recorded in $dir: $(head -n 1 "$dir/summary.md")"
