@@ -265,15 +265,15 @@ Best<T> better(const Best<T>& x, const Best<T>& y) {
     return (y.value < x.value || (y.value == x.value && y.m < x.m)) ? y : x;
 }
 
-/// The k range of one pass over the middle of a block: long enough to pay for the call, short enough that the rows and
-/// columns of a whole r × r block stay in the core's cache (2·r·K values of 8 bytes ≈ 512 KiB), and a whole number of
-/// min_plus's groups (4 vectors of 8 values), so that only a range's last chunk has a tail: min_plus_pair takes a tail
-/// one row at a time, with a per-lane merge each, and at r = 103 (the default r at P = 2, n = 4000) chunks of 312 ran
-/// the middle at 0.34 ns an update against 0.22 ns with chunks of 288 or 320 (a micro-benchmark of min_plus_pair on
-/// this VM, CPU time, best of 5).
+/// The k range of one pass over the middle of a block: long enough to pay for the call (each min_plus_pair call ends
+/// in two lane merges and two scans for the first k), short enough that the rows and columns of a whole r × r block
+/// stay in the core's L2 (2·r·K values of 8 bytes ≈ 1 MiB, half of this VM's 2 MiB L2; with 512 KiB a range of 512
+/// ran 0.205 ns an update against 0.182 for 1024, micro-benchmark of min_plus_pair, CPU time, best of 5), and a whole
+/// number of min_plus's groups (4 vectors of 8 values), so that only a range's last chunk has a tail: at r = 103 (the
+/// default r at P = 2, n = 4000) chunks of 312 ran the middle at 0.34 ns an update against 0.22 ns with chunks of 288.
 inline std::int64_t chunk_length(std::int64_t r) {
     constexpr std::int64_t group = 32;
-    return std::max<std::int64_t>(256, ((std::int64_t{1} << 15) / std::max<std::int64_t>(r, 1)) / group * group);
+    return std::max<std::int64_t>(256, ((std::int64_t{1} << 16) / std::max<std::int64_t>(r, 1)) / group * group);
 }
 
 /// The rows and columns of one block: rows i in [a0, a1), columns j in [b0, b1); diagonal when they are the same
