@@ -95,6 +95,16 @@ struct ChainPolicy {
     [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) { return m; }
     /// Whether push may be used (the saturating arithmetic goes through range only).
     [[nodiscard]] bool pushes() const { return !saturating; }
+    /// push for every k in [k0, k1) (chain_push_rows where the products are narrow, else push k by k).
+    void push_rows(std::int64_t i,
+                   std::int64_t k0,
+                   std::int64_t k1,
+                   const std::int64_t* cik,
+                   const std::int64_t* crows,
+                   std::int64_t stride,
+                   std::int64_t j0,
+                   std::int64_t* val,
+                   std::int64_t* arg) const;
     /// For j in [j0, j0 + len): the candidate c(i,k) + c(k+1,j) + dims[i]·dims[k+1]·dims[j+1] (crow[j − j0] =
     /// c(k+1, j)) replaces (val, arg)[j − j0] when strictly smaller — the same int64 value as range computes.
     void push(std::int64_t i,
@@ -144,6 +154,78 @@ struct ChainPolicy {
     }
 };
 
+/// ChainPolicy::push for every k in [k0, k1), k ascending, with the candidates of a strip of 8 j kept in registers
+/// across the k: push's loop, k outer, loaded and stored val and arg for every k (four loads and two stores a vector;
+/// the loop was a quarter of a one-processor run at n = 1000 in perf). cik[k − k0] = c(i, k); the row of c(k + 1, ·)
+/// for the block's columns at crows + (k − k0)·stride, stride the block's width (the length of val and arg). Every
+/// dims[i]·dims[k + 1] below 2^32 (see times). The same candidates in the same order with strict <: the same
+/// (val, arg) as push k by k.
+inline void chain_push_rows(const std::int64_t* dims,
+                            std::int64_t i,
+                            std::int64_t k0,
+                            std::int64_t k1,
+                            const std::int64_t* cik,
+                            const std::int64_t* crows,
+                            std::int64_t stride,
+                            std::int64_t j0,
+                            std::int64_t* val,
+                            std::int64_t* arg) {
+    using V = Simd<std::int64_t>::V;
+    const std::int64_t len = stride;  // the block's width: val, arg and the rows of c(k + 1, ·) alike
+    const std::int64_t* g = dims + j0 + 1;
+    std::int64_t m = 0;
+    for (; m + 8 <= len; m += 8) {
+        V v;
+        V w;
+        V z;
+        std::memcpy(&v, val + m, sizeof(V));
+        std::memcpy(&w, arg + m, sizeof(V));
+        std::memcpy(&z, g + m, sizeof(V));
+        for (std::int64_t k = k0; k < k1; ++k) {
+            const std::int64_t a = dims[i] * dims[k + 1];
+            V x;
+            std::memcpy(&x, crows + (k - k0) * stride + m, sizeof(V));
+            const V c = (V{} + cik[k - k0]) + x + times<V, true>(V{} + a, z);
+            const V less = c < v;
+            v = less ? c : v;
+            w = less ? V{} + k : w;
+        }
+        std::memcpy(val + m, &v, sizeof(V));
+        std::memcpy(arg + m, &w, sizeof(V));
+    }
+    for (std::int64_t k = k0; k < k1 && m < len; ++k) {
+        const std::int64_t a = dims[i] * dims[k + 1];
+        for (std::int64_t t = m; t < len; ++t) {
+            const std::int64_t c = cik[k - k0] + crows[(k - k0) * stride + t] + a * g[t];
+            const bool less = c < val[t];
+            val[t] = less ? c : val[t];
+            arg[t] = less ? k : arg[t];
+        }
+    }
+}
+
+inline void ChainPolicy::push_rows(std::int64_t i,
+                                   std::int64_t k0,
+                                   std::int64_t k1,
+                                   const std::int64_t* cik,
+                                   const std::int64_t* crows,
+                                   std::int64_t stride,
+                                   std::int64_t j0,
+                                   std::int64_t* val,
+                                   std::int64_t* arg) const {
+    std::int64_t top = 0;
+    for (std::int64_t k = k0; k < k1; ++k) {
+        top = std::max(top, dims[k + 1]);
+    }
+    if (dims[i] * top < (std::int64_t{1} << 32)) {  // dims below 2^21 (pushes: not saturating): no overflow
+        chain_push_rows(dims, i, k0, k1, cik, crows, stride, j0, val, arg);
+        return;
+    }
+    for (std::int64_t k = k0; k < k1; ++k) {
+        push(i, k, cik[k - k0], crows + (k - k0) * stride, j0, stride, val, arg);
+    }
+}
+
 /// compute_edges' buffers for the push form of an off-diagonal block's edges (kept across blocks).
 template <class T>
 struct EdgeWork {
@@ -183,10 +265,15 @@ Best<T> better(const Best<T>& x, const Best<T>& y) {
     return (y.value < x.value || (y.value == x.value && y.m < x.m)) ? y : x;
 }
 
-/// The k range of one pass over the middle of a block: long enough to pay for the call, short enough that the rows and
-/// columns of a whole r × r block stay in the core's cache (2·r·K values of 8 bytes ≈ 512 KiB).
+/// The k range of one pass over the middle of a block: long enough to pay for the call (each min_plus_pair call ends
+/// in two lane merges and two scans for the first k), short enough that the rows and columns of a whole r × r block
+/// stay in the core's L2 (2·r·K values of 8 bytes ≈ 1 MiB, half of this VM's 2 MiB L2; with 512 KiB a range of 512
+/// ran 0.205 ns an update against 0.182 for 1024, micro-benchmark of min_plus_pair, CPU time, best of 5), and a whole
+/// number of min_plus's groups (4 vectors of 8 values), so that only a range's last chunk has a tail: at r = 103 (the
+/// default r at P = 2, n = 4000) chunks of 312 ran the middle at 0.34 ns an update against 0.22 ns with chunks of 288.
 inline std::int64_t chunk_length(std::int64_t r) {
-    return std::max<std::int64_t>(256, ((std::int64_t{1} << 15) / std::max<std::int64_t>(r, 1)) / 8 * 8);
+    constexpr std::int64_t group = 32;
+    return std::max<std::int64_t>(256, ((std::int64_t{1} << 16) / std::max<std::int64_t>(r, 1)) / group * group);
 }
 
 /// The rows and columns of one block: rows i in [a0, a1), columns j in [b0, b1); diagonal when they are the same
@@ -279,8 +366,12 @@ void push_edges(IntervalTable<T>& table,
         std::copy_n(in + s.in_row(i), s.b0 - i, row);
         std::fill_n(val, width, std::numeric_limits<T>::max());
         std::fill_n(arg, width, std::int64_t{0});
-        for (std::int64_t k = i; k < s.a1 - 1; ++k) {
-            policy.push(i, k, row[k - i], work.fresh.data() + (k + 1 - s.a0) * width, s.b0, width, val, arg);
+        if constexpr (requires { policy.push_rows(i, i, i, row, row, i, i, val, arg); }) {
+            policy.push_rows(i, i, s.a1 - 1, row, work.fresh.data() + (i + 1 - s.a0) * width, width, s.b0, val, arg);
+        } else {
+            for (std::int64_t k = i; k < s.a1 - 1; ++k) {
+                policy.push(i, k, row[k - i], work.fresh.data() + (k + 1 - s.a0) * width, s.b0, width, val, arg);
+            }
         }
         const Best<T>* mid = middle.data() + (i - s.a0) * width;
         for (std::int64_t j = 0; j < width; ++j) {

@@ -4,8 +4,8 @@
 //
 // - "mc.update.2^e": seconds per update of the middle k range of an off-diagonal 64 × 64 block (r = 64, the engine's
 //   r at P = 1, near the model's r at P = 2) whose middle range is 2^e long, cut into the engine's chunks of
-//   chunk_length(64) = 512. Short ranges pay the per-call overheads (the call, the lanes' merge, the scalar tail, the
-//   (value, k) merge); long ones bring each chunk's rows and columns (2·64·512 values) from beyond L2 into the cache.
+//   chunk_length(64) = 1024. Short ranges pay the per-call overheads (the call, the lanes' merge, the scalar tail, the
+//   (value, k) merge); long ones bring each chunk's rows and columns (2·64·1024 values) from beyond L2 into the cache.
 // - "mc.edge.2^e": seconds per update of the two edge k ranges of an off-diagonal r × r block, r = 2^e, with all the
 //   per-entry work of compute_edges (row copy, merges, the writes of c, k and the passed-on row).
 // - "mc.diag.2^e": seconds per update of a diagonal r × r block, r = 2^e.
