@@ -169,6 +169,11 @@ class SymmetricMatrix {
     }
     [[nodiscard]] std::span<const T> local_data() const noexcept { return data_; }
 
+    /// The CCM cost of one product with this matrix, x and y in its layout (symv(g, α, A, A.layout(), x, β, y,
+    /// {.overlap = overlap})): cost::symv(P, n, mapping, profile, overlap). The matrix is symv's plan: built once,
+    /// reused over many products. @throws llc::Error (cost::symv's) for a profile without the mapping's kernel table.
+    [[nodiscard]] cost::Expr cost(const cost::Profile& profile, bool overlap = true) const;
+
   private:
     /// Checks n, the mapping and `local_error` across the group (llc::Error on every rank), then lays out this rank's
     /// rows, allocating their entries when `allocate`.
@@ -366,6 +371,11 @@ namespace cost {
 [[nodiscard]] double grigg_symv_overlap_threshold(double p, double beta, double tau_c, double tau_a);
 
 }  // namespace cost
+
+template <class T>
+cost::Expr SymmetricMatrix<T>::cost(const cost::Profile& profile, bool overlap) const {
+    return cost::symv(P(), n(), mapping(), profile, overlap);
+}
 
 }  // namespace llc
 
