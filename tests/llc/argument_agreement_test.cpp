@@ -181,7 +181,8 @@ TEST(ArgumentAgreement, Symv) {
                             {"options.overlap"});
     const std::vector<double> long_x(x.size() + static_cast<std::size_t>(one_differs(0, 1)), 1.0);
     expect_error_everywhere([&] { llc::symv(g, 1.0, A, long_x, 0.0, y); }, {"llc::symv", "x.size()"});
-    expect_error_everywhere([&] { (void)llc::gather_vector(g, A.layout(), x, one_differs(0, 1)); },
+    const std::vector<double> in_layout(static_cast<std::size_t>(A.local_rows()), 1.0);  // gather_vector's layout
+    expect_error_everywhere([&] { (void)llc::gather_vector(g, A.layout(), in_layout, one_differs(0, 1)); },
                             {"llc::gather_vector", "'root'"});
 }
 
