@@ -92,6 +92,12 @@ TEST(UserBlocks, Symv) {
                     all[static_cast<std::size_t>(i)], 2.0 * sum + 0.5 * y0[static_cast<std::size_t>(i)], 1e-12 * n)
                     << llc::to_string(mapping) << " n " << n << " i " << i;
             }
+            // α = 0: y = βy in the blocks, x not read.
+            const std::vector<double> before = y;
+            llc::symv(g, 0.0, A, std::vector<double>(y.size(), std::nan("")), 0.5, y);
+            for (std::size_t k = 0; k < y.size(); ++k) {
+                EXPECT_EQ(y[k], 0.5 * before[k]);
+            }
         }
     }
 }

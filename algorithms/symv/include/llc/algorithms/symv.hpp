@@ -292,6 +292,10 @@ void symv(Group& g,
         .same("options.overlap", options.overlap ? 1 : 0)
         .error(error)
         .check();
+    if (alpha == T{}) {  // as BLAS and the product in A's layout: y = βy, neither A nor x read, nothing sent
+        std::transform(y.begin(), y.end(), y.begin(), [beta](T old) { return beta == T{} ? T{} : beta * old; });
+        return;
+    }
     const std::vector<T> xl = redistribute(g, vectors, A.layout(), x);
     std::vector<T> yl = beta == T{} ? std::vector<T>(static_cast<std::size_t>(A.local_rows()))
                                     : redistribute(g, vectors, A.layout(), std::span<const T>(y));
