@@ -1,8 +1,9 @@
 #pragma once
 /// @file
 /// Engine internals of llc::IntervalTable (<llc/algorithms/matrix_chain.hpp>): the storage of a processor's columns
-/// and the raw column access the interval-DP engine and its probes write through. Not part of the API: a user reads a
-/// table through IntervalTable::value, split, owner and owns.
+/// and the raw column access the interval-DP engine and its probes write through (interval_table_storage(table)). Not
+/// part of the API: IntervalTable holds the storage as a private member, and a user reads a table through
+/// IntervalTable::value, split, owner, owns and columns.
 
 #include <cstddef>
 #include <cstdint>
