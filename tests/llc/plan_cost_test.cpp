@@ -72,4 +72,39 @@ TEST(PlanCost, SymmetricMatrixIsTheCostFunction) {
     }
 }
 
+TEST(PlanCost, SymvFromBlocksAddsTheRedistributionsItRuns) {
+    llc::Group& g = llc::Group::world();
+    const llc::cost::Profile profile = profile_of(llc::detail::symv::kernel_probes(), g.size());
+    const std::int64_t n = 19;
+    for (const auto mapping : {llc::SymvMapping::reflection, llc::SymvMapping::standard}) {
+        const llc::SymmetricMatrix<double> A(
+            g, n, [](std::int64_t, std::int64_t) { return 1.0; }, mapping);
+        const llc::BlockDistribution blocks(n, g.size());
+        for (const double beta : {0.0, 1.0}) {
+            const llc::cost::Expr expr = llc::cost::symv(g.size(), n, mapping, blocks, profile, true, beta != 0.0);
+            // The redistributions the call runs: one superstep "alltoallv" each in its trace.
+            std::vector<double> x(static_cast<std::size_t>(blocks.local_size(g.rank())), 1.0);
+            std::vector<double> y(x.size(), 1.0);
+            llc::Trace::enable(true);
+            llc::symv(g, 1.0, A, x, beta, y);
+            const llc::TraceNode record = llc::Trace::local();
+            llc::Trace::enable(false);
+            int traced = 0;
+            for (const llc::TraceNode& node : record.children) {
+                traced += node.op == "alltoallv" ? 1 : 0;
+            }
+            int priced = 0;
+            for (const llc::cost::Expr& item : expr.children()) {
+                priced += item.op() == "alltoallv" ? 1 : 0;
+            }
+            const bool moves = mapping == llc::SymvMapping::reflection && g.size() > 1;
+            EXPECT_EQ(traced, moves ? (beta != 0.0 ? 3 : 2) : 0) << llc::to_string(mapping);
+            EXPECT_EQ(priced, traced) << llc::to_string(mapping);
+            if (!moves) {
+                EXPECT_EQ(expr.to_json(), A.cost(profile).to_json());
+            }
+        }
+    }
+}
+
 }  // namespace

@@ -24,9 +24,11 @@
 #include <vector>
 
 #include <llc/agreement.hpp>
+#include <llc/algorithms/symv_names.hpp>
 #include <llc/cost/expr.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
+#include <llc/cost/redistribute.hpp>
 #include <llc/distribution.hpp>
 #include <llc/group.hpp>
 
@@ -246,9 +248,9 @@ void symv_in_layout(Group& g,
 ///
 /// As BLAS: β = 0 overwrites y (NaN in y does not propagate), α = 0 reads neither A nor x; otherwise NaN and Inf
 /// propagate.
-/// Cost: cost::symv(P, n, mapping, profile, overlap), plus cost::redistribute(vectors, A.layout(), sizeof(T)) for x,
-/// for y when β ≠ 0, and cost::redistribute(A.layout(), vectors, sizeof(T)) for y when `vectors` places the entries
-/// otherwise than A's layout.
+/// Cost: cost::symv(P, n, mapping, vectors, profile, overlap, β ≠ 0, sizeof(T)): cost::symv(P, n, mapping, profile,
+/// overlap) with, when `vectors` places the entries otherwise than A's layout, cost::redistribute for x, for y when
+/// β ≠ 0, and for y back.
 /// @throws llc::Error on every rank when x.size() or y.size() differs from vectors.local_size(rank), when `vectors` is
 ///         not over A.n() indices on this group's P processors, or when α, β, n, the mapping, the options or the
 ///         vectors' distribution differ across ranks.
@@ -374,6 +376,36 @@ namespace cost {
     double n, double p, double beta, double tau_c, double tau_a, bool distributed_x = false);
 [[nodiscard]] double grigg_symv_overlap_threshold(double p, double beta, double tau_c, double tau_a);
 
+}  // namespace cost
+
+namespace cost {
+/// The CCM cost of symv(g, α, A, vectors, x, β, y, {.overlap = overlap}) with entries of `element_bytes`: when
+/// `vectors` places the entries as A's layout, symv(P, n, mapping, profile, overlap); otherwise the sequence
+/// names::symv::redistributed of redistribute(vectors, layout) for x, the same for y when `beta_nonzero`, the product,
+/// and redistribute(layout, vectors) for y — the supersteps the call runs (α ≠ 0). The plain call's vectors are
+/// BlockDistribution(n, P). @throws llc::Error as symv and redistribute.
+template <Distribution D>
+[[nodiscard]] Expr symv(int P,
+                        std::int64_t n,
+                        SymvMapping mapping,
+                        const D& vectors,
+                        const Profile& profile,
+                        bool overlap,
+                        bool beta_nonzero,
+                        std::size_t element_bytes = sizeof(double)) {
+    const SymvLayout layout(n, P, mapping);
+    Expr product = symv(P, n, mapping, profile, overlap);
+    if (same_placement(vectors, layout)) {
+        return product;
+    }
+    std::vector<Expr> items{redistribute(vectors, layout, element_bytes)};
+    if (beta_nonzero) {
+        items.push_back(redistribute(vectors, layout, element_bytes));
+    }
+    items.push_back(std::move(product));
+    items.push_back(redistribute(layout, vectors, element_bytes));
+    return Expr::sequence(names::symv::redistributed, std::move(items));
+}
 }  // namespace cost
 
 template <class T>
