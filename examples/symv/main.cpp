@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
         world, n, [](std::int64_t i, std::int64_t j) { return 0.01 + (i == j ? 4.0 : (i == j + 1 ? -1.0 : 0.0)); });
     const std::vector<double> ones(static_cast<std::size_t>(A.local_rows()), 1.0);
     std::vector<double> b(ones.size());
-    llc::symv<double>(world, 1.0, A, ones, 0.0, b);
+    llc::symv<double>(world, 1.0, A, A.layout(), ones, 0.0, b);
 
     std::vector<double> x(ones.size(), 0.0);
     std::vector<double> r = b;
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     double rr = dot(world, r, r);
     int it = 0;
     for (; it < 1000 && rr > 1e-24 * static_cast<double>(n); ++it) {
-        llc::symv<double>(world, 1.0, A, p, 0.0, q);  // q = Ap, nothing redistributed
+        llc::symv<double>(world, 1.0, A, A.layout(), p, 0.0, q);  // q = Ap, nothing redistributed
         const double step = rr / dot(world, p, q);
         for (std::size_t k = 0; k < x.size(); ++k) {
             x[k] += step * p[k];

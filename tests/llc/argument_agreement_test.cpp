@@ -170,7 +170,9 @@ TEST(ArgumentAgreement, Symv) {
     expect_error_everywhere([&] { (void)llc::SymmetricMatrix<double>::from_packed(g, 8, packed); },
                             {"llc::SymmetricMatrix::from_packed", "packed.size()"});
     const llc::SymmetricMatrix<double> A(g, 8, entry);
-    const std::vector<double> x(static_cast<std::size_t>(A.local_rows()), 1.0);
+    // x and y in contiguous blocks, as plain vectors are read.
+    const std::vector<double> x(static_cast<std::size_t>(llc::BlockDistribution(8, g.size()).local_size(g.rank())),
+                                1.0);
     std::vector<double> y(x.size());
     expect_error_everywhere([&] { llc::symv(g, one_differs(1.0, 2.0), A, x, 0.0, y); },
                             {"llc::symv", "'alpha'", "1 on", "2 on"});
@@ -179,7 +181,8 @@ TEST(ArgumentAgreement, Symv) {
                             {"options.overlap"});
     const std::vector<double> long_x(x.size() + static_cast<std::size_t>(one_differs(0, 1)), 1.0);
     expect_error_everywhere([&] { llc::symv(g, 1.0, A, long_x, 0.0, y); }, {"llc::symv", "x.size()"});
-    expect_error_everywhere([&] { (void)llc::gather_vector(g, A.layout(), x, one_differs(0, 1)); },
+    const std::vector<double> in_layout(static_cast<std::size_t>(A.local_rows()), 1.0);  // gather_vector's layout
+    expect_error_everywhere([&] { (void)llc::gather_vector(g, A.layout(), in_layout, one_differs(0, 1)); },
                             {"llc::gather_vector", "'root'"});
 }
 

@@ -33,17 +33,22 @@ TEST(OrdinaryCalls, SymvOnVectors) {
     const llc::SymmetricMatrix<double> A(g, n, [](std::int64_t i, std::int64_t j) { return i == j ? 1.0 : 0.0; });
     std::vector<double> whole(static_cast<std::size_t>(n));
     std::iota(whole.begin(), whole.end(), 1.0);
-    const std::vector<double> x = llc::distribute_vector(A.layout(), g.rank(), whole);  // a vector, deduced
+    // The issue's user: x and y are this rank's contiguous block (what plain vectors mean to symv).
+    const llc::BlockDistribution blocks(n, g.size());
+    const auto first = whole.begin() + blocks.start(g.rank());
+    const std::vector<double> x(first, first + blocks.local_size(g.rank()));
     std::vector<double> y(x.size());
     llc::symv(g, 1.0, A, x, 0.0, y);  // verbatim from the issue
     llc::symv(g, 2, A, x, 1, y);      // integer scalars convert to the matrix's T
-    const std::vector<double> all = llc::gather_vector(g, A.layout(), y);
+    const std::vector<double> all = g.allgatherv(y);
     ASSERT_EQ(all.size(), whole.size());
     for (std::size_t i = 0; i < all.size(); ++i) {
         EXPECT_EQ(all[i], 3.0 * whole[i]) << i;
     }
+    const std::vector<double> in_layout = llc::distribute_vector(A.layout(), g.rank(), whole);  // a vector, deduced
     const std::array<double, 8> fixed{1, 2, 3, 4, 5, 6, 7, 8};
-    EXPECT_EQ(llc::distribute_vector(A.layout(), g.rank(), fixed), x);
+    EXPECT_EQ(llc::distribute_vector(A.layout(), g.rank(), fixed), in_layout);
+    EXPECT_EQ(llc::gather_vector(g, A.layout(), in_layout), whole);
 }
 
 TEST(OrdinaryCalls, GroupCollectivesOnVectors) {
@@ -207,7 +212,7 @@ TEST(OrdinaryCalls, SymvAndMatrixChainReadmes) {
     const llc::SymvOptions options{};
     const std::vector<double> x = llc::distribute_vector(A.layout(), g.rank(), std::vector<double>{1, 0, 0, 0});
     std::vector<double> y(x.size());
-    llc::symv(g, alpha, A, x, beta, y, options);  // verbatim
+    llc::symv(g, alpha, A, A.layout(), x, beta, y, options);  // verbatim
     EXPECT_EQ(llc::gather_vector(g, A.layout(), y), (std::vector<double>{0, 1, 2, 3}));
     const std::vector<std::int64_t> dims{10, 100, 5, 50};
     EXPECT_EQ(llc::matrix_chain(g, dims).cost, 7500);  // verbatim: llc::matrix_chain(g, dims)

@@ -119,7 +119,7 @@ std::vector<T> run(Group& g,
                    bool overlap) {
     const std::vector<T> xl = scatter(x, A.mapping(), g.size(), g.rank());
     std::vector<T> yl = scatter(y, A.mapping(), g.size(), g.rank());
-    llc::symv<T>(g, alpha, A, xl, beta, yl, llc::SymvOptions{overlap});
+    llc::symv<T>(g, alpha, A, A.layout(), xl, beta, yl, llc::SymvOptions{overlap});
     return gather(g, A.n(), A.mapping(), yl);
 }
 
@@ -403,7 +403,7 @@ TEST(Symv, MessagesOfTheArticle) {
         std::vector<double> y(x.size());
         for (const bool overlap : {false, true}) {
             llc::Trace::enable(true);
-            llc::symv<double>(g, 1.0, A, x, 0.0, y, llc::SymvOptions{overlap});
+            llc::symv<double>(g, 1.0, A, A.layout(), x, 0.0, y, llc::SymvOptions{overlap});
             const llc::TraceNode record = llc::Trace::local();
             llc::Trace::enable(false);
             int shifts = 0;
@@ -511,20 +511,20 @@ TEST(Symv, BadInputIsAnErrorOnEveryRank) {
     std::vector<double> longer(rows + 1, 1.0);
     using llc::test::expect_error_everywhere;
     // Wrong lengths on every rank: each names the argument and its value.
-    expect_error_everywhere([&] { llc::symv<double>(g, 1.0, A, longer, 0.0, y); },
+    expect_error_everywhere([&] { llc::symv<double>(g, 1.0, A, A.layout(), longer, 0.0, y); },
                             {"llc::symv", "x.size()", std::to_string(rows + 1)});
-    expect_error_everywhere([&] { llc::symv<double>(g, 1.0, A, x, 0.0, std::span<double>(longer)); },
+    expect_error_everywhere([&] { llc::symv<double>(g, 1.0, A, A.layout(), x, 0.0, std::span<double>(longer)); },
                             {"llc::symv", "y.size()", std::to_string(rows + 1)});
     // Wrong on one rank only: still an error everywhere.
     expect_error_everywhere(
         [&] {
             std::span<const double> xs = g.rank() == g.size() - 1 ? std::span<const double>(longer) : x;
-            llc::symv<double>(g, 1.0, A, xs, 0.0, y);
+            llc::symv<double>(g, 1.0, A, A.layout(), xs, 0.0, y);
         },
         {"llc::symv"});
     // α differing across ranks.
     if (g.size() > 1) {
-        expect_error_everywhere([&] { llc::symv<double>(g, g.rank() == 0 ? 2.0 : 1.0, A, x, 0.0, y); },
+        expect_error_everywhere([&] { llc::symv<double>(g, g.rank() == 0 ? 2.0 : 1.0, A, A.layout(), x, 0.0, y); },
                                 {"llc::symv", "alpha"});
     }
     // n = 0, n differing across ranks, input of the wrong size.

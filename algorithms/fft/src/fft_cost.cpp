@@ -177,3 +177,22 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const Profile&
 }
 
 }  // namespace llc::cost
+
+namespace llc {
+
+// Here rather than in fft.cpp: both read only the plan's public accessors, and cost() is the cost function's.
+BlockDistribution FftPlan::input_distribution() const {
+    if (options().layout != FftLayout::block) {
+        throw_argument_error("llc::FftPlan::input_distribution",
+                             "options.layout",
+                             std::string(to_string(options().layout)),
+                             "must be block: every rank of a replicated plan holds the whole input");
+    }
+    return fft_block_distribution(n(), group().size());
+}
+
+cost::Expr FftPlan::cost(const cost::Profile& profile) const {
+    return cost::fft(group().size(), n(), options().layout, options().order, profile);
+}
+
+}  // namespace llc

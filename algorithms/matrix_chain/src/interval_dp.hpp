@@ -310,7 +310,8 @@ void compute_middle(IntervalTable<T>& table,
                 Best<T>* acc0 = middle.data() + (i - s.a0) * width;
                 Best<T>* acc1 = acc0 + width;
                 for (std::int64_t j = s.b0; j < s.b1; ++j) {
-                    const std::array<Best<T>, 2> b = policy.range2(i, j, k0, k1, row, next, table.column(j) + k0 + 1);
+                    const std::array<Best<T>, 2> b = policy.range2(
+                        i, j, k0, k1, row, next, detail::interval_table_storage(table).column(j) + k0 + 1);
                     acc0[j - s.b0] = better(acc0[j - s.b0], b[0]);
                     acc1[j - s.b0] = better(acc1[j - s.b0], b[1]);
                 }
@@ -320,7 +321,9 @@ void compute_middle(IntervalTable<T>& table,
         for (; i < s.a1; ++i) {
             Best<T>* acc = middle.data() + (i - s.a0) * width;
             for (std::int64_t j = s.b0; j < s.b1; ++j) {
-                acc[j - s.b0] = better(acc[j - s.b0], policy.range(i, j, k0, k1, row, table.column(j) + k0 + 1));
+                acc[j - s.b0] =
+                    better(acc[j - s.b0],
+                           policy.range(i, j, k0, k1, row, detail::interval_table_storage(table).column(j) + k0 + 1));
             }
             row += s.b0 - i - 1;  // the next row of the trapezoid, at the same k0
         }
@@ -349,7 +352,7 @@ void push_edges(IntervalTable<T>& table,
     work.fresh.resize(static_cast<std::size_t>(s.a1 - s.a0) * w);
     work.diag.resize(w * w);
     for (std::int64_t j = s.b0; j < s.b1; ++j) {
-        const T* col = table.column(j);
+        const T* col = detail::interval_table_storage(table).column(j);
         for (std::int64_t k = s.b0; k <= j; ++k) {
             work.diag[static_cast<std::size_t>((k - s.b0) * width + (j - s.b0))] = col[k];
         }
@@ -384,8 +387,8 @@ void push_edges(IntervalTable<T>& table,
             const T value = policy.finish(i, j, val[j - s.b0]);
             row[j - i] = value;
             fresh[j - s.b0] = value;
-            table.column(j)[i] = value;
-            table.split_column(j)[i] = static_cast<std::int32_t>(arg[j - s.b0]);
+            detail::interval_table_storage(table).column(j)[i] = value;
+            detail::interval_table_storage(table).split_column(j)[i] = static_cast<std::int32_t>(arg[j - s.b0]);
             if (j + 1 < s.b1) {
                 policy.push(i,
                             j,
@@ -430,14 +433,14 @@ void compute_edges(IntervalTable<T>& table,
         std::int64_t j = s.b0;
         if (diagonal) {
             row[0] = T{0};
-            table.column(i)[i] = T{0};
-            table.split_column(i)[i] = static_cast<std::int32_t>(i);
+            detail::interval_table_storage(table).column(i)[i] = T{0};
+            detail::interval_table_storage(table).split_column(i)[i] = static_cast<std::int32_t>(i);
             j = i + 1;
         } else {
             std::copy_n(in + s.in_row(i), s.b0 - i, row);
         }
         for (; j < s.b1; ++j) {
-            T* col = table.column(j);
+            T* col = detail::interval_table_storage(table).column(j);
             const std::int64_t lower_end = diagonal ? j : s.a1 - 1;
             Best<T> best = policy.range(i, j, i, lower_end, row, col + i + 1);
             if (!diagonal) {
@@ -447,7 +450,7 @@ void compute_edges(IntervalTable<T>& table,
             const T value = policy.finish(i, j, best.value);
             row[j - i] = value;
             col[i] = value;
-            table.split_column(j)[i] = static_cast<std::int32_t>(best.m);
+            detail::interval_table_storage(table).split_column(j)[i] = static_cast<std::int32_t>(best.m);
         }
     }
 }

@@ -19,17 +19,17 @@ namespace llc {
 
 template <class T>
 IntervalTable<T>::IntervalTable(std::int64_t n, std::int64_t r, int P, int rank) : n_(n), r_(r), P_(P), rank_(rank) {
-    this->offset_.assign(static_cast<std::size_t>(n), -1);
+    storage_.offset_.assign(static_cast<std::size_t>(n), -1);
     std::int64_t size = 0;
     for (std::int64_t j = 0; j < n; ++j) {
         if (owns(j)) {
-            this->offset_[static_cast<std::size_t>(j)] = size;
+            storage_.offset_[static_cast<std::size_t>(j)] = size;
             size += j + 1;
         }
     }
-    this->entries_ = static_cast<std::size_t>(size);
-    this->values_ = detail::interval_dp::fresh_array<T>(this->entries_);
-    this->splits_ = detail::interval_dp::fresh_array<std::int32_t>(this->entries_);
+    storage_.entries_ = static_cast<std::size_t>(size);
+    storage_.values_ = detail::interval_dp::fresh_array<T>(storage_.entries_);
+    storage_.splits_ = detail::interval_dp::fresh_array<std::int32_t>(storage_.entries_);
 }
 
 template class IntervalTable<std::int64_t>;
@@ -311,8 +311,9 @@ OptimalBstResult optimal_bst(Group& g, std::span<const double> freq, const Inter
         }
         for (std::int64_t j = 0; j < n; ++j) {
             for (std::int64_t i = 0; i <= j; ++i) {
-                result.table.column(j)[i] = c[static_cast<std::size_t>(i * n + j)];
-                result.table.split_column(j)[i] = root[static_cast<std::size_t>(i * n + j)];
+                detail::interval_table_storage(result.table).column(j)[i] = c[static_cast<std::size_t>(i * n + j)];
+                detail::interval_table_storage(result.table).split_column(j)[i] =
+                    root[static_cast<std::size_t>(i * n + j)];
             }
         }
     } else {

@@ -65,7 +65,7 @@ struct SyntheticBlock {
         // Costs that grow with the interval's length, as an interval DP's do.
         for (std::int64_t j = s.b0; j < s.b1; ++j) {
             for (std::int64_t i = 0; i <= j; ++i) {
-                table.column(j)[i] = (j - i) * 100000 + next(50000.0);
+                detail::interval_table_storage(table).column(j)[i] = (j - i) * 100000 + next(50000.0);
             }
         }
         std::size_t e = 0;

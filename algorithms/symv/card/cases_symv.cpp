@@ -24,7 +24,7 @@ class SymvInstance final : public Instance {
             x_.push_back(SymvInput{}.x(i));
         }
     }
-    void run() override { symv<double>(g_, 1.0, A_, x_, 0.0, y_); }
+    void run() override { symv<double>(g_, 1.0, A_, A_.layout(), x_, 0.0, y_); }
 
   private:
     Group& g_;

@@ -148,10 +148,10 @@ std::vector<Row> run(Group& world, const Options& options) {
             cblas_dspmv(
                 CblasRowMajor, CblasLower, ni, 1.0, peer.packed.data(), peer.x.data(), 1, 0.0, peer.y.data(), 1);
         };
-        symv<double>(world, 1.0, A, x, 0.0, y);
+        symv<double>(world, 1.0, A, A.layout(), x, 0.0, y);
         check_all(world, n, peer, gather_vector<double>(world, A.layout(), y, 0), dsymv, dspmv);
         const std::vector<std::function<void()>> bodies{
-            [&] { symv<double>(world, 1.0, A, x, 0.0, y); },
+            [&] { symv<double>(world, 1.0, A, A.layout(), x, 0.0, y); },
             [&] {
                 if (world.rank() == 0) {
                     dsymv();

@@ -277,7 +277,7 @@ class SymvRun final : public run::Run {
 
     void execute() override {
         y_ = y0_;
-        symv<double>(world_, o_.alpha, A_, x_, o_.beta, y_, SymvOptions{o_.overlap});
+        symv<double>(world_, o_.alpha, A_, A_.layout(), x_, o_.beta, y_, SymvOptions{o_.overlap});
     }
 
     [[nodiscard]] std::optional<cost::Expr> expr(const cost::Profile& profile) const override {

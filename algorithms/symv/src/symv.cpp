@@ -428,13 +428,13 @@ std::vector<T> standard_product(Group& g, const SymmetricMatrix<T>& A, std::span
 }  // namespace
 
 template <class T>
-void symv(Group& g,
-          std::type_identity_t<T> alpha,
-          const SymmetricMatrix<T>& A,
-          std::type_identity_t<std::span<const T>> x,
-          std::type_identity_t<T> beta,
-          std::type_identity_t<std::span<T>> y,
-          const SymvOptions& options) {
+void detail::symv_in_layout(Group& g,
+                            T alpha,
+                            const SymmetricMatrix<T>& A,
+                            std::span<const T> x,
+                            T beta,
+                            std::span<T> y,
+                            const SymvOptions& options) {
     constexpr const char* name = "llc::symv";
     std::string error;
     if (A.n() < 1) {
@@ -510,7 +510,7 @@ void symv_full(
 // double first; float follows.
 #define LLC_SYMV_INSTANTIATE(T)                                                                         \
     template class SymmetricMatrix<T>;                                                                  \
-    template void symv<T>(                                                                              \
+    template void detail::symv_in_layout<T>(                                                            \
         Group&, T, const SymmetricMatrix<T>&, std::span<const T>, T, std::span<T>, const SymvOptions&); \
     template std::vector<T> distribute_vector<T>(const SymvLayout&, int, std::span<const T>);           \
     template std::vector<T> gather_vector<T>(Group&, const SymvLayout&, std::span<const T>, int);       \

@@ -12,3 +12,4 @@
 #include <llc/cost/operation_names.hpp>
 #include <llc/cost/piecewise.hpp>
 #include <llc/cost/profile.hpp>
+#include <llc/cost/redistribute.hpp>

@@ -3,6 +3,7 @@
 /// The La Laguna C layer: groups, normal and division supersteps, the partner relation, tracing.
 #include <llc/agreement.hpp>
 #include <llc/broadcast.hpp>
+#include <llc/distribution.hpp>
 #include <llc/environment.hpp>
 #include <llc/error.hpp>
 #include <llc/file.hpp>

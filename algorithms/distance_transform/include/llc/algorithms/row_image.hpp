@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include <llc/distribution.hpp>
 #include <llc/error.hpp>
 #include <llc/group.hpp>
 
@@ -72,7 +73,24 @@ struct RowBlocks {
     [[nodiscard]] std::int64_t image_row(int rank, std::int64_t local) const noexcept {
         return ((local / r) * P + rank) * r + local % r;
     }
+
+    // The Distribution concept (<llc/distribution.hpp>) over the image's row indices 0 … height−1 (owner above is
+    // already the row's): BlockCyclicDistribution(height, r, P). pixels() is the same over row-major pixel indices,
+    // which is how a DistributedImage's `rows` vector is laid out.
+    [[nodiscard]] std::int64_t global_size() const noexcept { return height; }
+    [[nodiscard]] int processors() const noexcept { return P; }
+    [[nodiscard]] std::int64_t local_index(std::int64_t row) const noexcept { return local_row(row); }
+    [[nodiscard]] std::int64_t local_size(int rank) const { return rows_held(rank); }
+    [[nodiscard]] std::int64_t global_index(int rank, std::int64_t local) const noexcept {
+        return image_row(rank, local);
+    }
+    /// The layout over row-major pixel indices row·width + column: expand(*this, width).
+    [[nodiscard]] auto pixels() const;
 };
+
+inline auto RowBlocks::pixels() const {
+    return expand(*this, width);
+}
 
 /// One processor's part of an image distributed by RowBlocks: its rows, in increasing order.
 template <class T>
@@ -161,6 +179,33 @@ template <class T>
     return {layout, g.rank(), g.scatterv(std::span<const T>(by_rank), std::span<const int>(counts), root)};
 }
 
+/// Processor g.rank()'s rows of a width × height image of which every processor holds a contiguous block of rows in
+/// row-major order, `local` = the pixels of rows [start, start + local_size) of BlockDistribution(height, P) — a
+/// user's own layout. One all-to-all (llc::redistribute over RowBlocks::pixels()). The inverse is rows_to_blocks.
+/// @throws llc::Error on every rank as RowBlocks::checked and llc::redistribute (local.size() not this rank's rows ×
+///         width, sizes that differ across the ranks).
+template <class T>
+[[nodiscard]] DistributedImage<T> rows_from_blocks(
+    Group& g, std::int64_t width, std::int64_t height, std::int64_t r, std::span<const T> local) {
+    constexpr const char* function = "llc::rows_from_blocks";
+    std::string problem;
+    if (width < 1 || height < 1 || r < 1) {
+        problem = argument_message(function,
+                                   "width, height, r",
+                                   std::to_string(width) + ", " + std::to_string(height) + ", " + std::to_string(r),
+                                   "must all be ≥ 1");
+    }
+    g.check_same(function, {{"width", width}, {"height", height}, {"r", r}}, problem);
+    const RowBlocks layout = RowBlocks::checked(function, width, height, r, g.size());
+    return {
+        layout, g.rank(), redistribute(g, expand(BlockDistribution(height, g.size()), width), layout.pixels(), local)};
+}
+
+/// This processor's contiguous block of rows (BlockDistribution(height, P), row-major) of an image distributed by
+/// RowBlocks: the inverse of rows_from_blocks, one all-to-all. @throws llc::Error on every rank as gather_rows.
+template <class T>
+[[nodiscard]] std::vector<T> rows_to_blocks(Group& g, const DistributedImage<T>& part);
+
 /// distribute_rows and scatter_rows of an owned image.
 template <class T>
 [[nodiscard]] DistributedImage<T> distribute_rows(Group& g, const Image<T>& image, std::int64_t r) {
@@ -223,6 +268,14 @@ Image<T> gather_rows(Group& g, const DistributedImage<T>& part, int root) {
         return {};
     }
     return {part.layout.width, part.layout.height, detail::image_from_ranks(part.layout, std::span<const T>(by_rank))};
+}
+
+template <class T>
+std::vector<T> rows_to_blocks(Group& g, const DistributedImage<T>& part) {
+    detail::check_part(g, "llc::rows_to_blocks", part, {});
+    const RowBlocks& L = part.layout;
+    return redistribute(
+        g, L.pixels(), expand(BlockDistribution(L.height, g.size()), L.width), std::span<const T>(part.rows));
 }
 
 template <class T>

@@ -45,9 +45,15 @@
 #include <string_view>
 #include <vector>
 
+#include <llc/distribution.hpp>
 #include <llc/group.hpp>
 
 namespace llc {
+
+namespace cost {
+class Expr;
+class Profile;
+}  // namespace cost
 
 /// FFTW's sign convention: forward uses e^{−2πi jk/n}, inverse e^{+2πi jk/n}; both unnormalised.
 enum class FftDirection : int { forward = -1, inverse = +1 };
@@ -85,6 +91,11 @@ struct FftOptions {
     FftPlanner planner = FftPlanner::estimate;
 };
 
+/// The block layout's distribution of the n entries of the input and of the natural-order output: contiguous balanced
+/// blocks, a user's own (fft_block_size and fft_block_start are its local_size and start).
+[[nodiscard]] inline BlockDistribution fft_block_distribution(std::int64_t n, int P) {
+    return BlockDistribution(n, P);
+}
 /// Entries processor `rank` of `P` holds in the block layout: n/P, plus one for the first n mod P processors.
 [[nodiscard]] std::int64_t fft_block_size(std::int64_t n, int P, int rank);
 /// Global index of the first entry processor `rank` holds in the block layout.
@@ -129,6 +140,15 @@ class FftPlan {
     [[nodiscard]] std::int64_t output_size() const noexcept;
     /// The frequency k of X[k] held at local output position i, 0 ≤ i < output_size().
     [[nodiscard]] std::int64_t output_index(std::int64_t i) const;
+    /// Where the input of the block layout lives: fft_block_distribution(n, P), a user's contiguous blocks, taken
+    /// directly; the natural-order output lives the same way. @throws llc::Error for the replicated layout, whose
+    /// every rank holds the whole input (not a distribution of it).
+    [[nodiscard]] BlockDistribution input_distribution() const;
+
+    /// The CCM cost of execute() on this plan: cost::fft(P, n, layout, order, profile) (<llc/algorithms/fft_cost.hpp>,
+    /// which a caller includes to use the Expr). @throws llc::Error (cost::fft's) naming a kernel table the profile
+    /// lacks.
+    [[nodiscard]] cost::Expr cost(const cost::Profile& profile) const;
 
     struct Impl;
 

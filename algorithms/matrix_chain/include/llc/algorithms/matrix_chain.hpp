@@ -22,6 +22,7 @@
 #include <llc/cost/expr.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
+#include <llc/distribution.hpp>
 #include <llc/group.hpp>
 
 namespace llc {
@@ -29,7 +30,7 @@ namespace llc {
 /// One processor's share of an interval-DP table of n indices: the columns j with ⌊j/r⌋ mod P = rank, each holding
 /// c(i, j) and the smallest optimal split k(i, j) for i = 0 … j.
 template <class T>
-class IntervalTable : public detail::IntervalTableStorage<T> {  // the storage and the engine's access: a detail header
+class IntervalTable {
   public:
     IntervalTable() = default;
     IntervalTable(std::int64_t n, std::int64_t r, int P, int rank);
@@ -39,18 +40,27 @@ class IntervalTable : public detail::IntervalTableStorage<T> {  // the storage a
     /// Alloc(j) = ⌊j/r⌋ mod P.
     [[nodiscard]] int owner(std::int64_t j) const noexcept { return static_cast<int>((j / r_) % P_); }
     [[nodiscard]] bool owns(std::int64_t j) const noexcept { return owner(j) == rank_; }
+    /// The placement of the columns 0 … n−1 as an llc::Distribution (<llc/distribution.hpp>):
+    /// BlockCyclicDistribution(n, r, P), whose owner(j) is owner(j) above. It describes columns, not a vector: column j
+    /// holds j + 1 costs (and as many splits), so the table's entries are not redistributed as one array.
+    [[nodiscard]] BlockCyclicDistribution columns() const { return BlockCyclicDistribution(n_, r_, P_); }
     /// c(i, j) for a column this processor owns, 0 ≤ i ≤ j.
-    [[nodiscard]] T value(std::int64_t i, std::int64_t j) const { return this->values_[this->at(i, j)]; }
+    [[nodiscard]] T value(std::int64_t i, std::int64_t j) const { return storage_.values_[storage_.at(i, j)]; }
     /// The smallest optimal k of c(i, j), i < j, for a column this processor owns.
-    [[nodiscard]] std::int32_t split(std::int64_t i, std::int64_t j) const { return this->splits_[this->at(i, j)]; }
+    [[nodiscard]] std::int32_t split(std::int64_t i, std::int64_t j) const {
+        return storage_.splits_[storage_.at(i, j)];
+    }
     /// How many table entries this processor allocated (costs; as many split indices again).
-    [[nodiscard]] std::size_t entries() const noexcept { return this->entries_; }
+    [[nodiscard]] std::size_t entries() const noexcept { return storage_.entries_; }
 
   private:
+    friend struct detail::IntervalTableAccess;  // the engine writes the columns (detail/interval_table.hpp)
+
     std::int64_t n_ = 0;
     std::int64_t r_ = 1;
     int P_ = 1;
     int rank_ = 0;
+    detail::IntervalTableStorage<T> storage_;
 };
 
 /// The entries c(i, k) a processor received at one macro-step, in the order they arrived ({i, k} pairs).

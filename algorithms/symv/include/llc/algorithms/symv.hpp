@@ -10,8 +10,10 @@
 /// step's contribution, the overlap of the article's §4.2.2. The article's *standard* algorithm (§2, thesis §2.3.1:
 /// P contiguous blocks of full rows, x rotating around the ring) is the other mapping, for comparison.
 ///
-/// A SymmetricMatrix is built once and reused over many products (Lanczos, CG): symv redistributes nothing.
+/// A SymmetricMatrix is built once and reused over many products (Lanczos, CG). The vectors x and y are in contiguous
+/// blocks (BlockDistribution) unless the call names another distribution; with A.layout() symv redistributes nothing.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -21,9 +23,13 @@
 #include <utility>
 #include <vector>
 
+#include <llc/agreement.hpp>
+#include <llc/algorithms/symv_names.hpp>
 #include <llc/cost/expr.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/profile.hpp>
+#include <llc/cost/redistribute.hpp>
+#include <llc/distribution.hpp>
 #include <llc/group.hpp>
 
 namespace llc {
@@ -75,7 +81,36 @@ class SymvLayout {
     /// The processor holding row i and its position in that processor's local vector.
     [[nodiscard]] std::pair<int, std::int64_t> locate(std::int64_t i) const;
 
+    // The Distribution concept (<llc/distribution.hpp>) over the row indices 0 … n−1, which are also the indices of x
+    // and y: a processor's entries are its rows, block by block in increasing row order. The standard mapping places
+    // them as BlockDistribution(n, P) does; the reflection mapping does not (for P ≥ 2).
+    [[nodiscard]] std::int64_t global_size() const noexcept { return n_; }
+    [[nodiscard]] int processors() const noexcept { return P_; }
+    [[nodiscard]] int owner(std::int64_t i) const noexcept { return block_owner(block_of_row(i)); }
+    [[nodiscard]] std::int64_t local_index(std::int64_t i) const noexcept {
+        const int b = block_of_row(i);
+        const int q = block_owner(b);  // q's first block is block q, in both mappings
+        return (b == q ? 0 : block_size(q)) + (i - block_begin(b));
+    }
+    [[nodiscard]] std::int64_t local_size(int q) const { return local_rows(q); }
+    [[nodiscard]] std::int64_t global_index(int q, std::int64_t l) const noexcept {
+        const std::int64_t first = block_size(q);
+        return l < first ? block_begin(q) + l : block_begin(blocks() - 1 - q) + (l - first);
+    }
+    friend bool operator==(const SymvLayout&, const SymvLayout&) = default;
+
   private:
+    /// The non-empty block holding row i (binary search over the block starts).
+    [[nodiscard]] int block_of_row(std::int64_t i) const noexcept {
+        int lo = 0;
+        int hi = blocks();
+        while (hi - lo > 1) {
+            const int mid = (lo + hi) / 2;
+            (block_begin(mid) <= i ? lo : hi) = mid;
+        }
+        return lo;
+    }
+
     std::int64_t n_ = 0;
     int P_ = 1;
     SymvMapping mapping_ = SymvMapping::reflection;
@@ -136,6 +171,11 @@ class SymmetricMatrix {
     }
     [[nodiscard]] std::span<const T> local_data() const noexcept { return data_; }
 
+    /// The CCM cost of one product with this matrix, x and y in its layout (symv(g, α, A, A.layout(), x, β, y,
+    /// {.overlap = overlap})): cost::symv(P, n, mapping, profile, overlap). The matrix is symv's plan: built once,
+    /// reused over many products. @throws llc::Error (cost::symv's) for a profile without the mapping's kernel table.
+    [[nodiscard]] cost::Expr cost(const cost::Profile& profile, bool overlap = true) const;
+
   private:
     /// Checks n, the mapping and `local_error` across the group (llc::Error on every rank), then lays out this rank's
     /// rows, allocating their entries when `allocate`.
@@ -177,10 +217,25 @@ struct SymvOptions {
     bool overlap = true;
 };
 
-/// y = αAx + βy. T is the matrix's: α, β, x and y convert to it (`llc::symv(g, 1.0, A, x, 0.0, y)` with std::vector x
-/// and y). x and y are this rank's entries in A's layout (A.local_rows() each, rows in the order of
-/// A.local_row_indices(); distribute_vector / gather_vector convert). The mapping of A selects the algorithm.
+namespace detail {
+/// y = αAx + βy with x and y in A's layout (A.local_rows() entries each): the ring product of article [3] itself.
+template <class T>
+void symv_in_layout(Group& g,
+                    T alpha,
+                    const SymmetricMatrix<T>& A,
+                    std::span<const T> x,
+                    T beta,
+                    std::span<T> y,
+                    const SymvOptions& options);
+}  // namespace detail
+
+/// y = αAx + βy, x and y in the distribution `vectors` (any llc::Distribution over the n rows: BlockDistribution(n, P)
+/// for contiguous blocks, A.layout() for A's own layout, …): this rank holds vectors.local_size(rank) entries of each,
+/// in increasing index order. When `vectors` places the entries as A.layout() does (A.layout() itself; the block
+/// distribution with the standard mapping or at P = 1), the product runs on them directly; otherwise x (and y when
+/// β ≠ 0) are first redistributed to A's layout and y back afterwards (llc::redistribute, one all-to-all each).
 ///
+/// The product: T is the matrix's; α, β, x and y convert to it. The mapping of A selects the algorithm.
 /// Reflection (article [3] §3.2): x is first replicated (one allgatherv: the article's "each processor receives a copy
 /// of x before the algorithm begins"), then P − 1 shifts P_q → P_{q−1} carry the partial sums (U1, U2) of one block
 /// pair towards their owner. At step s, P_q adds the column contributions (A_{b,c})ᵀX_b of its row blocks b to the
@@ -193,8 +248,70 @@ struct SymvOptions {
 ///
 /// As BLAS: β = 0 overwrites y (NaN in y does not propagate), α = 0 reads neither A nor x; otherwise NaN and Inf
 /// propagate.
-/// @throws llc::Error on every rank when x.size() or y.size() differs from A.local_rows(), or when α, β, n, the
-///         mapping or the options differ across ranks.
+/// Cost: cost::symv(P, n, mapping, vectors, profile, overlap, β ≠ 0, sizeof(T)): cost::symv(P, n, mapping, profile,
+/// overlap) with, when `vectors` places the entries otherwise than A's layout, cost::redistribute for x, for y when
+/// β ≠ 0, and for y back.
+/// @throws llc::Error on every rank when x.size() or y.size() differs from vectors.local_size(rank), when `vectors` is
+///         not over A.n() indices on this group's P processors, or when α, β, n, the mapping, the options or the
+///         vectors' distribution differ across ranks.
+template <class T, Distribution D>
+void symv(Group& g,
+          std::type_identity_t<T> alpha,
+          const SymmetricMatrix<T>& A,
+          const D& vectors,
+          std::type_identity_t<std::span<const T>> x,
+          std::type_identity_t<T> beta,
+          std::type_identity_t<std::span<T>> y,
+          const SymvOptions& options = {}) {
+    constexpr const char* name = "llc::symv";
+    if (A.n() < 1 || A.P() != g.size() || A.rank() != g.rank() || same_placement(vectors, A.layout())) {
+        detail::symv_in_layout<T>(g, alpha, A, x, beta, y, options);  // also reports a matrix not of this group
+        return;
+    }
+    std::string error;
+    const std::int64_t mine = vectors.local_size(g.rank());
+    if (vectors.global_size() != A.n() || vectors.processors() != g.size()) {
+        error = argument_message(
+            name,
+            "vectors",
+            "over " + std::to_string(vectors.global_size()) + " indices on " + std::to_string(vectors.processors()) +
+                " processors",
+            "must be over A.n() = " + std::to_string(A.n()) + " indices on the group's " + std::to_string(g.size()));
+    } else if (static_cast<std::int64_t>(x.size()) != mine || static_cast<std::int64_t>(y.size()) != mine) {
+        const bool bad_x = static_cast<std::int64_t>(x.size()) != mine;
+        error =
+            argument_message(name,
+                             bad_x ? "x.size()" : "y.size()",
+                             std::to_string(bad_x ? x.size() : y.size()),
+                             "must be vectors.local_size(" + std::to_string(g.rank()) + ") = " + std::to_string(mine));
+    }
+    Agreement(g, name)
+        .same("A.n()", A.n())
+        .same("A.mapping()", static_cast<long long>(A.mapping()), to_string(A.mapping()))
+        .same("vectors.global_size()", static_cast<long long>(vectors.global_size()))
+        .same_real("alpha", static_cast<double>(alpha))
+        .same_real("beta", static_cast<double>(beta))
+        .same("options.overlap", options.overlap ? 1 : 0)
+        .error(error)
+        .check();
+    if (alpha == T{}) {  // as BLAS and the product in A's layout: y = βy, neither A nor x read, nothing sent
+        std::transform(y.begin(), y.end(), y.begin(), [beta](T old) { return beta == T{} ? T{} : beta * old; });
+        return;
+    }
+    const std::vector<T> xl = redistribute(g, vectors, A.layout(), x);
+    std::vector<T> yl = beta == T{} ? std::vector<T>(static_cast<std::size_t>(A.local_rows()))
+                                    : redistribute(g, vectors, A.layout(), std::span<const T>(y));
+    detail::symv_in_layout<T>(g, alpha, A, xl, beta, yl, options);
+    const std::vector<T> back = redistribute(g, A.layout(), vectors, std::span<const T>(yl));
+    std::copy(back.begin(), back.end(), y.begin());
+}
+
+/// y = αAx + βy with x and y in contiguous balanced blocks, BlockDistribution(A.n(), P) — as a user's code holds them:
+/// rank r holds entries [start(r), start(r) + local_size(r)), ⌊n/P⌋ and one more on the first n mod P ranks. The
+/// same as symv(g, α, A, BlockDistribution(A.n(), g.size()), x, β, y, options): with the reflection mapping x and y are
+/// redistributed to A's layout and back; pass A.layout() as the distribution to keep vectors in A's layout
+/// (distribute_vector, gather_vector) and redistribute nothing, e.g. over the iterations of a Krylov solver.
+/// @throws llc::Error as above (x.size() or y.size() not this rank's block size, …).
 template <class T>
 void symv(Group& g,
           std::type_identity_t<T> alpha,
@@ -202,7 +319,9 @@ void symv(Group& g,
           std::type_identity_t<std::span<const T>> x,
           std::type_identity_t<T> beta,
           std::type_identity_t<std::span<T>> y,
-          const SymvOptions& options = {});
+          const SymvOptions& options = {}) {
+    symv<T>(g, alpha, A, BlockDistribution(std::max<std::int64_t>(A.n(), 0), g.size()), x, beta, y, options);
+}
 
 /// This rank's entries of a vector replicated on every rank (length n), in A's layout. Local, no communication.
 /// @throws llc::Error (on this rank) when full.size() != layout.n().
@@ -258,6 +377,41 @@ namespace cost {
 [[nodiscard]] double grigg_symv_overlap_threshold(double p, double beta, double tau_c, double tau_a);
 
 }  // namespace cost
+
+namespace cost {
+/// The CCM cost of symv(g, α, A, vectors, x, β, y, {.overlap = overlap}) with entries of `element_bytes`: when
+/// `vectors` places the entries as A's layout, symv(P, n, mapping, profile, overlap); otherwise the sequence
+/// names::symv::redistributed of redistribute(vectors, layout) for x, the same for y when `beta_nonzero`, the product,
+/// and redistribute(layout, vectors) for y — the supersteps the call runs (α ≠ 0). The plain call's vectors are
+/// BlockDistribution(n, P). @throws llc::Error as symv and redistribute.
+template <Distribution D>
+[[nodiscard]] Expr symv(int P,
+                        std::int64_t n,
+                        SymvMapping mapping,
+                        const D& vectors,
+                        const Profile& profile,
+                        bool overlap,
+                        bool beta_nonzero,
+                        std::size_t element_bytes = sizeof(double)) {
+    const SymvLayout layout(n, P, mapping);
+    Expr product = symv(P, n, mapping, profile, overlap);
+    if (same_placement(vectors, layout)) {
+        return product;
+    }
+    std::vector<Expr> items{redistribute(vectors, layout, element_bytes)};
+    if (beta_nonzero) {
+        items.push_back(redistribute(vectors, layout, element_bytes));
+    }
+    items.push_back(std::move(product));
+    items.push_back(redistribute(layout, vectors, element_bytes));
+    return Expr::sequence(names::symv::redistributed, std::move(items));
+}
+}  // namespace cost
+
+template <class T>
+cost::Expr SymmetricMatrix<T>::cost(const cost::Profile& profile, bool overlap) const {
+    return cost::symv(P(), n(), mapping(), profile, overlap);
+}
 
 }  // namespace llc
 

@@ -15,5 +15,7 @@ inline constexpr const char* x = "symv.x";               ///< the allgatherv rep
 inline constexpr const char* ring = "symv.ring";         ///< a shift of partial sums (reflection) or of x (standard)
 inline constexpr const char* final_step = "symv.final";  ///< the last step's block products, after the last shift
 inline constexpr const char* compute = "symv.compute";   ///< the whole product at P = 1 (reflection)
+/// A product with x and y in another distribution than A's layout: the redistributions around the product.
+inline constexpr const char* redistributed = "symv.redistributed";
 
 }  // namespace llc::names::symv

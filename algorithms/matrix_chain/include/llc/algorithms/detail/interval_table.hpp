@@ -1,8 +1,9 @@
 #pragma once
 /// @file
 /// Engine internals of llc::IntervalTable (<llc/algorithms/matrix_chain.hpp>): the storage of a processor's columns
-/// and the raw column access the interval-DP engine and its probes write through. Not part of the API: a user reads a
-/// table through IntervalTable::value, split, owner and owns.
+/// and the raw column access the interval-DP engine and its probes write through (interval_table_storage(table)). Not
+/// part of the API: IntervalTable holds the storage as a private member, and a user reads a table through
+/// IntervalTable::value, split, owner, owns and columns.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,21 +19,20 @@ struct FreeDeleter {
 };
 
 /// The columns one processor owns of an interval-DP table, each contiguous: column j holds c(0..j, j) and the splits
-/// k(0..j, j) at offset_[j] (−1: not owned).
+/// k(0..j, j) at offset_[j] (−1: not owned). IntervalTable holds one privately; the engine reaches it through
+/// interval_table_storage.
 template <class T>
-class IntervalTableStorage {
-  public:
+struct IntervalTableStorage {
     /// Column j's costs c(0..j, j) (contiguous), for the engine.
     [[nodiscard]] T* column(std::int64_t j) noexcept { return values_.get() + offset_[static_cast<std::size_t>(j)]; }
     /// Column j's smallest optimal splits k(0..j, j), for the engine.
     [[nodiscard]] std::int32_t* split_column(std::int64_t j) noexcept {
         return splits_.get() + offset_[static_cast<std::size_t>(j)];
     }
-
-  protected:
     [[nodiscard]] std::size_t at(std::int64_t i, std::int64_t j) const {
         return static_cast<std::size_t>(offset_[static_cast<std::size_t>(j)] + i);
     }
+
     std::vector<std::int64_t> offset_;  ///< start of column j in values_ (−1: not owned)
     std::size_t entries_ = 0;
     // Not initialised: the engine writes every entry before any is read, and a zeroing pass over n²/(2P) entries
@@ -41,5 +41,19 @@ class IntervalTableStorage {
     std::unique_ptr<T[], FreeDeleter> values_;
     std::unique_ptr<std::int32_t[], FreeDeleter> splits_;
 };
+
+/// The engine's way in to an IntervalTable's storage (IntervalTable befriends it).
+struct IntervalTableAccess {
+    template <class Table>
+    [[nodiscard]] static auto& of(Table& table) noexcept {
+        return table.storage_;
+    }
+};
+
+/// The storage of `table` (an llc::IntervalTable<T>), for the engine and its probes: column(j), split_column(j).
+template <class Table>
+[[nodiscard]] auto& interval_table_storage(Table& table) noexcept {
+    return IntervalTableAccess::of(table);
+}
 
 }  // namespace llc::detail
