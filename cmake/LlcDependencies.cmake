@@ -1,6 +1,6 @@
 # Finds every library llc needs. scripts/install-deps.sh installs them on Debian.
 find_package(MPI REQUIRED COMPONENTS C CXX)
-find_package(Boost 1.74 REQUIRED COMPONENTS mpi serialization program_options)
+find_package(Boost 1.74 REQUIRED COMPONENTS serialization program_options)
 find_package(nlohmann_json 3.9 REQUIRED)
 find_package(PkgConfig REQUIRED)
 # FFTW's own CMake config is broken on Debian (it points at a missing FFTW3LibraryDepends.cmake), so use pkg-config.

@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
     build-essential cmake pkg-config git
     openmpi-bin libopenmpi-dev
-    libboost-mpi-dev libboost-serialization-dev libboost-program-options-dev
+    libboost-serialization-dev libboost-program-options-dev
     libfftw3-dev libfftw3-mpi-dev
     libopenblas-dev
     libgtest-dev libgmock-dev
