@@ -84,16 +84,14 @@ R receive(MPI_Comm comm, int source, std::uint64_t& bytes) {
         return value;
     } else if constexpr (TrivialContainer<R>) {
         using T = std::ranges::range_value_t<R>;
-        // The sender alone knows the result's length: probe the matched message, size the container, receive it.
-        MPI_Message message = MPI_MESSAGE_NULL;
-        MPI_Status status;
-        check_mpi(MPI_Mprobe(source, result_tag, comm, &message, &status), "llc::par (result exchange)");
-        int count = 0;
-        check_mpi(MPI_Get_count(&status, mpi_type<T>(), &count), "llc::par (result exchange)");
+        // The sender alone knows the result's length: probe the message, size the container, receive it.
         R value;
-        value.resize(static_cast<std::size_t>(count));
-        check_mpi(MPI_Mrecv(std::ranges::data(value), count, mpi_type<T>(), &message, MPI_STATUS_IGNORE),
-                  "llc::par (result exchange)");
+        std::size_t count = 0;
+        probe_receive(comm, source, result_tag, mpi_type<T>(), "llc::par (result exchange)", [&](std::size_t n) {
+            count = n;
+            value.resize(n);
+            return static_cast<void*>(std::ranges::data(value));
+        });
         bytes += static_cast<std::uint64_t>(count) * sizeof(T);
         return value;
     } else {

@@ -84,7 +84,7 @@ void deserialize(const std::string& bytes, T& value) {
 /// Receives one message of bytes of unknown length from `source` with `tag`: MPI_Probe, MPI_Get_count, then MPI_Recv
 /// from the probed source and tag. Equivalent to MPI_Mprobe/MPI_Mrecv in llc's single-threaded use (no other thread
 /// can take the probed message in between), and SimGrid SMPI 3.32 implements these calls but not the matched ones.
-/// `type` is the element type; returns the element count in `count` after `resize(count)` gave the buffer.
+/// `type` is the element type; `resize(n)` is given the element count and returns the buffer to receive into.
 template <class Resize>
 void probe_receive(MPI_Comm comm, int source, int tag, MPI_Datatype type, const char* function, Resize&& resize) {
     MPI_Status status;
