@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <llc/algorithms/contour_ranking.hpp>
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
 
@@ -76,6 +78,9 @@ cost::Profile profile(double allgather_seconds, double division_seconds, const s
     kernel("tr.state.2^10", 2e-8, "state");
     kernel("tr.rank.2^10", 1e-8, "state");
     kernel("cr.merge", 1e-8, "segment");
+    for (const int P : {2, 4, 16}) {  // no lockstep excess: the tracing pass costs the largest block's
+        kernel(cost::kernel_size_key(cost::lockstep_key(P), 16), 0.0, "excess");
+    }
     for (const int P : {1, 2, 4, 16}) {
         p.set_collective("allgatherv", P, cost::Piecewise::linear(allgather_seconds, 1e-10));
         p.set_collective("allreduce", P, cost::Piecewise::constant(1e-6));

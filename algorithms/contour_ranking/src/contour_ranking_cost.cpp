@@ -13,6 +13,7 @@
 #include <llc/algorithms/contour_ranking.hpp>
 #include <llc/algorithms/contour_ranking_names.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
 
@@ -229,9 +230,14 @@ Expr trace_contours(int P, std::int64_t width, std::int64_t height, BorderDensit
     return Expr::sequence(
         names::tracing,
         {Expr::normal(names::halo, 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
+         // Every processor scans its block, then the next collective waits for the slowest (cost/lockstep.hpp).
          Expr::compute(
              names::scan,
-             local_seconds(name, {{names::trace_pixel, pixels}, {names::trace_state, states}}, pixels, P, profile))});
+             lockstep_seconds(
+                 profile,
+                 P,
+                 local_seconds(
+                     name, {{names::trace_pixel, pixels}, {names::trace_state, states}}, pixels, P, profile)))});
 }
 
 Expr contour_rank(int P,
