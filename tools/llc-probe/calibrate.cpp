@@ -425,6 +425,16 @@ std::vector<std::string> missing_measurements(const cost::Profile& profile, cons
             }
         }
     }
+    // The lockstep tables at every group size p ≥ 2 of the calibrating run, and the last-level cache.
+    for (const int p : group_sizes(std::max(profile.meta().world_size, 1))) {
+        const std::string family = cost::lockstep_key(p);
+        if (p > 1 && !profile.has_kernel(cost::kernel_size_key(family, lockstep_min_exponent))) {
+            missing.push_back(family + ".2^e");
+        }
+    }
+    if (!(profile.meta().llc_bytes > 0.0)) {
+        missing.emplace_back("meta.llc_bytes");
+    }
     return missing;
 }
 
