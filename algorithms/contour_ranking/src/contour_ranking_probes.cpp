@@ -1,5 +1,6 @@
-// Contour ranking's kernel constants, by the side 2^e of the block (e = 9 … 12: 0.25–16 M pixels, in and beyond the
-// last-level cache; the largest side prices the larger blocks):
+// Contour ranking's kernel constants, by the side 2^e of the block (e = 8 … 12: 0.06–16 M pixels, in and beyond the
+// last-level cache; the largest side prices the larger blocks, the smallest the blocks of the demo's small maps at
+// P = 2, 320 × 640 pixels):
 // - cr.pixel.2^e: seconds per pixel of everything contour_rank does on one processor outside the merge of the lists
 //   (validation, local ranking, resolution), timed as a whole one-processor run on a 2^e × 2^e map without edge pixels;
 // - cr.edge_run.2^e: seconds per pixel of a run on the paper's diagonal lines at 100 % density (every pixel an edge
@@ -154,8 +155,10 @@ std::vector<cost::KernelProbe> kernel_probes() {
     const auto solo = [](const char* name, int e) { return cost::kernel_size_key(cost::solo_kernel_name(name), e); };
     std::vector<cost::KernelProbe> probes;
     // Up to 2^12: the walks along sparse lines jump a row (a page and more of each per-pixel array) at every step, and
-    // a 4096² map's arrays outgrow what 2^11 prices (its 5 % points were 10–25 % low).
-    for (int e = 9; e <= 12; ++e) {
+    // a 4096² map's arrays outgrow what 2^11 prices (its 5 % points were 10–25 % low). From 2^8: the demo's smallest
+    // map (640², llc-validate --quick's small class) has blocks of 320 × 640 pixels at P = 2 (a side of 452), which
+    // 2^9 and above left to extrapolate below them.
+    for (int e = 8; e <= 12; ++e) {
         const std::string side = "2^" + std::to_string(e);
         probes.push_back(
             {key(names::pixel, e),
@@ -174,8 +177,8 @@ std::vector<cost::KernelProbe> kernel_probes() {
         }
     }
     // Tracing also at 2^12: a 4096² image (16 MiB) is read from memory, where 2^11 (4 MiB) stays in the last-level
-    // cache, and that image's trace costs 1.5× per pixel what 2^11 prices.
-    for (int e = 9; e <= 12; ++e) {
+    // cache, and that image's trace costs 1.5× per pixel what 2^11 prices; from 2^8 for the demo's blocks, as above.
+    for (int e = 8; e <= 12; ++e) {
         const std::string side = "2^" + std::to_string(e);
         probes.push_back({key(names::trace_pixel, e),
                           "pixel of a one-processor trace_contours without foreground, " + side + " image",
