@@ -5,8 +5,8 @@
 //   (validation, local ranking, resolution), timed as a whole one-processor run on a 2^e × 2^e map without edge pixels;
 // - cr.edge_run.2^e: seconds per pixel of a run on the paper's diagonal lines at 100 % density (every pixel an edge
 //   pixel); the cost function prices an edge pixel at the difference from cr.pixel. The edge-free run is timed once a
-//   size, for cr.pixel, not again beside each density's run (it was, once for each of four keys: ~40 % of these
-//   probes' time);
+//   size, for cr.pixel, not again beside each density's run (it was, for four keys). That saves little: the edge-free
+//   run is cheap (2^12: ~1.3 s of one quick round's ~47 s, the 100 % run's two calls ~25 s, loaded machine);
 // - cr.sparse_run.2^e: the same for lines 16 pixels apart (6.25 %): the walks along lines at least 8 apart share no
 //   cache line of the 8-byte arrays, so each step misses, where at 100 % eight neighbouring walks share one (a 5 % map
 //   took 40–60 % more per edge pixel than the dense lines price);
