@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include <llc/tools/statistics.hpp>
@@ -14,7 +15,7 @@ namespace {
 
 /// A cache-resident read-modify-write pass over `data` (32 KiB: in L1/L2, like a pipeline segment's rows): the kind of
 /// work a sweep step does, with no memory traffic that would make the processors' speeds depend on each other.
-std::uint32_t work_pass(std::vector<std::uint32_t>& data, std::uint32_t seed) {
+std::uint32_t work_pass(std::span<std::uint32_t> data, std::uint32_t seed) {
     std::uint32_t x = seed;
     for (std::uint32_t& v : data) {
         x = x * 1664525U + v;
@@ -23,11 +24,13 @@ std::uint32_t work_pass(std::vector<std::uint32_t>& data, std::uint32_t seed) {
     return x;
 }
 
-/// Seconds of `passes` work passes.
-double timed_work(std::vector<std::uint32_t>& data, int passes, std::uint32_t& sink) {
+/// Seconds of `elements` elements of work passes: whole passes over `data`, then the first elements of one more (a
+/// pass over all 32 KiB takes ~9 µs here, longer than the shortest steps measured).
+double timed_work(std::vector<std::uint32_t>& data, std::size_t elements, std::uint32_t& sink) {
     const double start = MPI_Wtime();
-    for (int i = 0; i < passes; ++i) {
-        sink += work_pass(data, sink);
+    for (std::size_t done = 0; done < elements; done += data.size()) {
+        const std::size_t n = std::min(data.size(), elements - done);
+        sink += work_pass(std::span(data).first(n), sink);
     }
     return MPI_Wtime() - start;
 }
@@ -36,7 +39,7 @@ double timed_work(std::vector<std::uint32_t>& data, int passes, std::uint32_t& s
 /// whose mean is within 1.3 × the median mean.
 void run_steps(MPI_Comm comm,
                std::vector<std::uint32_t>& data,
-               int passes,
+               std::size_t elements,
                int steps,
                std::uint32_t& sink,
                double& max_sum,
@@ -44,10 +47,10 @@ void run_steps(MPI_Comm comm,
     int size = 1;
     MPI_Comm_size(comm, &size);
     std::vector<double> mine(static_cast<std::size_t>(steps));
-    (void)timed_work(data, passes, sink);  // warm-up
+    (void)timed_work(data, elements, sink);  // warm-up
     for (double& t : mine) {
         MPI_Barrier(comm);
-        t = timed_work(data, passes, sink);
+        t = timed_work(data, elements, sink);
     }
     std::vector<double> slowest(mine.size());
     std::vector<double> total(mine.size());
@@ -70,10 +73,10 @@ std::map<int, double> measure_lockstep(MPI_Comm comm, bool quick) {
     std::vector<std::uint32_t> data(8192);
     std::iota(data.begin(), data.end(), 1U);
     std::uint32_t sink = 0;
-    // Passes per ns: the fastest of a few timed passes, agreed (the minimum over the ranks: the same work everywhere).
+    // Seconds a pass: the fastest of a few timed passes, agreed (the minimum over the ranks: the same work everywhere).
     double pass_seconds = 1e300;
     for (int i = 0; i < 20; ++i) {
-        pass_seconds = std::min(pass_seconds, timed_work(data, 1, sink));
+        pass_seconds = std::min(pass_seconds, timed_work(data, data.size(), sink));
     }
     MPI_Allreduce(MPI_IN_PLACE, &pass_seconds, 1, MPI_DOUBLE, MPI_MIN, comm);
     pass_seconds = std::max(pass_seconds, 1e-9);
@@ -84,9 +87,10 @@ std::map<int, double> measure_lockstep(MPI_Comm comm, bool quick) {
     for (int round = 0; round < 3; ++round) {
         for (int e = lockstep_min_exponent; e <= lockstep_max_exponent; e += 2) {
             const double step_seconds = static_cast<double>(std::int64_t{1} << e) * 1e-9;
-            const int passes = std::max(1, static_cast<int>(step_seconds / pass_seconds + 0.5));
+            const auto elements = std::max<std::size_t>(
+                1, static_cast<std::size_t>(step_seconds / pass_seconds * static_cast<double>(data.size()) + 0.5));
             const int steps = std::clamp(static_cast<int>(round_seconds / step_seconds), 16, 600);
-            run_steps(comm, data, passes, steps, sink, max_sums[e], mean_sums[e]);
+            run_steps(comm, data, elements, steps, sink, max_sums[e], mean_sums[e]);
         }
     }
     std::map<int, double> excess;
