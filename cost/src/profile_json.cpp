@@ -52,6 +52,9 @@ std::string Profile::to_json() const {
                  {"canary_cpu_s", meta_.canary_cpu_s},
                  {"canary_link_s", meta_.canary_link_s},
                  {"canary_link_median_s", meta_.canary_link_median_s}};
+    if (meta_.llc_bytes > 0.0) {
+        j["meta"]["llc_bytes"] = meta_.llc_bytes;
+    }
     Json collectives = Json::object();
     for (const auto& [name, fits] : collectives_) {
         Json per_P = Json::object();
@@ -149,7 +152,8 @@ Profile Profile::from_json(std::string_view text, std::string_view source) {
         // Optional (profiles before the canaries lack them): 0 = not recorded.
         for (const auto& [key, target] : {std::pair{"canary_cpu_s", &p.meta_.canary_cpu_s},
                                           std::pair{"canary_link_s", &p.meta_.canary_link_s},
-                                          std::pair{"canary_link_median_s", &p.meta_.canary_link_median_s}}) {
+                                          std::pair{"canary_link_median_s", &p.meta_.canary_link_median_s},
+                                          std::pair{"llc_bytes", &p.meta_.llc_bytes}}) {
             if (meta.contains(key)) {
                 const double v = number(meta.at(key), wm + "." + key);
                 if (!(v >= 0.0)) {

@@ -3,11 +3,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <numbers>
+#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include <llc/algorithms/contour_ranking.hpp>
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
 
@@ -60,11 +63,12 @@ TEST(ContourRankCost, C3UnitsOrderThePatternsAsFigure14) {
     EXPECT_THROW((void)cost::contour_rank_c3_units(256, 64, 64, 1.0, ContourPattern::automatic, delta), llc::Error);
 }
 
-/// A profile with every kernel key the contour ranking probes write (at one size) but `without`.
-cost::Profile profile(double allgather_seconds, double division_seconds, const std::string& without = {}) {
+/// A profile with the contour ranking kernel keys (at one size; the edge pixels as older probes wrote them, on top of
+/// cr.pixel) but those in `without`.
+cost::Profile profile(double allgather_seconds, double division_seconds, const std::set<std::string>& without) {
     cost::Profile p;
     const auto kernel = [&](const std::string& key, double seconds, const char* unit) {
-        if (key != without) {
+        if (without.count(key) == 0) {
             p.set_kernel(key, {seconds, unit});
         }
     };
@@ -76,6 +80,9 @@ cost::Profile profile(double allgather_seconds, double division_seconds, const s
     kernel("tr.state.2^10", 2e-8, "state");
     kernel("tr.rank.2^10", 1e-8, "state");
     kernel("cr.merge", 1e-8, "segment");
+    for (const int P : {2, 4, 16}) {  // no lockstep excess: the tracing pass costs the largest block's
+        kernel(cost::kernel_size_key(cost::lockstep_key(P), 16), 0.0, "excess");
+    }
     for (const int P : {1, 2, 4, 16}) {
         p.set_collective("allgatherv", P, cost::Piecewise::linear(allgather_seconds, 1e-10));
         p.set_collective("allreduce", P, cost::Piecewise::constant(1e-6));
@@ -83,6 +90,10 @@ cost::Profile profile(double allgather_seconds, double division_seconds, const s
         p.set_division(P, {1e-6, cost::Piecewise::linear(division_seconds, 1e-10), 1e-6});
     }
     return p;
+}
+
+cost::Profile profile(double allgather_seconds, double division_seconds, const std::string& without = {}) {
+    return profile(allgather_seconds, division_seconds, std::set<std::string>{without});
 }
 
 TEST(ContourRankCost, ExprFollowsThePatternsSupersteps) {
@@ -141,6 +152,37 @@ TEST(ContourRankCost, EdgePriceIsLinearInTheSpacingBetweenThreeMeasuredOnes) {
     EXPECT_NEAR(local(1.0 / 16), edges(1.0 / 16) * 1e-8, 1e-15);
     EXPECT_NEAR(local(1.0 / 28), edges(1.0 / 28) * 1.5e-8, 1e-15);
     EXPECT_NEAR(local(0.001), edges(0.001) * (5e-9 + 5.0 * 5e-9), 1e-15);
+}
+
+TEST(ContourRankCost, TheLinesWholeRunsArePricedLessTheRunWithoutEdgePixels) {
+    // llc-probe writes the lines' whole runs per pixel (cr.edge_run at 100 %, cr.quarter_run at 25 %, cr.sparse_run
+    // at 6.25 %) and the edge-free run once (cr.pixel): an edge pixel costs (run − cr.pixel) / density on top. Runs
+    // that make those differences 3e-9, 5e-9 and 1e-8 price every density as the older per-edge-pixel keys above do.
+    const cost::Profile older = profile(1e-5, 1e-5);
+    cost::Profile runs = profile(1e-5, 1e-5, {"cr.edge.2^10", "cr.quarter_edge.2^10", "cr.sparse_edge.2^10"});
+    runs.set_kernel("cr.edge_run.2^10", {2e-9 + 3e-9, "pixel"});
+    runs.set_kernel("cr.quarter_run.2^10", {2e-9 + 5e-9 / 4, "pixel"});
+    runs.set_kernel("cr.sparse_run.2^10", {2e-9 + 1e-8 / 16, "pixel"});
+    // With both, the whole runs win (the older keys here are ten times dearer).
+    cost::Profile both = runs;
+    both.set_kernel("cr.edge.2^10", {3e-8, "edge pixel"});
+    both.set_kernel("cr.quarter_edge.2^10", {5e-8, "edge pixel"});
+    both.set_kernel("cr.sparse_edge.2^10", {1e-7, "edge pixel"});
+    const auto model = cost::make_model("ccm", older);
+    for (const double density : {1.0, 0.5, 0.25, 0.1, 1.0 / 16, 0.05, 0.001}) {
+        const auto price = [&](const cost::Profile& p) {
+            return cost::predict(cost::contour_rank(1, 100, 50, density, ContourPattern::log_level_quad, p), *model);
+        };
+        EXPECT_NEAR(price(runs), price(older), 1e-14) << density;
+        EXPECT_NEAR(price(both), price(older), 1e-14) << density;
+    }
+    // A run measured below the edge-free one (noise) prices an edge pixel at a thousandth of the run, not at zero.
+    cost::Profile noisy = runs;
+    noisy.set_kernel("cr.edge_run.2^10", {1e-9, "pixel"});
+    const double fixed = 1e-5 + 1e-10 * 300 + 1e-6;
+    EXPECT_NEAR(cost::predict(cost::contour_rank(1, 100, 50, 1.0, ContourPattern::log_level_quad, noisy), *model),
+                fixed + 100 * 50 * (2e-9 + 1e-3 * 1e-9),
+                1e-15);
 }
 
 TEST(ContourRankCost, TracingAndRankingOfBorders) {

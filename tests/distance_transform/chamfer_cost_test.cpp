@@ -5,6 +5,7 @@
 #include <llc/algorithms/chamfer.hpp>
 #include <llc/algorithms/distance_transform.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
 #include <llc/error.hpp>
@@ -53,6 +54,10 @@ llc::cost::Profile profile(bool in_cache = true) {
     }
     profile.set_collective("shift", 2, llc::cost::Piecewise::constant(5e-6));
     profile.set_collective("shift", 3, llc::cost::Piecewise::constant(6e-6));
+    // No lockstep excess: the steps cost the busiest processor's segment (LockstepExcessRaisesEveryStep adds one).
+    for (const int P : {2, 3}) {
+        profile.set_kernel(llc::cost::kernel_size_key(llc::cost::lockstep_key(P), 16), {0.0, "excess"});
+    }
     return profile;
 }
 
@@ -84,6 +89,34 @@ TEST(ChamferCostTest, PipelineStepsFollowTheSchedule) {
     EXPECT_DOUBLE_EQ(forward.children()[2].bytes(), 0.0);
     const auto model = llc::cost::make_model("ccm", profile());
     EXPECT_NEAR(llc::cost::predict(e, *model), 2 * 3 * (16e-9 + 5e-6), 1e-12);
+}
+
+TEST(ChamferCostTest, LockstepExcessRaisesEveryStep) {
+    // Each step lasts as long as the slower processor: its segment's work times 1 + the profile's excess at P = 2,
+    // interpolated in log2 of the work between the measured step lengths (16 ns at 2^4: 10 %, 64 ns at 2^6: 30 %).
+    llc::cost::Profile excess = profile();
+    excess.set_kernel(llc::cost::kernel_size_key(llc::cost::lockstep_key(2), 4), {0.1, "excess"});
+    excess.set_kernel(llc::cost::kernel_size_key(llc::cost::lockstep_key(2), 6), {0.3, "excess"});
+    excess.set_kernel(llc::cost::kernel_size_key(llc::cost::lockstep_key(2), 16), {0.3, "excess"});
+    const Expr e = llc::cost::chamfer_distance_transform(2, 8, 4, 2, 4, ChamferMask::d4(), excess);
+    EXPECT_NEAR(e.children()[0].children()[0].work(), 16e-9 * 1.1, 1e-18);
+    EXPECT_NEAR(llc::cost::lockstep_seconds(excess, 2, 32e-9), 32e-9 * 1.2, 1e-18);
+    EXPECT_NEAR(llc::cost::lockstep_seconds(excess, 2, 1.0), 1.3, 1e-12);  // past the longest: its excess
+    EXPECT_NEAR(llc::cost::lockstep_seconds(excess, 1, 1.0), 1.0, 1e-12);  // one processor: no one to wait for
+    // A profile without the lockstep table at P (made before it was measured): an error naming it.
+    const llc::cost::Profile base = profile();
+    llc::cost::Profile old;
+    for (const auto& [key, constant] : base.kernels()) {
+        if (key.rfind("lockstep.", 0) != 0) {
+            old.set_kernel(key, constant);
+        }
+    }
+    try {
+        (void)llc::cost::chamfer_distance_transform(2, 8, 4, 2, 4, ChamferMask::d4(), old);
+        FAIL() << "a profile without lockstep.excess.p2 priced a pipelined pass";
+    } catch (const llc::Error& error) {
+        EXPECT_NE(std::string(error.what()).find("'lockstep.excess.p2.2^e'"), std::string::npos) << error.what();
+    }
 }
 
 TEST(ChamferCostTest, BadArgumentsAndMissingConstants) {

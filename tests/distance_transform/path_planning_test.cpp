@@ -13,6 +13,7 @@
 #include <llc/algorithms/euclidean_distance.hpp>
 #include <llc/algorithms/path_planning.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
 #include <llc/llc.hpp>
@@ -235,6 +236,7 @@ TEST(PathPlanningTest, CostIsSweepsOfPipelineSteps) {
         profile.set_kernel(llc::cost::kernel_size_key(table, 11), {2e-9, "pixel"});
     }
     profile.set_kernel("dt.path_setup", {1e-9, "pixel"});
+    profile.set_kernel(llc::cost::kernel_size_key(llc::cost::lockstep_key(2), 16), {0.0, "excess"});
     profile.set_collective("shift", 2, llc::cost::Piecewise::constant(5e-6));
     profile.set_collective("allreduce", 1, llc::cost::Piecewise::constant(0.0));
     profile.set_collective("allreduce", 2, llc::cost::Piecewise::constant(3e-6));

@@ -47,6 +47,7 @@ llc::cost::FftConstants flat() {
     c.combine_by_size = {{10, F}};
     c.reorder_by_size = {{10, R}};
     c.leaf_dif_by_size = {{16, Cd}};
+    c.llc_bytes = 1.0;  // no exchange fits: every block swap cold (BlockExchangesArePricedInTheirCacheState)
     return c;
 }
 
@@ -393,6 +394,7 @@ std::set<std::string> probed_families() {
 /// `llc-probe --quick` does.
 llc::cost::Profile probed_profile(bool quick, const std::string& without = {}) {
     llc::cost::Profile profile;
+    profile.meta().llc_bytes = 1.0;  // llc-probe records the node's last-level cache; here no exchange fits
     double value = 1e-10;
     for (const llc::cost::KernelProbe& probe : llc::detail::fft::kernel_probes()) {
         if (quick && probe.full_only) {
@@ -508,10 +510,11 @@ TEST(FftCostTest, BadArgumentsAndMissingKernels) {
 
 }  // namespace
 
-// The block layout's exchanges are cold swaps: the blocks a processor swaps come from memory, not cache. llc-probe
-// always measures "swap.cold"; a profile without it is an error naming it when the expression is priced, not priced
-// with the plain swap.
-TEST(FftCostTest, BlockExchangesAreColdSwaps) {
+// The block layout's exchanges are priced in their cache state: where the node's working set of the exchange (P
+// processors × 2 × 16 × L bytes) exceeds the profile's last-level cache, the blocks come from memory — "swap.cold",
+// and a profile without it is an error naming it, not priced with the plain swap; where it fits, the warm "swap". A
+// profile without meta.llc_bytes (made before it was recorded) is an error naming it.
+TEST(FftCostTest, BlockExchangesArePricedInTheirCacheState) {
     llc::cost::Profile profile = probed_profile(true);
     profile.set_collective("swap", 2, llc::cost::Piecewise::constant(1e-6));
     const Expr scrambled = llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::scrambled, profile);
@@ -521,6 +524,18 @@ TEST(FftCostTest, BlockExchangesAreColdSwaps) {
     EXPECT_EQ(natural.children()[1].label(), "fft.redistribute");
     EXPECT_EQ(natural.children()[1].op(), "swap.cold");
     expect_missing([&] { (void)llc::cost::evaluate(natural, *llc::cost::make_model("ccm", profile)); }, "swap.cold");
+    // n = 2^12 at P = 2: L = 2^11, a working set of 2 · 2 · 16 · 2^11 = 128 KiB: warm in a cache of that size, cold in
+    // one a byte smaller.
+    llc::cost::Profile warm = profile;
+    warm.meta().llc_bytes = 128.0 * 1024;
+    EXPECT_EQ(llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::scrambled, warm).children()[0].op(), "swap");
+    EXPECT_EQ(llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, warm).children()[1].op(), "swap");
+    warm.meta().llc_bytes = 128.0 * 1024 - 1.0;
+    EXPECT_EQ(llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, warm).children()[1].op(), "swap.cold");
+    llc::cost::Profile unknown = profile;
+    unknown.meta().llc_bytes = 0.0;
+    expect_missing([&] { (void)llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, unknown); },
+                   "meta.llc_bytes");
     profile.set_collective("swap.cold", 2, llc::cost::Piecewise::constant(5e-6));
     const auto ccm = llc::cost::make_model("ccm", profile);
     const double exchanges = llc::cost::evaluate(natural, *ccm).comm;

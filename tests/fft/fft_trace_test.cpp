@@ -79,7 +79,8 @@ TEST(FftTraceTest, ExpressionMirrorsTheTrace) {
                                     .divide_by_size = one,
                                     .combine_by_size = one,
                                     .reorder_by_size = one,
-                                    .leaf_dif_by_size = one};
+                                    .leaf_dif_by_size = one,
+                                    .llc_bytes = 1e9};
     for (const std::int64_t n : {std::int64_t{4096}, std::int64_t{1000}, std::int64_t{6}}) {
         for (const auto layout : {llc::FftLayout::replicated, llc::FftLayout::block}) {
             for (const auto order : {llc::FftOrder::natural, llc::FftOrder::scrambled}) {

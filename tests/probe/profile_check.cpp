@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/tools/card.hpp>
 
@@ -148,6 +150,16 @@ TEST_F(ProbeProfile, EveryKernelProbe) {
         }
     }
     EXPECT_GT(expected, probes.size());  // the FFT's out-of-place leaves are measured alone too
+    // Besides the probes: the lockstep excess at every group size p ≥ 2, steps of 2^11 … 2^21 ns (tools/llc-probe,
+    // lockstep.hpp; written as kernel constants, read by cost/lockstep.hpp).
+    for (int p = 2; p <= P; ++p) {
+        for (int e = 11; e <= 21; e += 2) {
+            const std::string name = llc::cost::kernel_size_key(llc::cost::lockstep_key(p), e);
+            ++expected;
+            ASSERT_TRUE(profile.has_kernel(name)) << name;
+            EXPECT_GE(profile.kernel(name).seconds_per_unit, 0.0) << name;
+        }
+    }
     EXPECT_EQ(profile.kernels().size(), expected);
 }
 

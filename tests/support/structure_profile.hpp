@@ -6,6 +6,8 @@
 
 #include <initializer_list>
 
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/piecewise.hpp>
 #include <llc/cost/profile.hpp>
 
@@ -23,7 +25,11 @@ inline cost::Profile structure_profile(int max_P,
             profile.set_collective(f, P, cost::Piecewise::constant(1e-6));
         }
         profile.set_division(P, {1e-6, cost::Piecewise::constant(1e-6), 1e-6});
+        if (P > 1) {  // lockstep steps priced as the mean processor's (no excess): the shape is what is compared
+            profile.set_kernel(cost::kernel_size_key(cost::lockstep_key(P), 16), {0.0, "excess"});
+        }
     }
+    profile.meta().llc_bytes = 64.0 * 1024 * 1024;
     return profile;
 }
 

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
 #include <llc/cost/profile.hpp>
@@ -27,7 +29,7 @@ constexpr int max_P = 8;
 
 /// The collectives llc-probe measures (the set F, Seidel's broadcasts, the cold swap and the overlapped shift) and the
 /// division, at every P up to max_P, with placeholder times: only which keys exist matters here.
-Profile communication_profile() {
+Profile communication_profile(const std::string& left_out = {}) {
     Profile profile;
     std::vector<std::string> collectives = llc::cost::standard_collectives();
     collectives.insert(collectives.end(),
@@ -41,13 +43,19 @@ Profile communication_profile() {
             profile.set_collective(f, P, llc::cost::Piecewise::constant(1e-6));
         }
         profile.set_division(P, {1e-6, llc::cost::Piecewise::constant(1e-6), 1e-6});
+        if (P > 1 && llc::cost::lockstep_key(P) != left_out) {  // llc-probe's lockstep probe, at every P
+            for (int e = 13; e <= 21; e += 2) {
+                profile.set_kernel(llc::cost::kernel_size_key(llc::cost::lockstep_key(P), e), {0.05, "excess"});
+            }
+        }
     }
+    profile.meta().llc_bytes = 32.0 * 1024 * 1024;  // llc-probe records the node's last-level cache
     return profile;
 }
 
 /// Every key the registered probes write (a quick calibration: those not full_only), except those in `left_out`.
 Profile probed_profile(bool quick, const std::string& left_out = {}) {
-    Profile profile = communication_profile();
+    Profile profile = communication_profile(left_out);
     for (const auto& probe : llc::tools::all_probes()) {
         if (quick && probe.full_only) {
             continue;
@@ -137,6 +145,21 @@ TEST(Cards, EveryProbedKeyIsReadAndItsAbsenceIsAnErrorNamingIt) {
                            error.find("'" + family + ".2^e'") != std::string::npos;
         EXPECT_TRUE(named) << "without '" << family << "' every case was priced (or failed otherwise): " << error;
     }
+}
+
+TEST(Cards, TheLockstepTablesAndTheCacheSizeAreReadAndTheirAbsenceIsAnErrorNamingThem) {
+    // What llc-probe writes besides the kernel probes: the lockstep excess per P and the last-level cache. Without
+    // either, some case is not priced, and the error names the key (re-calibrate), never a silent fallback.
+    for (int P = 2; P <= max_P; ++P) {
+        const Profile without = probed_profile(false, llc::cost::lockstep_key(P));
+        const std::string error = price_every_case(without);
+        const std::string named = std::string("'").append(llc::cost::lockstep_key(P)).append(".2^e'");
+        EXPECT_NE(error.find(named), std::string::npos) << "without the lockstep table at P = " << P << ": " << error;
+    }
+    Profile no_cache = probed_profile(false);
+    no_cache.meta().llc_bytes = 0.0;
+    const std::string error = price_every_case(no_cache);
+    EXPECT_NE(error.find("'meta.llc_bytes'"), std::string::npos) << "without meta.llc_bytes: " << error;
 }
 
 }  // namespace

@@ -152,6 +152,26 @@ TEST(ToolsTiming, RunStopsAtTheRuleAndRanksAgree) {
     expect_same_everywhere(flat(budget_samples));
 }
 
+TEST(ToolsTiming, ShortRunsSampleUntilTheirMinimumTime) {
+    llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
+                                          std::numeric_limits<double>::infinity());
+    const auto body = [] { std::this_thread::sleep_for(std::chrono::microseconds(200)); };
+    // Past max_samples (5) until 4 ms of timed calls are spent (20 samples of 200 µs; fewer where a loaded machine
+    // sleeps longer), and not one sample more once past max_samples.
+    const llc::tools::SamplingRule minimum{3, 5, 1e9, 0.0, 0.004, 60};
+    const auto samples = llc::tools::sample(MPI_COMM_WORLD, body, minimum, everything);
+    double spent = 0.0;
+    for (const auto& s : samples) {
+        spent += s.seconds;  // batch 1: each call lasts 200 µs and more
+    }
+    EXPECT_GE(spent, 0.004);
+    EXPECT_TRUE(samples.size() <= 5U || spent - samples.back().seconds < 0.004) << samples.size() << " " << spent;
+    expect_same_everywhere(flat(samples));
+    // A minimum never reached: max_short_samples bounds the run.
+    const llc::tools::SamplingRule capped{3, 5, 1e9, 0.0, 10.0, 8};
+    EXPECT_EQ(llc::tools::sample(MPI_COMM_WORLD, body, capped, everything).size(), 8U);
+}
+
 TEST(ToolsTiming, DisturbedSamplesDoNotCountUntilPatienceRunsOut) {
     // A zero tolerance counts every sample as disturbed: the run waits for undisturbed ones up to 4 × max_samples.
     llc::tools::SpeedReference nothing(0.0, 0.0);

@@ -12,10 +12,13 @@
 #include <set>
 #include <utility>
 
+#include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/operation_names.hpp>
 
 #include "cells.hpp"
 #include "kernel_rounds.hpp"
+#include "lockstep.hpp"
 #include "machine.hpp"
 #include "operations.hpp"
 
@@ -197,6 +200,8 @@ struct Measuring {
     std::vector<RawSample>& samples;
     Medians medians{};
     tools::Canary machine_state{};
+    /// The lockstep excess by group size p ≥ 2, then step exponent (lockstep.hpp).
+    std::map<int, std::map<int, double>> lockstep{};
 };
 
 /// The cells of the collectives, swap and the division on `g` (p processors) at the plan's sizes.
@@ -250,6 +255,10 @@ void measure_group(Measuring& m, int p) {
         note_machine_state(m.machine_state, fastest, p);
         collect(cells, m.medians);
         measure_steps(m, *bench, g, p, std::move(cells), rng);
+        if (p > 1) {
+            m.progress.phase("lockstep spread at p = " + std::to_string(p));
+            m.lockstep[p] = measure_lockstep(g.native(), m.s.quick);
+        }
     }
     sleepy_barrier(m.world.native());
 }
@@ -357,6 +366,19 @@ void store_kernels(cost::Profile& profile,
     }
 }
 
+/// The lockstep excess by group size and step exponent, as "lockstep.excess.p<p>.2^e" (cost/lockstep.hpp).
+void store_lockstep(cost::Profile& profile, const std::map<int, std::map<int, double>>& lockstep) {
+    for (const auto& [p, by_exponent] : lockstep) {
+        for (const auto& [e, excess] : by_exponent) {
+            profile.set_kernel(cost::kernel_size_key(cost::lockstep_key(p), e),
+                               {excess,
+                                "excess of the slowest of " + std::to_string(p) +
+                                    " processors' lockstep step over the mean one (dimensionless), steps of 2^" +
+                                    std::to_string(e) + " ns of work"});
+        }
+    }
+}
+
 /// The profile's meta: the machine, the run (quick, P) and its canaries (the fastest, and the median link canary of
 /// the two-processor collectives' samples).
 void describe_run(Calibration& out, const Measuring& m) {
@@ -403,6 +425,16 @@ std::vector<std::string> missing_measurements(const cost::Profile& profile, cons
             }
         }
     }
+    // The lockstep tables at every group size p ≥ 2 of the calibrating run, and the last-level cache.
+    for (const int p : group_sizes(std::max(profile.meta().world_size, 1))) {
+        const std::string family = cost::lockstep_key(p);
+        if (p > 1 && !profile.has_kernel(cost::kernel_size_key(family, lockstep_min_exponent))) {
+            missing.push_back(family + ".2^e");
+        }
+    }
+    if (!(profile.meta().llc_bytes > 0.0)) {
+        missing.emplace_back("meta.llc_bytes");
+    }
     return missing;
 }
 
@@ -435,6 +467,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     fit_point_to_point(out, m.medians, plan.pair_size);
     fit_models(out.profile, m.medians, plan.pair_size);
     store_kernels(out.profile, kernels.probes(), kernel_values, kernel_alone);
+    store_lockstep(out.profile, m.lockstep);
     describe_run(out, m);
     return out;
 }

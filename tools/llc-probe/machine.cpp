@@ -62,6 +62,18 @@ std::string mpi_library() {
     return first_line(std::string(text));  // the length MPI reports may count the terminating NUL
 }
 
+/// The node's last-level cache in bytes: the largest of the L3 and L2 sizes the system reports (0 if it reports none).
+double last_level_cache_bytes() {
+    long bytes = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    bytes = std::max(bytes, sysconf(_SC_LEVEL3_CACHE_SIZE));
+#endif
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    bytes = std::max(bytes, sysconf(_SC_LEVEL2_CACHE_SIZE));
+#endif
+    return bytes > 0 ? static_cast<double>(bytes) : 0.0;
+}
+
 }  // namespace
 
 bool crowded(Group& world) {
@@ -93,6 +105,7 @@ void describe_machine(cost::ProfileMeta& meta, int pair_size) {
                    (pair_size == 1 ? "; point-to-point measured as messages to oneself (P = 1)" : "");
     meta.mpi_library = mpi_library();
     meta.date = iso_date();
+    meta.llc_bytes = last_level_cache_bytes();
 }
 
 }  // namespace llc::probe

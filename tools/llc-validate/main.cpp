@@ -32,6 +32,7 @@
 #include <llc/tools/timing.hpp>
 
 #include "report.hpp"
+#include "rounds.hpp"
 
 namespace po = boost::program_options;
 
@@ -50,6 +51,9 @@ struct Options {
     std::string reprice;  ///< a report directory to price again instead of measuring
     bool gate = false;    ///< with reprice: exit 3 when a case that met in the directory's verdicts no longer meets
     int cores = 0;        ///< --cores: 0 = llc::platform_cores()
+    /// With reprice only: a profile whose kernel constants and meta.llc_bytes fill in what --profile lacks (to price
+    /// recorded measurements with a model change whose keys their profile predates; never used when measuring).
+    std::string supplement;
 };
 
 const std::vector<std::string> model_names{"ccm", "bsp", "loggp", "hockney", "p3pc", "c3"};
@@ -143,55 +147,6 @@ std::string plots_script() {
     return {};
 }
 
-/// The validator measures every point in this many rounds, each visiting the points in a new shuffled order, and
-/// pools the rounds' samples: memory-bound code on this VM runs up to 1.5× slower for 0.3–1.5 s at a time, and a
-/// point measured in one stretch of ~0.15 s took the speed of whichever phase it fell in (a serial FFT of 2^16 points
-/// measured 0.60 to 0.92 ms from one case to the next of the same run). llc-probe's cells are visited the same way.
-constexpr int measuring_rounds = 3;
-
-/// Runs `instance` once traced and holds the trace against the case's Expr under the CCM; fills `steps` on the
-/// group's rank 0 and returns whether it did. Collective over `g`.
-bool trace_and_compare(Group& g,
-                       Instance& instance,
-                       const Case& c,
-                       std::int64_t n,
-                       const cost::Profile& profile,
-                       const cost::Model& ccm,
-                       SuperstepReport& steps) {
-    Trace::enable(true);
-    g.barrier();
-    Trace::clear();
-    g.restart_superstep_clock();
-    instance.run();
-    const Trace trace = Trace::gather(g);
-    Trace::enable(false);
-    if (g.rank() != 0) {
-        return false;
-    }
-    // Rank 0 alone prices: nothing here may throw past this point, or the others would wait.
-    try {
-        const cost::Expr expr = c.expr(g.size(), n, profile);
-        const cost::Comparison comparison = cost::compare(trace.merged(), expr, ccm);
-        const cost::Breakdown predicted = cost::evaluate(expr, ccm);
-        steps = SuperstepReport{c.algorithm,
-                                n,
-                                g.size(),
-                                comparison.to_text(),
-                                comparison.to_json(),
-                                predicted.compute,
-                                predicted.comm,
-                                predicted.division,
-                                0.0,
-                                0.0,
-                                0.0};
-        measured_parts(trace.merged(), steps.measured_compute, steps.measured_comm, steps.measured_division);
-        return true;
-    } catch (const Error& e) {
-        std::cerr << "\nllc-validate: no superstep comparison for " << c.algorithm << ": " << e.what() << '\n';
-        return false;
-    }
-}
-
 /// One model's prediction of a point, its error against the measured median, and whether it lies in `band` (the
 /// measured 10th–90th percentiles).
 Prediction predict(const Case& c,
@@ -269,14 +224,6 @@ const cost::Model* find_ccm(const std::vector<std::unique_ptr<cost::Model>>& mod
     return ccm;
 }
 
-/// One point of a validation: a case, a size, a group size.
-struct Point {
-    std::size_t case_index;
-    std::int64_t n;
-    int p;
-    bool largest;  // the case's largest size
-};
-
 /// Every point (case, size, p ≤ P the case applies to) in report order; notes each case's goal in report.goals.
 std::vector<Point> list_points(const std::vector<Case>& cases, SizeClass size_class, int P, Report& report) {
     std::vector<Point> points;
@@ -293,64 +240,6 @@ std::vector<Point> list_points(const std::vector<Case>& cases, SizeClass size_cl
         }
     }
     return points;
-}
-
-/// What the measuring rounds took, by point: the samples of every round (on the ranks of the point's group), and the
-/// superstep comparison of the traced points (on rank 0).
-struct Taken {
-    explicit Taken(std::size_t points) : samples(points), steps(points), traced(points, false) {}
-    std::vector<std::vector<std::vector<tools::Sample>>> samples;  // by point, then by round
-    std::vector<SuperstepReport> steps;
-    std::vector<bool> traced;
-};
-
-/// What the measuring rounds need besides the points: the world, the cases, the profile and the CCM (for the traced
-/// points), the timing rule, the group size whose largest sizes are traced.
-struct Rounds {
-    Group& world;
-    const std::vector<Case>& cases;
-    const cost::Profile& profile;
-    const cost::Model* ccm;
-    const tools::SamplingRule& rule;
-    int trace_p;
-};
-
-/// Measures every point in measuring_rounds rounds, each in a new shuffled order (the same on every rank: the
-/// sub-groups are made collectively); the last round also traces the largest size of each case at trace_p. `speed`
-/// leaves every point agreed on every rank. Collective over the world.
-Taken measure_in_rounds(const Rounds& r,
-                        const std::vector<Point>& points,
-                        tools::SpeedReference& speed,
-                        ProgressBar& progress) {
-    Group& world = r.world;
-    const int P = world.size();
-    Taken taken(points.size());
-    std::vector<std::size_t> order(points.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::mt19937_64 rng(20240601);  // the same order on every rank: the sub-groups are made collectively
-    for (int round = 0; round < measuring_rounds; ++round) {
-        std::shuffle(order.begin(), order.end(), rng);
-        for (const std::size_t i : order) {
-            const Point& point = points[i];
-            const Case& c = r.cases[point.case_index];
-            progress.step(c.algorithm + " n=" + std::to_string(point.n) + " p=" + std::to_string(point.p));
-            Group& sub = point.p == P ? world : world.subgroup({point.p, P - point.p});
-            if (world.rank() < point.p) {
-                const auto instance = c.prepare(sub, point.n);
-                const std::vector<tools::Sample> samples = tools::sample(
-                    sub.native(), [&] { instance->run(); }, r.rule, speed);
-                taken.samples[i].push_back(samples);
-                if (round + 1 == measuring_rounds && point.largest && point.p == r.trace_p && r.ccm != nullptr) {
-                    taken.traced[i] = trace_and_compare(sub, *instance, c, point.n, r.profile, *r.ccm, taken.steps[i]);
-                }
-            }
-            // The ranks outside the point's group sleep meanwhile, as the other processors of a p-processor run would
-            // be idle; then every rank leaves with the same full-speed reference.
-            tools::sleepy_barrier(world.native());
-            speed.agree(world.native());
-        }
-    }
-    return taken;
 }
 
 /// Rank 0: every point's measurement, priced by every model, and the traced points' superstep comparisons, into
@@ -440,9 +329,16 @@ int write_outputs(const Report& report, const Options& options) {
 /// --reprice DIR: DIR's measurements priced again under every model of the profile, judged, reported in --out.
 int reprice(const Options& options) {
     const std::string profile_path = options.profile.empty() ? cost::default_profile_path() : options.profile;
-    const std::optional<cost::Profile> profile = load_profile(profile_path, true);
+    std::optional<cost::Profile> profile = load_profile(profile_path, true);
     if (!profile) {
         return 2;
+    }
+    if (!options.supplement.empty()) {
+        const std::optional<cost::Profile> extra = load_profile(options.supplement, true);
+        if (!extra) {
+            return 2;
+        }
+        supplement_profile(*profile, *extra);
     }
     Report report;
     const std::vector<std::unique_ptr<cost::Model>> models = make_models(*profile, report, true);
@@ -490,8 +386,8 @@ int run(Group& world, const Options& options) {
     report.size_class = options.size_name;
     // How long to measure one point in one round: llc::tools' timing rule (the one llc-probe calibrates with), at
     // least min_samples, then until the budget is spent or the median is stable.
-    const tools::SamplingRule rule =
-        options.quick ? tools::SamplingRule{3, 14, 0.05, 0.02} : tools::SamplingRule{4, 34, 0.2, 0.01};
+    const tools::SamplingRule rule = options.quick ? tools::SamplingRule{3, 14, 0.05, 0.02, 0.004, 200}
+                                                   : tools::SamplingRule{4, 34, 0.2, 0.01, 0.02, 400};
 
     const std::vector<Point> points = list_points(*cases, options.size_class, P, report);
     ProgressBar progress(static_cast<int>(points.size()) * measuring_rounds, root);
@@ -500,7 +396,7 @@ int run(Group& world, const Options& options) {
     tools::SpeedReference speed;
     speed.calibrate(world.native());
     const Rounds rounds{world, *cases, *profile, find_ccm(models, report.models), rule, std::min(P, report.cores)};
-    Taken taken = measure_in_rounds(rounds, points, speed, progress);
+    Taken taken = measure_in_rounds(rounds, points, speed, [&](const std::string& what) { progress.step(what); });
     if (!root) {
         return 0;
     }
@@ -535,7 +431,11 @@ int main(int argc, char** argv) {
         "gate",
         po::bool_switch(&options.gate),
         "with --reprice: exit 3 when a case that met in DIR/verdicts.csv "
-        "no longer meets");
+        "no longer meets")(
+        "reprice-supplement",
+        po::value(&options.supplement),
+        "with --reprice: FILE's kernel constants and meta.llc_bytes where --profile has none (a model change "
+        "priced on recorded measurements before they are re-recorded)");
     try {
         po::variables_map vm;
         po::store(po::parse_command_line(argc, argv, visible), vm);
@@ -559,6 +459,10 @@ int main(int argc, char** argv) {
         if (vm.count("cores") != 0 && options.cores < 1) {
             throw llc::Error(llc::argument_message(
                 "llc-validate", "--cores", std::to_string(options.cores), "must be a positive number of cores"));
+        }
+        if (!options.supplement.empty() && options.reprice.empty()) {
+            throw llc::Error(llc::argument_message(
+                "llc-validate", "--reprice-supplement", options.supplement, "needs --reprice DIR"));
         }
         options.algorithms = llc::validate::split_list(algorithms);
         options.plots = !no_plots;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <llc/cost/profile.hpp>
 #include <llc/tools/statistics.hpp>
 #include <llc/tools/timing.hpp>
 #include <llc/tools/validation_case.hpp>
@@ -221,6 +222,10 @@ std::string write_report(const Report& report, const std::string& dir);
 [[nodiscard]] const Case& case_named(const std::vector<Case>& cases,
                                      const std::string& algorithm,
                                      const std::string& where);
+/// --reprice-supplement: `from`'s kernel constants that `profile` lacks, and its meta.llc_bytes where `profile` has
+/// none, copied into `profile` (reprice only: a measuring run prices with its profile alone).
+void supplement_profile(cost::Profile& profile, const cost::Profile& from);
+
 /// --gate: the groups that met in the recorded verdicts (`recorded_csv`) and do not meet `now`, one line each on
 /// stderr; returns 3 when there is one, else 0.
 [[nodiscard]] int gate(const std::vector<Judged>& now, const std::string& recorded_csv);

@@ -142,6 +142,17 @@ const Case& case_named(const std::vector<Case>& cases, const std::string& algori
     throw Error("llc-validate --reprice: '" + where + "' holds case '" + algorithm + "', which no card has");
 }
 
+void supplement_profile(cost::Profile& profile, const cost::Profile& from) {
+    for (const auto& [name, constant] : from.kernels()) {
+        if (!profile.has_kernel(name)) {
+            profile.set_kernel(name, constant);
+        }
+    }
+    if (!(profile.meta().llc_bytes > 0.0)) {
+        profile.meta().llc_bytes = from.meta().llc_bytes;
+    }
+}
+
 /// --gate: the groups that met in the recorded verdicts and do not meet now, one line each; 3 when there is one.
 int gate(const std::vector<Judged>& now, const std::string& recorded_csv) {
     int broken = 0;

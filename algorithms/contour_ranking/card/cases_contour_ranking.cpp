@@ -70,7 +70,7 @@ cost::BorderDensity blob_border_density(std::int64_t n) {
 }
 
 /// Not powers of two, and inside the probed range: the probes run whole one-processor rankings and tracings at sides
-/// 2^9 … 2^12, and the calibration must not time the very runs it is validated on (docs/validation.md); these sides'
+/// 2^8 … 2^12, and the calibration must not time the very runs it is validated on (docs/validation.md); these sides'
 /// prices interpolate.
 std::vector<std::int64_t> sizes(SizeClass size_class) {
     switch (size_class) {

@@ -13,6 +13,7 @@
 #include <llc/algorithms/contour_ranking.hpp>
 #include <llc/algorithms/contour_ranking_names.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
 
@@ -26,6 +27,10 @@ namespace cr = llc::detail::contour_ranking;
 namespace names = llc::names::contour_ranking;
 
 constexpr double segment_bytes = sizeof(cr::Segment);
+/// The densities of the probes' lines: cr.quarter_run's 4 pixels apart, cr.sparse_run's 16 apart
+/// (contour_ranking_probes.cpp; a 2^e side holds exactly density · pixels edge pixels of them).
+constexpr double kQuarterDensity = 1.0 / 4.0;
+constexpr double kSparseDensity = 1.0 / 16.0;
 constexpr double resolution_bytes = sizeof(cr::Resolution);
 
 void check(const char* name, int P, std::int64_t width, std::int64_t height, double density, ContourPattern pattern) {
@@ -108,6 +113,40 @@ double local_seconds(const char* function,
         seconds += units * kernel_per_unit(table, side, 0.0);
     }
     return seconds;
+}
+
+/// Seconds per edge pixel on top of cr.pixel, in a block of `pixels` pixels, for lines 1/`density` apart: from the
+/// whole run's table `run` (seconds per pixel of a run of such lines) less cr.pixel's (the run without edge pixels,
+/// measured once a size and shared by the three line spacings), per edge pixel; from `on_top` (the difference an older
+/// llc-probe took itself) when the profile has no `run` table. At least a thousandth of the whole run, as the probes
+/// took it: noise must not make the difference zero or negative.
+/// @throws llc::Error (missing_kernel_message, naming `function`, `run`, what llc-probe writes now, and
+/// `on_top`) when neither table is there.
+double edge_seconds(const char* function,
+                    const char* run,
+                    const char* on_top,
+                    double density,
+                    double pixels,
+                    int P,
+                    const Profile& profile) {
+    const double side = std::sqrt(std::max(1.0, pixels));
+    KernelSizeTable table;
+    try {
+        const KernelSizeTable runs = kernel_size_table(profile, run, P);
+        const KernelSizeTable without = kernel_size_table(profile, names::pixel, P);
+        for (const auto& [e, whole] : runs) {
+            const double empty = kernel_per_unit(without, std::ldexp(1.0, e), 0.0);
+            table[e] = std::max(whole - empty, 1e-3 * whole) / density;
+        }
+    } catch (const Error&) {
+        try {
+            table = kernel_size_table(profile, on_top, P);
+        } catch (const Error&) {
+            throw Error(missing_kernel_message(function, std::string(run) + ".2^e") + " (nor an older llc-probe's '" +
+                        on_top + ".2^e')");
+        }
+    }
+    return kernel_per_unit(table, side, 0.0);
 }
 
 /// The shares of an edge pixel of the paper's lines at `density` priced at the dense (cr.edge, lines 1 apart), quarter
@@ -196,14 +235,14 @@ Expr contour_rank(int P,
     // at three line spacings by edge_shares().
     const double edges = pixels * edge_density;
     const EdgeShares shares = edge_shares(edge_density);
-    const double local_work = local_seconds(name,
-                                            {{names::pixel, pixels},
-                                             {names::edge, edges * shares.dense},
-                                             {names::quarter_edge, edges * shares.quarter},
-                                             {names::sparse_edge, edges * shares.sparse}},
-                                            pixels,
-                                            P,
-                                            profile);
+    // All three spacings' prices are required, whatever the shares: a profile that lacks one is not priced.
+    const double local_work =
+        local_seconds(name, {{names::pixel, pixels}}, pixels, P, profile) +
+        edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, pixels, P, profile) +
+        edges * shares.quarter *
+            edge_seconds(name, names::quarter_run, names::quarter_edge, kQuarterDensity, pixels, P, profile) +
+        edges * shares.sparse *
+            edge_seconds(name, names::sparse_run, names::sparse_edge, kSparseDensity, pixels, P, profile);
     const Expr local = Expr::compute(names::local, local_work);
     // Validation's exchange of the blocks' borders (one byte a pixel) and the verdict; at P = 1 too, as the code runs
     // them (the CCM charges what the profile measured at P = 1).
@@ -229,9 +268,14 @@ Expr trace_contours(int P, std::int64_t width, std::int64_t height, BorderDensit
     return Expr::sequence(
         names::tracing,
         {Expr::normal(names::halo, 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
+         // Every processor scans its block, then the next collective waits for the slowest (cost/lockstep.hpp).
          Expr::compute(
              names::scan,
-             local_seconds(name, {{names::trace_pixel, pixels}, {names::trace_state, states}}, pixels, P, profile))});
+             lockstep_seconds(
+                 profile,
+                 P,
+                 local_seconds(
+                     name, {{names::trace_pixel, pixels}, {names::trace_state, states}}, pixels, P, profile)))});
 }
 
 Expr contour_rank(int P,

@@ -1,13 +1,16 @@
-// Contour ranking's kernel constants, by the side 2^e of the block (e = 9 … 12: 0.25–16 M pixels, in and beyond the
-// last-level cache; the largest side prices the larger blocks):
+// Contour ranking's kernel constants, by the side 2^e of the block (e = 8 … 12: 0.06–16 M pixels, in and beyond the
+// last-level cache; the largest side prices the larger blocks, the smallest the blocks of the demo's small maps at
+// P = 2, 320 × 640 pixels):
 // - cr.pixel.2^e: seconds per pixel of everything contour_rank does on one processor outside the merge of the lists
 //   (validation, local ranking, resolution), timed as a whole one-processor run on a 2^e × 2^e map without edge pixels;
-// - cr.edge.2^e: seconds per edge pixel on top of that, from a run on the paper's diagonal lines at 100 % density
-//   (every pixel an edge pixel) less the run without edge pixels;
-// - cr.sparse_edge.2^e: seconds per edge pixel on top of cr.pixel when the lines are 16 pixels apart (6.25 %): the
-//   walks along lines at least 8 apart share no cache line of the 8-byte arrays, so each step misses, where at 100 %
-//   eight neighbouring walks share one (a 5 % map took 40–60 % more per edge pixel than cr.edge prices);
-// - cr.quarter_edge.2^e: the same for lines 4 pixels apart (25 %): the price does not grow linearly with the spacing
+// - cr.edge_run.2^e: seconds per pixel of a run on the paper's diagonal lines at 100 % density (every pixel an edge
+//   pixel); the cost function prices an edge pixel at the difference from cr.pixel. The edge-free run is timed once a
+//   size, for cr.pixel, not again beside each density's run (it was, for four keys). That saves little: the edge-free
+//   run is cheap (2^12: ~1.3 s of one quick round's ~47 s, the 100 % run's two calls ~25 s, loaded machine);
+// - cr.sparse_run.2^e: the same for lines 16 pixels apart (6.25 %): the walks along lines at least 8 apart share no
+//   cache line of the 8-byte arrays, so each step misses, where at 100 % eight neighbouring walks share one (a 5 % map
+//   took 40–60 % more per edge pixel than the dense lines price);
+// - cr.quarter_run.2^e: the same for lines 4 pixels apart (25 %): the price does not grow linearly with the spacing
 //   between 1 and 16 (the 25 % maps were priced 20–45 % high when interpolated between the other two);
 // - cr.merge: seconds per segment of one merge of boundary lists and its backward resolution, on chains of four
 //   segments given in shuffled order, as lists of adjacent regions link up.
@@ -63,12 +66,10 @@ double pixel_probe(bool quick, int e) {
     return one_processor_run(quick, side, 0.0) / static_cast<double>(side * side);
 }
 
-double edge_probe(bool quick, int e) {
+/// Seconds per pixel of the whole one-processor run of lines at `density` (cr.edge_run, cr.quarter_run, cr.sparse_run).
+double lines_run_probe(bool quick, int e, double density) {
     const std::int64_t side = std::int64_t{1} << e;
-    const double without = one_processor_run(quick, side, 0.0);
-    const double all_edges = one_processor_run(quick, side, 1.0);
-    // At least a thousandth of the whole run: noise must not make the difference zero or negative.
-    return std::max(all_edges - without, 1e-3 * all_edges) / static_cast<double>(side * side);
+    return one_processor_run(quick, side, density) / static_cast<double>(side * side);
 }
 
 /// The seed of the probes' blob images: not the validation case's (docs/validation.md).
@@ -126,17 +127,6 @@ double trace_rank_probe(bool quick, int e) {
     return t / static_cast<double>(std::max<std::size_t>(map.states().size(), 1));
 }
 
-/// Seconds per edge pixel on top of cr.pixel for lines at `density`.
-double spaced_edge_probe(bool quick, int e, double density) {
-    const std::int64_t side = std::int64_t{1} << e;
-    const double without = one_processor_run(quick, side, 0.0);
-    const double sparse = one_processor_run(quick, side, density);
-    const std::vector<std::int8_t> codes = synthetic_successor_map(side, side, density, ContourLines::diagonal);
-    const auto edges =
-        std::count_if(codes.begin(), codes.end(), [](std::int8_t c) { return c != succ_code::non_edge; });
-    return std::max(sparse - without, 1e-3 * sparse) / static_cast<double>(std::max<std::int64_t>(edges, 1));
-}
-
 double merge_probe(bool quick) {
     constexpr std::int64_t segments = 1 << 14;
     std::vector<Segment> lists;
@@ -165,32 +155,30 @@ std::vector<cost::KernelProbe> kernel_probes() {
     const auto solo = [](const char* name, int e) { return cost::kernel_size_key(cost::solo_kernel_name(name), e); };
     std::vector<cost::KernelProbe> probes;
     // Up to 2^12: the walks along sparse lines jump a row (a page and more of each per-pixel array) at every step, and
-    // a 4096² map's arrays outgrow what 2^11 prices (its 5 % points were 10–25 % low).
-    for (int e = 9; e <= 12; ++e) {
+    // a 4096² map's arrays outgrow what 2^11 prices (its 5 % points were 10–25 % low). From 2^8: the demo's smallest
+    // map (640², llc-validate --quick's small class) has blocks of 320 × 640 pixels at P = 2 (a side of 452), which
+    // 2^9 and above left to extrapolate below them.
+    for (int e = 8; e <= 12; ++e) {
         const std::string side = "2^" + std::to_string(e);
         probes.push_back(
             {key(names::pixel, e),
              "pixel of a one-processor contour ranking (validation, local ranking, resolution), " + side + " block",
              [e](bool quick) { return pixel_probe(quick, e); },
              solo(names::pixel, e)});
-        probes.push_back({key(names::edge, e),
-                          "edge pixel of a one-processor contour ranking, on top of " + std::string(names::pixel) +
-                              ", " + side + " block",
-                          [e](bool quick) { return edge_probe(quick, e); },
-                          solo(names::edge, e)});
-        for (const auto& [name, density] :
-             {std::pair{names::sparse_edge, kSparseDensity}, std::pair{names::quarter_edge, kQuarterDensity}}) {
+        for (const auto& [name, density] : {std::pair{names::edge_run, 1.0},
+                                            std::pair{names::quarter_run, kQuarterDensity},
+                                            std::pair{names::sparse_run, kSparseDensity}}) {
             probes.push_back({key(name, e),
-                              "edge pixel of a one-processor contour ranking of lines " +
-                                  std::to_string(static_cast<int>(1.0 / density)) + " pixels apart, on top of " +
-                                  names::pixel + ", " + side + " block",
-                              [e, density](bool quick) { return spaced_edge_probe(quick, e, density); },
+                              "pixel of a one-processor contour ranking of lines " +
+                                  std::to_string(static_cast<int>(1.0 / density)) + " pixels apart (the whole run; " +
+                                  names::pixel + " is the run without edge pixels), " + side + " block",
+                              [e, density](bool quick) { return lines_run_probe(quick, e, density); },
                               solo(name, e)});
         }
     }
     // Tracing also at 2^12: a 4096² image (16 MiB) is read from memory, where 2^11 (4 MiB) stays in the last-level
-    // cache, and that image's trace costs 1.5× per pixel what 2^11 prices.
-    for (int e = 9; e <= 12; ++e) {
+    // cache, and that image's trace costs 1.5× per pixel what 2^11 prices; from 2^8 for the demo's blocks, as above.
+    for (int e = 8; e <= 12; ++e) {
         const std::string side = "2^" + std::to_string(e);
         probes.push_back({key(names::trace_pixel, e),
                           "pixel of a one-processor trace_contours without foreground, " + side + " image",

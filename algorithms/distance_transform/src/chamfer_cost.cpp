@@ -9,6 +9,7 @@
 #include <llc/algorithms/distance_transform_names.hpp>
 #include <llc/algorithms/row_image.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
 
@@ -55,8 +56,10 @@ SweepTables sweep_tables(const ChamferMask& mask, const Profile& profile, int P)
     return {std::move(in_cache), std::move(in_memory)};
 }
 
-/// The pass of geometry g, its steps priced per pixel by the tables at the busiest processor's bytes.
-Expr pass(const detail::sweep::Geometry& g, const SweepTables& tables, const char* label) {
+/// The pass of geometry g, its steps priced per pixel by the tables at the busiest processor's bytes. Every step is a
+/// lockstep step (each processor's segment, then the shift): it lasts as long as the slowest processor, priced by the
+/// profile's lockstep excess at P (cost/lockstep.hpp).
+Expr pass(const detail::sweep::Geometry& g, const SweepTables& tables, const Profile& profile, const char* label) {
     const auto held = static_cast<double>(block_rows_held(g.P, 0, g.height, g.r) * g.width);
     const double per_pixel = kernel_per_unit_by_footprint(tables.in_cache,
                                                           tables.in_memory,
@@ -82,7 +85,7 @@ Expr pass(const detail::sweep::Geometry& g, const SweepTables& tables, const cha
             work = std::max(work, detail::sweep::unit_pixels(g, mine));
             bytes = std::max(bytes, 4 * (detail::sweep::halo_pixels(g, mine) + detail::sweep::halo_pixels(g, theirs)));
         }
-        const double W = per_pixel * static_cast<double>(work);
+        const double W = lockstep_seconds(profile, g.P, per_pixel * static_cast<double>(work));
         const auto h = static_cast<double>(bytes);
         if (W == last_work && h == last_bytes) {
             steps.push_back(steps.back());  // a shared node: long pipelines stay small in memory
@@ -120,9 +123,9 @@ Expr chamfer_distance_transform(int P,
         g.r = height;
         g.k = width + height * mask.lead();
     }
-    Expr forward = pass(g, tables, names::forward);
+    Expr forward = pass(g, tables, profile, names::forward);
     g.backward = true;
-    Expr backward = pass(g, tables, names::backward);
+    Expr backward = pass(g, tables, profile, names::backward);
     return Expr::sequence(names::chamfer, {std::move(forward), std::move(backward)});
 }
 

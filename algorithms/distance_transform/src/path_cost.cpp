@@ -13,6 +13,7 @@
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/error.hpp>
 
 #include "path_kernels.hpp"
@@ -111,7 +112,9 @@ Expr sweep(int P,
                                  static_cast<std::int64_t>(sizeof(detail::sweep::Cell)) *
                                      (detail::sweep::halo_pixels(g, mine) + detail::sweep::halo_pixels(g, theirs)));
             }
-            const double W = per_pixel * static_cast<double>(work) + (items.empty() ? before : 0.0);
+            // A lockstep step (each processor's segment, then the shift): the slowest processor's (cost/lockstep.hpp).
+            const double W =
+                lockstep_seconds(profile, P, per_pixel * static_cast<double>(work) + (items.empty() ? before : 0.0));
             Expr node = Expr::normal(label, W, "shift", P, static_cast<double>(bytes));
             items.push_back(!items.empty() && items.back().to_json() == node.to_json() ? items.back()
                                                                                        : std::move(node));

@@ -9,6 +9,7 @@
 #include <llc/algorithms/fft_cost.hpp>
 #include <llc/algorithms/fft_names.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/operation_names.hpp>
 #include <llc/error.hpp>
 #include <llc/partners.hpp>
 
@@ -35,11 +36,6 @@ double per_unit(const std::map<int, double>& table, const char* kernel, double x
         throw Error(missing_kernel_message("llc::cost::FftConstants", std::string(kernel) + ".2^e"));
     }
     return kernel_per_unit(table, x, 0.0);
-}
-
-/// The collective of the block layout's swaps (see the file comment of fft_cost.hpp).
-std::string cold_swap() {
-    return "swap" + std::string(cold_suffix);
 }
 
 /// The replicated algorithm on P processors from a division level on whose leaves read every stride-th term
@@ -104,6 +100,14 @@ double FftConstants::last_stage_seconds(std::int64_t L, bool in_place) const {
     return divide_seconds(Ld) + leaf_seconds(Ld, 1, in_place);
 }
 
+std::string FftConstants::block_swap(int P, std::int64_t L) const {
+    if (!(llc_bytes > 0.0)) {
+        throw Error(missing_kernel_message("llc::cost::FftConstants::block_swap", "meta.llc_bytes"));
+    }
+    const double working_set = static_cast<double>(P) * 2.0 * static_cast<double>(L) * complex_bytes;
+    return working_set <= llc_bytes ? std::string(names::op::swap) : std::string(names::op::swap_cold);
+}
+
 FftConstants FftConstants::from(const Profile& profile) {
     FftConstants k;
     k.divide_by_size = kernel_size_table(profile, names::fft::divide);
@@ -113,6 +117,7 @@ FftConstants FftConstants::from(const Profile& profile) {
     k.leaf_oop_by_size = kernel_size_table(profile, names::fft::leaf_oop);
     k.leaf_oop_solo_by_size = kernel_size_table(profile, names::fft::leaf_oop_solo);
     k.leaf_dif_by_size = kernel_size_table(profile, names::fft::leaf_dif);
+    k.llc_bytes = profile.meta().llc_bytes;
     for (const names::fft::StridedLeaf& strided : names::fft::strided_leaves) {
         k.leaf_strided_by_size[strided.stride] = kernel_size_table(profile, strided.key);
     }
@@ -149,11 +154,12 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
     while ((1 << s) < P) {
         ++s;
     }
+    const std::string swap = k.block_swap(P, L);
     std::vector<Expr> items;
     for (int t = 0; t < s; ++t) {
         // W of stage t's swap is the butterfly of stage t − 1 (none before the first).
-        items.push_back(Expr::normal(
-            names::fft::dif, t == 0 ? 0.0 : k.divide_seconds(Ld), cold_swap(), P, 2.0 * Ld * complex_bytes));
+        items.push_back(
+            Expr::normal(names::fft::dif, t == 0 ? 0.0 : k.divide_seconds(Ld), swap, P, 2.0 * Ld * complex_bytes));
     }
     const double last = k.last_stage_seconds(L, order == FftOrder::scrambled);
     if (order == FftOrder::scrambled) {
@@ -162,7 +168,7 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
         return Expr::sequence(names::fft::whole, std::move(items));
     }
     if (P == 2 && L % 2 == 0) {
-        items.push_back(Expr::normal(names::fft::redistribute, last, cold_swap(), P, Ld * complex_bytes));
+        items.push_back(Expr::normal(names::fft::redistribute, last, swap, P, Ld * complex_bytes));
     } else {
         // Equal pieces when P divides L, else unequal ones (llc's alltoallv); both record the whole send buffer.
         items.push_back(

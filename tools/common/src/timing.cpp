@@ -222,13 +222,15 @@ std::vector<Sample> sample(MPI_Comm comm,
         const std::vector<double> counted =
             undisturbed_seconds(samples, reference, static_cast<std::size_t>(rule.min_samples), &too_few);
         const int count = too_few ? 0 : static_cast<int>(counted.size());
-        if (count >= rule.max_samples ||
-            (count >= rule.min_samples &&
+        const bool long_enough = spent >= rule.min_seconds;
+        const int cap = long_enough ? rule.max_samples : std::max(rule.max_samples, rule.max_short_samples);
+        if (count >= cap ||
+            (count >= rule.min_samples && long_enough &&
              (spent >= rule.budget_seconds || (rule.target_rse > 0.0 && median_rse(counted) <= rule.target_rse)))) {
             break;
         }
         // Out of patience: a machine slow for this long is the machine, and the disturbed samples count too.
-        if (taken >= 4 * rule.max_samples || (taken >= rule.min_samples && spent >= 4.0 * rule.budget_seconds)) {
+        if (taken >= 4 * cap || (taken >= rule.min_samples && spent >= 4.0 * rule.budget_seconds)) {
             break;
         }
     }

@@ -48,6 +48,12 @@ inline constexpr const char* shift_overlap = "shift.overlap";
 /// Seidel's broadcasts and the measured variants.
 inline constexpr std::array<const char*, 5> measured_beyond_f{bcast_st, bcast_bst, bcast_rh, swap_cold, shift_overlap};
 
+// The lockstep spread (llc-probe, cost::lockstep_seconds): on P processors that each do the same work W and then
+// synchronise, every step lasts as long as the slowest of them. "lockstep.excess.p<P>.2^e" holds, per group size P,
+// the measured excess of the slowest processor's step over the mean processor's, E[max] / E[mean] − 1, for steps of
+// about 2^e nanoseconds of work (a dimensionless constant, stored as a kernel constant per unit).
+inline constexpr const char* lockstep_excess = "lockstep.excess";
+
 // Divisions: the operation of a division superstep, in the trace and in Expr::division / Expr::weighted_division.
 inline constexpr const char* par = "par";
 inline constexpr const char* weighted_par = "weighted_par";

@@ -9,7 +9,15 @@ namespace llc::names::contour_ranking {
 // Kernel keys: written by the probes (llc-probe, "<key>.2^e" by the side 2^e of the block, and "<key>_solo.2^e"
 // measured alone on the node), read by the cost functions (llc::cost::contour_rank, llc::cost::trace_contours).
 inline constexpr const char* pixel = "cr.pixel";  ///< seconds per pixel of a map's validation, ranking, resolution
-inline constexpr const char* edge = "cr.edge";    ///< per edge pixel on top, lines side by side (100 %)
+// The lines' runs, measured whole: seconds per pixel of the one-processor run of a map of lines side by side (100 %),
+// 4 apart (25 %) and 16 apart (6.25 %). The cost function subtracts cr.pixel (the run without edge pixels, measured
+// once a size) to price an edge pixel on top of it.
+inline constexpr const char* edge_run = "cr.edge_run";        ///< per pixel of a whole run, lines side by side
+inline constexpr const char* quarter_run = "cr.quarter_run";  ///< per pixel of a whole run, lines 4 apart
+inline constexpr const char* sparse_run = "cr.sparse_run";    ///< per pixel of a whole run, lines 16 apart
+// The same prices as older llc-probe builds wrote them, the difference already taken (read when a profile has no
+// "<…>_run" table): seconds per edge pixel on top of cr.pixel.
+inline constexpr const char* edge = "cr.edge";                  ///< per edge pixel on top, lines side by side (100 %)
 inline constexpr const char* quarter_edge = "cr.quarter_edge";  ///< per edge pixel on top, lines 4 apart (25 %)
 inline constexpr const char* sparse_edge = "cr.sparse_edge";    ///< per edge pixel on top, lines 16 apart (6.25 %)
 inline constexpr const char* merge = "cr.merge";  ///< per segment of a merge of boundary lists (one key, no sizes)

@@ -38,14 +38,18 @@
 /// Block layout, P = 2^s, P | n, L = n/P: s stages of T_swap(P, 2·16·L) with a butterfly D·L after each, the leaf
 /// C·L·log2 L (in place in scrambled order, out of place in natural order) — the last butterfly and the leaf
 /// together Cd·L·log2 L where the plan folds them; natural order adds the redistribution
-/// (T_swap(2, 16·L) at P = 2, T_alltoall(P, 16·L) otherwise) and R·L. T_swap is the profile's cold swap, "swap.cold"
-/// (llc-probe always measures it; a profile without it is an error when the expression is priced): the blocks a
-/// processor swaps were last touched a whole leaf or a whole transform before, so they come from memory, not cache.
+/// (T_swap(2, 16·L) at P = 2, T_alltoall(P, 16·L) otherwise) and R·L. T_swap is priced in the cache state the swap
+/// runs in: the blocks a processor swaps were last touched a whole leaf or a whole transform before, so where the
+/// node's working set of the exchange (P processors × their block and the block they receive, 2·16·L bytes each)
+/// exceeds the last-level cache the profile records (meta.llc_bytes) they come from memory — the cold swap,
+/// "swap.cold" — and where it fits they are still in the cache — the warm swap, "swap" (a 2^16–2^18 transform at P = 2
+/// was priced 35–42 % high as cold). A profile without meta.llc_bytes is an error when the expression is priced.
 /// Other block cases (the gathered fallback): T_allgather(P, 16·n) + Φ_replicated(P, n).
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include <llc/algorithms/fft.hpp>
@@ -71,6 +75,8 @@ struct FftConstants {
     std::map<int, double> reorder_by_size{};  ///< "fft.reorder.2^k", by block length
     /// "fft.leaf_dif.2^k": the last butterfly folded into a four-step leaf, by block length.
     std::map<int, double> leaf_dif_by_size{};
+    /// The node's last-level cache in bytes (the profile's meta.llc_bytes; 0: not recorded).
+    double llc_bytes = 0.0;
 
     /// Seconds of the leaf llc::FftPlan builds as Leaf(n, stride, in_place): contiguous (stride 1) in place or out of
     /// place, or out of place reading every stride-th term.
@@ -88,6 +94,10 @@ struct FftConstants {
     /// block of L entries (the leaf in place for the scrambled order), folded into one four-step pass (the
     /// "fft.leaf_dif" table) where FftPlan folds them.
     [[nodiscard]] double last_stage_seconds(std::int64_t L, bool in_place) const;
+    /// The swap of a block stage on P processors holding L entries each: "swap" where the node's working set of the
+    /// exchange (P · 2 · 16 · L bytes) fits in llc_bytes, else "swap.cold".
+    /// @throws llc::Error (cost::missing_kernel_message naming meta.llc_bytes) when llc_bytes is not recorded.
+    [[nodiscard]] std::string block_swap(int P, std::int64_t L) const;
 
     /// Reads every FFT kernel table from the profile.
     /// @throws llc::Error (cost::missing_kernel_message: the key and the llc-probe that writes it) for the first table
