@@ -13,6 +13,7 @@
 #include <utility>
 
 #include <llc/cost/operation_names.hpp>
+#include <llc/tools/nodes.hpp>
 
 #include "cells.hpp"
 #include "kernel_rounds.hpp"
@@ -424,6 +425,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     const std::vector<double> kernel_values = kernels.together();
     const std::vector<double> kernel_alone = kernels.alone();
     progress.finish();
+    const std::vector<int> nodes = tools::ranks_per_node(world.native());  // collective: before rank 0 goes on alone
     if (world.rank() != 0) {
         return out;
     }
@@ -436,6 +438,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     fit_models(out.profile, m.medians, plan.pair_size);
     store_kernels(out.profile, kernels.probes(), kernel_values, kernel_alone);
     describe_run(out, m);
+    out.profile.meta().nodes = nodes;
     return out;
 }
 

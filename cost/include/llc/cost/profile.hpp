@@ -85,6 +85,9 @@ struct ProfileMeta {
     /// The median link canary over the calibration's collective samples on two processors: the state most of them
     /// were taken in (the fastest, canary_link_s, says only that the fast state was seen). 0 when not recorded.
     double canary_link_median_s = 0.0;
+    /// Ranks per node of the calibrating run, nodes in the order of their lowest rank (MPI's shared-memory split):
+    /// its T_f(P) were measured in that placement. Empty when not recorded (profiles before the record).
+    std::vector<int> nodes;
     friend bool operator==(const ProfileMeta&, const ProfileMeta&) = default;
 };
 
