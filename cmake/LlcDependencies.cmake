@@ -1,11 +1,17 @@
 # Finds every library llc needs. scripts/install-deps.sh installs them on Debian.
-find_package(MPI REQUIRED COMPONENTS C CXX)
-find_package(Boost 1.74 REQUIRED COMPONENTS mpi serialization program_options)
+if(LLC_MPI STREQUAL "smpi")
+    include(LlcSmpi)
+else()
+    find_package(MPI REQUIRED COMPONENTS C CXX)
+endif()
+find_package(Boost 1.74 REQUIRED COMPONENTS serialization program_options)
 find_package(nlohmann_json 3.9 REQUIRED)
 find_package(PkgConfig REQUIRED)
 # FFTW's own CMake config is broken on Debian (it points at a missing FFTW3LibraryDepends.cmake), so use pkg-config.
 pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
-find_library(LLC_FFTW3_MPI_LIBRARY NAMES fftw3_mpi)
+if(NOT LLC_MPI STREQUAL "smpi")  # fftw3-mpi is built on Open MPI
+    find_library(LLC_FFTW3_MPI_LIBRARY NAMES fftw3_mpi)
+endif()
 find_package(Threads REQUIRED)
 # OpenBLAS (CBLAS dsymv, dspmv): the symmetric matrix–vector product's test oracle and benchmark peer. Optional: without
 # it those comparisons are left out of the build.

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds into build/ (Release) and build-asan/ (AddressSanitizer + UBSan), runs ctest in both.
+# Installs what is missing, builds into build/ (Release) and build-asan/ (AddressSanitizer + UBSan), runs ctest in both;
+# then the SimGrid SMPI build (build-smpi/, -DLLC_MPI=smpi: only the MPI tests of tests/smpi, at P = 16, 32, 64 under
+# smpirun; docs/scaling.md). LLC_SKIP_SMPI=1 leaves it out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 
-scripts/install-deps.sh
+if [ "${LLC_SKIP_SMPI:-0}" != "1" ]; then
+    LLC_WITH_SMPI=1 scripts/install-deps.sh
+else
+    scripts/install-deps.sh
+fi
 
 echo "== Release build (build/)"
 # LLC_NATIVE=ON as demo.sh configures build/ (one build for both); the sanitizer build below is portable.
@@ -20,4 +26,13 @@ if [ "${LLC_SKIP_SANITIZERS:-0}" != "1" ]; then
     cmake --build build-asan -j "$LLC_JOBS"
     # Open MPI leaks at finalize by design: leak detection off, every other ASan check on.
     (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$LLC_JOBS" -LE nosan)
+fi
+
+if [ "${LLC_SKIP_SMPI:-0}" != "1" ]; then
+    echo "== SimGrid SMPI build (build-smpi/): the MPI tests at P = 16, 32, 64 on platforms/cluster-16x4.xml"
+    # Only the tests' targets (ctest runs nothing else here): no tools, examples or benchmarks.
+    cmake -S . -B build-smpi -DLLC_MPI=smpi -DCMAKE_BUILD_TYPE=Release -DLLC_WARNINGS_AS_ERRORS=ON \
+        -DLLC_BUILD_TOOLS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_BUILD_BENCHMARKS=OFF
+    cmake --build build-smpi -j "$LLC_JOBS"
+    (cd build-smpi && ctest --output-on-failure -j "$LLC_JOBS")
 fi

@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 
 #if defined(__GLIBC__)
@@ -88,8 +89,7 @@ Environment::Environment(int& argc, char**& argv, EnvironmentOptions options) {
     if (options.keep_freed_memory) {
         keep_freed_memory();
     }
-    mpi_.emplace(argc, argv, boost::mpi::threading::single, /*abort_on_exception=*/true);
-    start();
+    start(&argc, &argv);
 }
 
 Environment::Environment(EnvironmentOptions options) {
@@ -99,11 +99,17 @@ Environment::Environment(EnvironmentOptions options) {
     if (options.keep_freed_memory) {
         keep_freed_memory();
     }
-    mpi_.emplace(boost::mpi::threading::single, /*abort_on_exception=*/true);
-    start();
+    start(nullptr, nullptr);
 }
 
-void Environment::start() {
+void Environment::start(int* argc, char*** argv) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized == 0) {
+        int provided = 0;
+        detail::check_mpi(MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided), "llc::Environment (MPI_Init)");
+        owns_mpi_ = true;
+    }
     detail::install_terminate_handler();
     // The Environment owns MPI, hence MPI_COMM_WORLD: errors there come back as codes, which llc turns into
     // exceptions, instead of killing the job without a word. (Groups set the same on their own duplicates.)
@@ -123,6 +129,16 @@ Environment::~Environment() {
     }
     world_.reset();
     current = nullptr;
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (owns_mpi_ && finalized == 0) {
+        // An exception unwinding past the Environment: this rank cannot take part in any further collective, and
+        // MPI_Finalize would wait for the others; end the whole job (as Boost.MPI's abort_on_exception did).
+        if (std::uncaught_exceptions() > 0) {
+            MPI_Abort(MPI_COMM_WORLD, -1);
+        }
+        MPI_Finalize();
+    }
 }
 
 bool Environment::active() noexcept {

@@ -18,7 +18,7 @@ namespace {
 int checks_state = -1;
 
 /// The communicator a Group(comm, name) works on: a duplicate of `comm`, owned by the group, that returns MPI errors.
-boost::mpi::communicator adopt(MPI_Comm comm, const std::string& name) {
+detail::OwnedComm adopt(MPI_Comm comm, const std::string& name) {
     constexpr const char* function = "llc::Group::Group";
     int initialized = 0;
     int finalized = 0;
@@ -49,7 +49,7 @@ boost::mpi::communicator adopt(MPI_Comm comm, const std::string& name) {
     MPI_Comm dup = MPI_COMM_NULL;
     detail::check_mpi(MPI_Comm_dup(comm, &dup), function);
     // Owned from here on, so that it is freed even if setting the handler fails.
-    boost::mpi::communicator owned(dup, boost::mpi::comm_take_ownership);
+    detail::OwnedComm owned(dup);
     // On the duplicate only: the user's communicator keeps its handler (fatal by default). Subgroups split from the
     // duplicate inherit it.
     detail::check_mpi(MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN), function);
@@ -327,7 +327,7 @@ Group::Group(MPI_Comm comm, std::string name) : comm_(adopt(comm, name)) {
     restart_superstep_clock();
 }
 
-Group::Group(boost::mpi::communicator comm, Group* parent, std::string path, Key)
+Group::Group(detail::OwnedComm comm, Group* parent, std::string path, Key)
     : comm_(std::move(comm)), parent_(parent), path_(std::move(path)) {
     size_ = comm_.size();
     rank_ = comm_.rank();
@@ -411,8 +411,7 @@ Group& Group::subgroup(const std::vector<int>& sizes) {
     detail::check_mpi(MPI_Comm_split(native(), color, rank_, &split), "llc::Group::subgroup");
     ++splits_;
     const std::string path = (path_ == "/" ? "/" : path_ + "/") + std::to_string(color);
-    auto group =
-        std::make_unique<Group>(boost::mpi::communicator(split, boost::mpi::comm_take_ownership), this, path, Key{});
+    auto group = std::make_unique<Group>(detail::OwnedComm(split), this, path, Key{});
     Group& result = *group;
     subgroups_.emplace(sizes, std::move(group));
     return result;
@@ -451,8 +450,7 @@ Group& Group::reordered(const std::vector<int>& order) {
     detail::check_mpi(MPI_Comm_split(native(), 0, key, &split), "llc::Group::reordered");
     ++splits_;
     // The parent's child, like this group: the same processors at the same depth, only numbered otherwise.
-    auto group = std::make_unique<Group>(
-        boost::mpi::communicator(split, boost::mpi::comm_take_ownership), parent_, path_, Key{});
+    auto group = std::make_unique<Group>(detail::OwnedComm(split), parent_, path_, Key{});
     Group& result = *group;
     reorders_.emplace(order, std::move(group));
     return result;
@@ -462,7 +460,7 @@ Group& Group::self() {
     if (!self_) {
         MPI_Comm dup = MPI_COMM_NULL;
         detail::check_mpi(MPI_Comm_dup(MPI_COMM_SELF, &dup), "llc::Group::self");
-        boost::mpi::communicator owned(dup, boost::mpi::comm_take_ownership);
+        detail::OwnedComm owned(dup);
         // MPI_COMM_SELF's handler is fatal unless the program changed it: errors here become llc::MpiError too.
         detail::check_mpi(MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN), "llc::Group::self");
         self_ = std::make_unique<Group>(std::move(owned), this, (path_ == "/" ? "/" : path_ + "/") + "self", Key{});

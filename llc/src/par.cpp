@@ -9,10 +9,7 @@ void PendingSends::wait_all() {
                   "llc::par (result exchange)");
         raw.clear();
     }
-    if (!serialised.empty()) {
-        boost::mpi::wait_all(serialised.begin(), serialised.end());
-        serialised.clear();
-    }
+    serialised.clear();
 }
 
 void check_weights_agree(Group& g, const char* function, std::span<const double> weights) {

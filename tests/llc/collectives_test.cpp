@@ -2,10 +2,14 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <map>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
+#include <boost/serialization/map.hpp>
+#include <boost/serialization/string.hpp>
 #include <gtest/gtest.h>
 
 #include <llc/llc.hpp>
@@ -33,6 +37,26 @@ TEST(CollectivesTest, BcastFromEveryRoot) {
     std::vector<int> value{g.rank() == 0 ? 42 : 0};
     g.bcast(value, 0);  // serialised path (std::vector is not trivially copyable)
     EXPECT_EQ(value, std::vector<int>{42});
+}
+
+// A value that is not trivially copyable nor a container of such: serialised (a Boost.Serialization binary archive
+// over MPI bytes), from every root; the expected map is built here, by each rank on its own.
+TEST(CollectivesTest, BcastSerialisedMapFromEveryRoot) {
+    auto& g = world();
+    for (int root = 0; root < g.size(); ++root) {
+        std::map<std::string, int> expected;
+        for (int k = 0; k <= root % 5; ++k) {
+            expected["key " + std::to_string(k) + std::string(static_cast<std::size_t>(k) * 40, 'x')] = root * 10 + k;
+        }
+        std::map<std::string, int> value;
+        if (g.rank() == root) {
+            value = expected;
+        } else {
+            value["stale"] = -1;
+        }
+        g.bcast(value, root);
+        EXPECT_EQ(value, expected) << "root " << root;
+    }
 }
 
 TEST(CollectivesTest, ReduceAndAllreduce) {

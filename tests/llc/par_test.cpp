@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
 #include <gtest/gtest.h>
 
 #include <llc/llc.hpp>
@@ -58,6 +60,29 @@ TEST(ParTest, ManyTasksOnFewProcessors) {
     ASSERT_EQ(results.size(), 11U);
     for (int t = 0; t < 11; ++t) {
         EXPECT_EQ(results[static_cast<std::size_t>(t)], t * t);
+    }
+}
+
+// Results that are neither trivially copyable nor contiguous containers of such go serialised, one message of bytes
+// per partner: every processor must hold every task's strings, whatever the split.
+TEST(ParTest, SerialisedResultsReachEveryProcessor) {
+    auto& world = llc::Group::world();
+    std::vector<double> weights{1.0, 3.0, 2.0};
+    const auto results = llc::weighted_par(world, weights, [](llc::Group& sub, int t) {
+        std::vector<std::string> words;
+        for (int k = 0; k <= t; ++k) {
+            words.push_back("task " + std::to_string(t) + " word " + std::to_string(k));
+        }
+        // A collective inside the task, so that the subgroup is used before the exchange.
+        words.push_back(std::to_string(sub.allreduce(1, llc::Op::sum) > 0 ? t : -1));
+        return words;
+    });
+    ASSERT_EQ(results.size(), 3U);
+    for (int t = 0; t < 3; ++t) {
+        const auto& words = results[static_cast<std::size_t>(t)];
+        ASSERT_EQ(words.size(), static_cast<std::size_t>(t) + 2U) << "task " << t;
+        EXPECT_EQ(words.front(), "task " + std::to_string(t) + " word 0");
+        EXPECT_EQ(words.back(), std::to_string(t));
     }
 }
 

@@ -10,9 +10,13 @@
 
 #include <mpi.h>
 
+#include <llc/cores.hpp>
+
 namespace llc::probe {
 
 namespace {
+
+int node_cores_option = 0;  ///< --cores, 0 when not given
 
 std::string first_line(const std::string& text) {
     const auto end = text.find('\n');
@@ -66,16 +70,26 @@ bool crowded(Group& world) {
     int on_node = 1;
     MPI_Comm_size(node, &on_node);
     MPI_Comm_free(&node);
-    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-    int over = on_node > static_cast<int>(cores) ? 1 : 0;
+    const int cores = node_cores_option > 0 ? node_cores_option : node_cores();
+    int over = on_node > cores ? 1 : 0;
     MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_INT, MPI_MAX, world.native());
     return over != 0;
 }
 
+void set_node_cores(int cores) noexcept {
+    node_cores_option = cores;
+}
+
 void describe_machine(cost::ProfileMeta& meta, int pair_size) {
     meta.host = hostname();
-    meta.machine = cpu_model() + ", " + std::to_string(std::thread::hardware_concurrency()) +
-                   " hardware threads; llc agreement checks " + (Group::checks_enabled() ? "on" : "off") +
+#if defined(LLC_SMPI)
+    // The host's CPU runs the simulation's computation bursts; the cores are the simulated platform's.
+    meta.machine = "SimGrid SMPI platform of " + std::to_string(platform_cores()) + " cores, " +
+                   std::to_string(node_cores()) + " a node (computation timed on " + cpu_model() + ");" +
+#else
+    meta.machine = cpu_model() + ", " + std::to_string(std::thread::hardware_concurrency()) + " hardware threads;" +
+#endif
+                   " llc agreement checks " + (Group::checks_enabled() ? "on" : "off") +
                    (pair_size == 1 ? "; point-to-point measured as messages to oneself (P = 1)" : "");
     meta.mpi_library = mpi_library();
     meta.date = iso_date();

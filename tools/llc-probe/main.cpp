@@ -20,6 +20,7 @@
 
 #include "calibrate.hpp"
 #include "check.hpp"
+#include "machine.hpp"
 
 namespace po = boost::program_options;
 
@@ -51,6 +52,7 @@ struct Arguments {
     double max_bytes = 0.0;
     int sizes = 0;
     int max_reps = 0;
+    int cores = 0;  ///< --cores: a node's cores (0: llc::node_cores())
 };
 
 /// A bad command line: the message names the argument.
@@ -69,7 +71,10 @@ Arguments parse(int argc, char** argv, po::options_description& visible) {
         "json", po::bool_switch(&a.json), "with --check: the table as JSON")(
         "inspect",
         po::value(&a.inspect),
-        "print what the profile holds and what this build would measure that it lacks (exit 3 then)");
+        "print what the profile holds and what this build would measure that it lacks (exit 3 then)")(
+        "cores",
+        po::value(&a.cores),
+        "cores of a node, for telling a crowded node (default: this machine's; SMPI: the platform's host's)");
     po::options_description hidden;
     hidden.add_options()("max-bytes", po::value(&a.max_bytes), "testing: largest message size")(
         "sizes", po::value(&a.sizes), "testing: number of message sizes")(
@@ -106,6 +111,10 @@ Arguments parse(int argc, char** argv, po::options_description& visible) {
         }
         if (vm.count("sizes") != 0 && (a.sizes < 4 || a.sizes > 200)) {
             throw BadArgument("argument '--sizes' = " + std::to_string(a.sizes) + ": must be in [4, 200]");
+        }
+        if (vm.count("cores") != 0 && a.cores < 1) {
+            throw BadArgument("argument '--cores' = " + std::to_string(a.cores) +
+                              ": must be a positive number of cores");
         }
         if (vm.count("max-reps") != 0 && (a.max_reps < 3 || a.max_reps > 100000)) {
             throw BadArgument("argument '--max-reps' = " + std::to_string(a.max_reps) + ": must be in [3, 100000]");
@@ -296,6 +305,7 @@ int main(int argc, char** argv) {
         return inspect(args.inspect, root);
     }
     const llc::probe::Settings settings = settings_from(args);
+    llc::probe::set_node_cores(args.cores);
 
     if (!args.check.empty()) {
         llc::cost::Profile profile;

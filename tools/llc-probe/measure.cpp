@@ -2,7 +2,6 @@
 #include "measure.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include <llc/clock.hpp>
 #include <llc/error.hpp>
 #include <llc/file.hpp>
 
@@ -67,7 +67,7 @@ std::vector<double> geometric_midpoints(std::span<const double> grid) {
 
 namespace {
 double now() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return llc::clock_seconds();
 }
 }  // namespace
 

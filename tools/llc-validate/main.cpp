@@ -24,6 +24,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <llc/cores.hpp>
 #include <llc/cost.hpp>
 #include <llc/llc.hpp>
 #include <llc/tools/card.hpp>
@@ -49,14 +50,16 @@ struct Options {
     bool strict = false;  ///< exit 3 when a case misses
     std::string reprice;  ///< a report directory to price again instead of measuring
     bool gate = false;    ///< with reprice: exit 3 when a case that met in the directory's verdicts no longer meets
+    int cores = 0;        ///< --cores: 0 = llc::platform_cores()
     std::vector<int> group_sizes;  ///< --p: measure only these p (empty: every p ≤ P); SMPI runs at P = 64 need it
 };
 
 const std::vector<std::string> model_names{"ccm", "bsp", "loggp", "hockney", "p3pc", "c3"};
 
-int cores() {
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online > 0 ? static_cast<int>(online) : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+/// The cores a run may use before it is oversubscribed: --cores, else llc::platform_cores() (this machine's online
+/// cores; under SMPI the simulated platform's, not the host's that runs the simulation).
+int cores(const Options& options) {
+    return options.cores > 0 ? options.cores : platform_cores();
 }
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -449,7 +452,7 @@ int reprice(const Options& options) {
     const std::vector<std::unique_ptr<cost::Model>> models = make_models(*profile, report, true);
     report.profile_path = profile_path;
     report.profile_date = profile->meta().date;
-    report.cores = cores();
+    report.cores = cores(options);
     report.size_class = "repriced from " + options.reprice;
     const std::vector<Case>& cases = tools::all_cases();
     for (Measurement m : read_measurements(options.reprice + "/results.csv")) {
@@ -487,7 +490,7 @@ int run(Group& world, const Options& options) {
     report.profile_path = profile_path;
     report.profile_date = profile->meta().date;
     report.world_size = P;
-    report.cores = cores();
+    report.cores = cores(options);
     report.size_class = options.size_name;
     if (const auto note = tools::node_layout_note(profile->meta().nodes, tools::ranks_per_node(world.native()));
         root && !note.empty()) {
@@ -535,6 +538,9 @@ int main(int argc, char** argv) {
         "quick", po::bool_switch(&options.quick), "fewer repetitions (the demo's setting)")(
         "no-plots", po::bool_switch(&no_plots), "skip the matplotlib plots")(
         "strict", po::bool_switch(&options.strict), "exit 3 when a case misses its bound (docs/validation.md)")(
+        "cores",
+        po::value(&options.cores),
+        "cores before a run is oversubscribed (default: the machine's; SMPI: the platform's)")(
         "reprice", po::value(&options.reprice), "price DIR/results.csv again with --profile instead of measuring")(
         "gate",
         po::bool_switch(&options.gate),
@@ -559,6 +565,10 @@ int main(int argc, char** argv) {
         } else {
             throw llc::Error(
                 llc::argument_message("llc-validate", "--sizes", options.size_name, "must be small, medium or large"));
+        }
+        if (vm.count("cores") != 0 && options.cores < 1) {
+            throw llc::Error(llc::argument_message(
+                "llc-validate", "--cores", std::to_string(options.cores), "must be a positive number of cores"));
         }
         options.algorithms = llc::validate::split_list(algorithms);
         for (const auto& p : llc::validate::split_list(group_sizes)) {

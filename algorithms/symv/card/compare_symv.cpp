@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <llc/algorithms/symv.hpp>
+#include <llc/clock.hpp>
 #include <llc/error.hpp>
 #include <llc/group.hpp>
 #include <llc/tools/comparison.hpp>
@@ -81,9 +82,9 @@ double time_threaded_dsymv(Group& world, int repeat, const std::function<void()>
         dsymv();
         std::vector<double> samples;
         for (int i = 0; i < repeat; ++i) {
-            const auto start = std::chrono::steady_clock::now();
+            const double start = clock_seconds();
             dsymv();
-            samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            samples.push_back(clock_seconds() - start);
         }
         openblas_set_num_threads(1);
         median = tools::median(std::move(samples));

@@ -5,10 +5,7 @@
 /// keep_freed_memory). docs/embedding.md says who owns what.
 
 #include <memory>
-#include <optional>
 #include <string>
-
-#include <boost/mpi/environment.hpp>
 
 namespace llc {
 
@@ -23,10 +20,11 @@ struct EnvironmentOptions {
     bool keep_freed_memory = false;
 };
 
-/// Initialises MPI (through Boost.MPI, MPI_THREAD_SINGLE) and the world group; finalises both. MPI errors on
-/// MPI_COMM_WORLD, which the Environment owns, become exceptions (llc::MpiError / boost::mpi::exception) instead of
-/// aborting silently; every llc::Group returns MPI errors as llc::MpiError anyway. Reads the environment
-/// (configure_from_environment):
+/// Initialises MPI (MPI_Init_thread with MPI_THREAD_SINGLE, unless MPI is already initialised) and the world group;
+/// finalises both (MPI only if it initialised it; MPI_Abort instead of MPI_Finalize when an exception is unwinding
+/// past it, so that the other ranks do not wait forever). MPI errors on MPI_COMM_WORLD, which the Environment owns,
+/// become exceptions (llc::MpiError) instead of aborting silently; every llc::Group returns MPI errors as llc::MpiError
+/// anyway. Reads the environment (configure_from_environment):
 /// - LLC_TRACE=path: tracing on; at exit the merged trace goes to `path` and the Chrome/Perfetto view beside it
 ///   (write_trace_from_environment over the world group);
 /// - LLC_CHECKS=0: drop the agreement checks of the collectives (for timing runs);
@@ -50,8 +48,8 @@ class Environment {
     [[nodiscard]] static bool active() noexcept;
 
   private:
-    void start();
-    std::optional<boost::mpi::environment> mpi_;
+    void start(int* argc, char*** argv);
+    bool owns_mpi_ = false;         ///< this Environment initialised MPI, and finalises it
     std::unique_ptr<Group> world_;  // destroyed before mpi_, so every communicator is freed before MPI_Finalize
 };
 

@@ -15,9 +15,9 @@ class Fingerprint {
     /// Adds the object representation of each value: integers, floating point (bit patterns), and types without
     /// padding, so that equal values add equal bytes.
     template <typename T>
-        requires std::is_trivially_copyable_v<T> &&
-                 (std::has_unique_object_representations_v<T> || std::is_floating_point_v<T>)
-    Fingerprint& add(std::span<const T> values) noexcept {
+    requires std::is_trivially_copyable_v<T> &&
+        (std::has_unique_object_representations_v<T> ||
+         std::is_floating_point_v<T>)Fingerprint& add(std::span<const T> values) noexcept {
         add_bytes(std::as_bytes(values));
         return *this;
     }

@@ -18,9 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include <boost/mpi/communicator.hpp>
 #include <mpi.h>
 
+#include <llc/detail/comm.hpp>
 #include <llc/detail/mpi_type.hpp>
 #include <llc/error.hpp>
 #include <llc/trace_record.hpp>
@@ -39,7 +39,7 @@ int to_count(const char* function, const char* argument, std::size_t n);
 
 class ShiftInFlight;
 
-/// A set of processors wrapping a Boost.MPI communicator. Move-free and copy-free, so that no hidden collective can
+/// A set of processors wrapping an MPI communicator it owns. Move-free and copy-free, so that no hidden collective can
 /// happen: the world group is owned by llc::Environment, subgroups by their parent's cache, and everything else takes
 /// a Group&.
 class Group {
@@ -78,8 +78,9 @@ class Group {
     /// Which task of the parent's division this group runs ("/" for a root, then "/t" per level, e.g. "/1/0"); a root
     /// given a name starts with it instead ("solver", "solver/1/0"). Error messages call the group by its path.
     [[nodiscard]] const std::string& path() const noexcept { return path_; }
-    [[nodiscard]] MPI_Comm native() const noexcept { return static_cast<MPI_Comm>(comm_); }
-    [[nodiscard]] const boost::mpi::communicator& communicator() const noexcept { return comm_; }
+    /// The group's own MPI communicator (a duplicate or a split that the group owns and frees), for code that calls
+    /// MPI directly. Do not free it; messages sent on it must not mix with an llc collective in progress.
+    [[nodiscard]] MPI_Comm native() const noexcept { return comm_.get(); }
 
     /// Whether agreement checks run: on, unless LLC_CHECKS is 0, off, OFF or false (read at the first call) or
     /// set_checks(false) was called. For the whole process.
@@ -315,7 +316,7 @@ class Group {
         friend class Group;
         Key() = default;
     };
-    Group(boost::mpi::communicator comm, Group* parent, std::string path, Key);
+    Group(detail::OwnedComm comm, Group* parent, std::string path, Key);
 
   private:
     friend class Agreement;  // sets and clears check_start_ around its allreduce
@@ -325,7 +326,7 @@ class Group {
     template <class F>
     void superstep(const char* op, const std::uint64_t& bytes, F&& body);
 
-    boost::mpi::communicator comm_;
+    detail::OwnedComm comm_;
     int size_ = 1;
     int rank_ = 0;
     int depth_ = 0;

@@ -7,7 +7,8 @@
 /// holds every task's result ("common-common"). Results are returned by value:
 /// - a trivially copyable value, or a contiguous resizable container of trivially copyable values (std::vector,
 ///   std::string, …): the fast path, one MPI message per partner, no serialisation;
-/// - any other Boost-serialisable type (include the Boost.Serialization header for its members): serialised.
+/// - any other Boost-serialisable type (include the Boost.Serialization header for its members): serialised into a
+///   binary archive, sent as one message of bytes.
 /// An exception that escapes a task, when the group has more than one processor, ends the job through
 /// llc::abort_job with the rank, the subgroup's path and the message: the other processors could not know, and would
 /// wait forever for the result. With a single processor the exception propagates.
@@ -15,6 +16,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <optional>
@@ -26,11 +28,9 @@
 #include <utility>
 #include <vector>
 
-#include <boost/mpi/communicator.hpp>
-#include <boost/mpi/nonblocking.hpp>
-#include <boost/mpi/request.hpp>
 #include <mpi.h>
 
+#include <llc/detail/comm.hpp>
 #include <llc/group.hpp>
 #include <llc/partners.hpp>
 #include <llc/trace.hpp>
@@ -44,64 +44,64 @@ constexpr int result_tag = 7400;
 /// The pending sends of a result exchange.
 struct PendingSends {
     std::vector<MPI_Request> raw;
-    std::vector<boost::mpi::request> serialised;
+    /// The archives of serialised results, kept until their sends complete (a deque: its elements never move).
+    std::deque<std::string> serialised;
     std::uint64_t bytes = 0;
     void wait_all();
 };
 
 template <class R>
-void post_send(const boost::mpi::communicator& comm, const R& value, int dest, PendingSends& pending) {
+void post_send(MPI_Comm comm, const R& value, int dest, PendingSends& pending) {
     MPI_Request request = MPI_REQUEST_NULL;
     if constexpr (Trivial<R>) {
-        check_mpi(MPI_Isend(&value, 1, mpi_type<R>(), dest, result_tag, static_cast<MPI_Comm>(comm), &request),
-                  "llc::par (result exchange)");
+        check_mpi(MPI_Isend(&value, 1, mpi_type<R>(), dest, result_tag, comm, &request), "llc::par (result exchange)");
         pending.raw.push_back(request);
         pending.bytes += sizeof(R);
     } else if constexpr (TrivialContainer<R>) {
         using T = std::ranges::range_value_t<R>;
         const int count = to_count("llc::par", "result size", std::ranges::size(value));
-        check_mpi(MPI_Isend(std::ranges::data(value),
-                            count,
-                            mpi_type<T>(),
-                            dest,
-                            result_tag,
-                            static_cast<MPI_Comm>(comm),
-                            &request),
+        check_mpi(MPI_Isend(std::ranges::data(value), count, mpi_type<T>(), dest, result_tag, comm, &request),
                   "llc::par (result exchange)");
         pending.raw.push_back(request);
         pending.bytes += static_cast<std::uint64_t>(count) * sizeof(T);
     } else {
-        pending.serialised.push_back(comm.isend(dest, result_tag, value));
+        // One message of the archive's bytes; like Boost.MPI's serialised send before, not counted in h.
+        const std::string& archive = pending.serialised.emplace_back(serialize(value));
+        const int count = to_count("llc::par", "serialised result size", archive.size());
+        check_mpi(MPI_Isend(archive.data(), count, MPI_BYTE, dest, result_tag, comm, &request),
+                  "llc::par (result exchange)");
+        pending.raw.push_back(request);
     }
 }
 
 template <class R>
-R receive(const boost::mpi::communicator& comm, int source, std::uint64_t& bytes) {
+R receive(MPI_Comm comm, int source, std::uint64_t& bytes) {
     if constexpr (Trivial<R>) {
         R value;
-        check_mpi(
-            MPI_Recv(&value, 1, mpi_type<R>(), source, result_tag, static_cast<MPI_Comm>(comm), MPI_STATUS_IGNORE),
-            "llc::par (result exchange)");
+        check_mpi(MPI_Recv(&value, 1, mpi_type<R>(), source, result_tag, comm, MPI_STATUS_IGNORE),
+                  "llc::par (result exchange)");
         bytes += sizeof(R);
         return value;
     } else if constexpr (TrivialContainer<R>) {
         using T = std::ranges::range_value_t<R>;
-        // The sender alone knows the result's length: probe the matched message, size the container, receive it.
-        MPI_Message message = MPI_MESSAGE_NULL;
-        MPI_Status status;
-        check_mpi(MPI_Mprobe(source, result_tag, static_cast<MPI_Comm>(comm), &message, &status),
-                  "llc::par (result exchange)");
-        int count = 0;
-        check_mpi(MPI_Get_count(&status, mpi_type<T>(), &count), "llc::par (result exchange)");
+        // The sender alone knows the result's length: probe the message, size the container, receive it.
         R value;
-        value.resize(static_cast<std::size_t>(count));
-        check_mpi(MPI_Mrecv(std::ranges::data(value), count, mpi_type<T>(), &message, MPI_STATUS_IGNORE),
-                  "llc::par (result exchange)");
+        std::size_t count = 0;
+        probe_receive(comm, source, result_tag, mpi_type<T>(), "llc::par (result exchange)", [&](std::size_t n) {
+            count = n;
+            value.resize(n);
+            return static_cast<void*>(std::ranges::data(value));
+        });
         bytes += static_cast<std::uint64_t>(count) * sizeof(T);
         return value;
     } else {
+        std::string archive;
+        probe_receive(comm, source, result_tag, MPI_BYTE, "llc::par (result exchange)", [&](std::size_t n) {
+            archive.resize(n);
+            return static_cast<void*>(archive.data());
+        });
         R value;
-        comm.recv(source, result_tag, value);
+        deserialize(archive, value);
         return value;
     }
 }
@@ -238,10 +238,10 @@ auto weighted_par(Group& g, std::span<const double> weights, F&& task) {
         weights,
         [&](Group& sub, int t) { results[static_cast<std::size_t>(t)].emplace(std::invoke(task, sub, t)); },
         [&](int t, int dest, detail::PendingSends& pending) {
-            detail::post_send(g.communicator(), *results[static_cast<std::size_t>(t)], dest, pending);
+            detail::post_send(g.native(), *results[static_cast<std::size_t>(t)], dest, pending);
         },
         [&](int t, int source, std::uint64_t& bytes) {
-            results[static_cast<std::size_t>(t)].emplace(detail::receive<R>(g.communicator(), source, bytes));
+            results[static_cast<std::size_t>(t)].emplace(detail::receive<R>(g.native(), source, bytes));
         });
     std::vector<R> values;
     values.reserve(results.size());
@@ -285,14 +285,13 @@ requires(sizeof...(F) > 0 && (std::invocable<F&, Group&> && ...)) auto par(Group
             });
         },
         [&](int t, int dest, detail::PendingSends& pending) {
-            detail::with_index<r>(static_cast<std::size_t>(t), [&](auto I) {
-                detail::post_send(g.communicator(), *std::get<I>(results), dest, pending);
-            });
+            detail::with_index<r>(static_cast<std::size_t>(t),
+                                  [&](auto I) { detail::post_send(g.native(), *std::get<I>(results), dest, pending); });
         },
         [&](int t, int source, std::uint64_t& bytes) {
             detail::with_index<r>(static_cast<std::size_t>(t), [&](auto I) {
                 using R = std::tuple_element_t<I, Results>;
-                std::get<I>(results).emplace(detail::receive<R>(g.communicator(), source, bytes));
+                std::get<I>(results).emplace(detail::receive<R>(g.native(), source, bytes));
             });
         });
     return std::apply([](auto&... result) { return Results(std::move(*result)...); }, results);

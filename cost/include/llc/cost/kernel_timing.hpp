@@ -4,10 +4,11 @@
 /// reproducible input values. Header-only (templates); used by the algorithms' probes (algorithms/<name>/src/*_probes).
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <vector>
+
+#include <llc/clock.hpp>
 
 namespace llc::cost {
 
@@ -19,13 +20,12 @@ namespace llc::cost {
 /// every probe the faster of its samples, and the constants ran low.
 template <class Body>
 double median_seconds_per_call(bool quick, Body&& body) {
-    using Clock = std::chrono::steady_clock;
     constexpr double min_sample = 200e-6;
     const double budget = quick ? 0.15 : 1.5;
     const int max_samples = quick ? 5 : 9;
-    const auto start = Clock::now();
+    const double start = clock_seconds();  // llc's one clock (<llc/clock.hpp>): simulated time under SMPI
     body();
-    const double once = std::max(std::chrono::duration<double>(Clock::now() - start).count(), 1e-9);
+    const double once = std::max(clock_seconds() - start, 1e-9);
     const auto calls = static_cast<long>(std::ceil(min_sample / once));
     const int samples = quick && 3.0 * once > budget
                             ? 1
@@ -33,11 +33,11 @@ double median_seconds_per_call(bool quick, Body&& body) {
     std::vector<double> seconds;
     seconds.reserve(static_cast<std::size_t>(samples));
     for (int s = 0; s < samples; ++s) {
-        const auto t0 = Clock::now();
+        const double t0 = clock_seconds();
         for (long c = 0; c < calls; ++c) {
             body();
         }
-        seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / static_cast<double>(calls));
+        seconds.push_back((clock_seconds() - t0) / static_cast<double>(calls));
     }
     std::sort(seconds.begin(), seconds.end());
     const std::size_t m = seconds.size();

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include <boost/mpi/collectives.hpp>
 #include <mpi.h>
 
+#include <llc/detail/comm.hpp>
 #include <llc/detail/mpi_type.hpp>
 #include <llc/error.hpp>
 #include <llc/trace_record.hpp>
@@ -66,7 +66,18 @@ void Group::bcast(C& container, int root) {
 template <class T>
 requires(!Trivial<T> && !TrivialContainer<T>) void Group::bcast(T& value, int root) {
     check_same("llc::Group::bcast", {{"root", root}}, root_error("llc::Group::bcast", root));
-    superstep("bcast", 0, [&] { boost::mpi::broadcast(comm_, value, root); });
+    // The root's value as the bytes of a binary archive: their count, then the bytes, then every other rank reads it.
+    superstep("bcast", 0, [&] {
+        std::string bytes = rank_ == root ? detail::serialize(value) : std::string();
+        unsigned long long n = bytes.size();
+        detail::check_mpi(MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, root, native()), "llc::Group::bcast");
+        bytes.resize(static_cast<std::size_t>(n));
+        const int count = detail::to_count("llc::Group::bcast", "serialised value", bytes.size());
+        detail::check_mpi(MPI_Bcast(bytes.data(), count, MPI_BYTE, root, native()), "llc::Group::bcast");
+        if (rank_ != root) {
+            detail::deserialize(bytes, value);
+        }
+    });
 }
 
 template <Reducible T>

@@ -103,10 +103,19 @@ MPI_Datatype mpi_type() {
         return MPI_DOUBLE;
     else if constexpr (std::is_same_v<U, long double>)
         return MPI_LONG_DOUBLE;
+#if defined(LLC_SMPI)
+    // SimGrid SMPI 3.32 declares MPI_CXX_*_COMPLEX under misspelt names (smpi.h: smpi_MPI_MPI_CXX_DOULE_COMPLEX …),
+    // so they do not link; the C types have std::complex's layout (two values, real part first) and its sums.
+    else if constexpr (std::is_same_v<U, std::complex<float>>)
+        return MPI_C_FLOAT_COMPLEX;
+    else if constexpr (std::is_same_v<U, std::complex<double>>)
+        return MPI_C_DOUBLE_COMPLEX;
+#else
     else if constexpr (std::is_same_v<U, std::complex<float>>)
         return MPI_CXX_FLOAT_COMPLEX;
     else if constexpr (std::is_same_v<U, std::complex<double>>)
         return MPI_CXX_DOUBLE_COMPLEX;
+#endif
     else
         return byte_block_type(sizeof(U));
 }
