@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# scripts/scale-validate.sh PLATFORM.xml [HOSTFILE]: the CCM's, BSP's and Hockney's error at P = 4, 8, 16, 32, 64 on
+# scripts/scale-validate.sh PLATFORM.xml [HOSTFILE] (default: made from the platform's cluster, a node's name once
+# per core): the CCM's, BSP's and Hockney's error at P = 4, 8, 16, 32, 64 on
 # a simulated cluster (SimGrid SMPI), twice (docs/scaling.md, "Validation at scale"):
 #   (a) every P with a profile probed on the platform at that P: llc-probe and llc-validate --p P, both at -np P;
 #   (b) the same measurements priced again (llc-validate --reprice) by the profile probed at P = BASE (default 4),
@@ -27,8 +28,25 @@ if [ -z "${LLC_SCALE_RUN:-}" ]; then
         echo "scale-validate.sh: PLATFORM '$platform': no such platform file (e.g. platforms/cluster-16x4.xml)" >&2
         exit 2
     fi
-    hostfile=${2:-${platform%.xml}.hosts}
-    if [ ! -f "$hostfile" ]; then
+    hostfile=${2:-}
+    if [ -z "$hostfile" ]; then
+        # From the platform's <cluster>: each node's name as many times as it has cores, nodes in order (ranks
+        # 4k … 4k+3 share node k on cluster-16x4), as the SMPI tests place their ranks (docs/scaling.md).
+        hostfile=${LLC_SCALE_OUT:-build-smpi/scale-report}/hosts.txt
+        mkdir -p "$(dirname "$hostfile")"
+        if ! /usr/bin/python3 - "$platform" >"$hostfile" <<'PY'; then
+import re, sys
+text = open(sys.argv[1]).read()
+c = re.search(r"<cluster\b[^>]*>", text)
+attr = dict(re.findall(r'(\w+)="([^"]*)"', c.group(0)))
+lo, hi = (int(x) for x in attr["radical"].split("-"))
+for n in range(lo, hi + 1):
+    print("\n".join([attr.get("prefix", "") + str(n) + attr.get("suffix", "")] * int(attr.get("core", "1"))))
+PY
+            echo "scale-validate.sh: PLATFORM '$platform': no <cluster> to place ranks on; give a HOSTFILE" >&2
+            exit 2
+        fi
+    elif [ ! -f "$hostfile" ]; then
         echo "scale-validate.sh: HOSTFILE '$hostfile': no such file (one host name a line, one line a rank)" >&2
         exit 2
     fi
