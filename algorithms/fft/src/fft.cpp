@@ -162,7 +162,7 @@ class Replicated {
                     MPI_Request request = MPI_REQUEST_NULL;
                     detail::check_mpi(MPI_Isend(out + static_cast<std::size_t>(t) * h,
                                                 count,
-                                                MPI_CXX_DOUBLE_COMPLEX,
+                                                detail::mpi_type<Complex>(),
                                                 dest,
                                                 detail::result_tag,
                                                 g.native(),
@@ -174,7 +174,7 @@ class Replicated {
                 [&](int t, int source, std::uint64_t& bytes) {
                     detail::check_mpi(MPI_Recv(out + static_cast<std::size_t>(t) * h,
                                                count,
-                                               MPI_CXX_DOUBLE_COMPLEX,
+                                               detail::mpi_type<Complex>(),
                                                source,
                                                detail::result_tag,
                                                g.native(),
