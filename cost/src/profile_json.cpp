@@ -55,6 +55,9 @@ std::string Profile::to_json() const {
     if (meta_.llc_bytes > 0.0) {
         j["meta"]["llc_bytes"] = meta_.llc_bytes;
     }
+    if (!meta_.nodes.empty()) {
+        j["meta"]["nodes"] = meta_.nodes;
+    }
     Json collectives = Json::object();
     for (const auto& [name, fits] : collectives_) {
         Json per_P = Json::object();
@@ -160,6 +163,18 @@ Profile Profile::from_json(std::string_view text, std::string_view source) {
                     throw fail("field 'meta." + std::string(key) + "' must be >= 0");
                 }
                 *target = v;
+            }
+        }
+        if (meta.contains("nodes")) {  // optional: profiles before the record lack it
+            const Json& nodes = meta.at("nodes");
+            if (!nodes.is_array()) {
+                throw fail("field 'meta.nodes' must be an array of ranks per node");
+            }
+            for (const Json& n : nodes) {
+                if (!n.is_number_integer() || n.get<int>() < 1) {
+                    throw fail("field 'meta.nodes' holds " + n.dump() + ": ranks per node must be integers >= 1");
+                }
+                p.meta_.nodes.push_back(n.get<int>());
             }
         }
 

@@ -15,6 +15,7 @@
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/lockstep.hpp>
 #include <llc/cost/operation_names.hpp>
+#include <llc/tools/nodes.hpp>
 
 #include "cells.hpp"
 #include "kernel_rounds.hpp"
@@ -456,6 +457,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     const std::vector<double> kernel_values = kernels.together();
     const std::vector<double> kernel_alone = kernels.alone();
     progress.finish();
+    const std::vector<int> nodes = tools::ranks_per_node(world.native());  // collective: before rank 0 goes on alone
     if (world.rank() != 0) {
         return out;
     }
@@ -469,6 +471,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     store_kernels(out.profile, kernels.probes(), kernel_values, kernel_alone);
     store_lockstep(out.profile, m.lockstep);
     describe_run(out, m);
+    out.profile.meta().nodes = nodes;
     return out;
 }
 

@@ -28,6 +28,7 @@
 #include <llc/cost.hpp>
 #include <llc/llc.hpp>
 #include <llc/tools/card.hpp>
+#include <llc/tools/nodes.hpp>
 #include <llc/tools/statistics.hpp>
 #include <llc/tools/timing.hpp>
 
@@ -54,6 +55,7 @@ struct Options {
     /// With reprice only: a profile whose kernel constants and meta.llc_bytes fill in what --profile lacks (to price
     /// recorded measurements with a model change whose keys their profile predates; never used when measuring).
     std::string supplement;
+    std::vector<int> group_sizes;  ///< --p: measure only these p (empty: every p ≤ P); SMPI runs at P = 64 need it
 };
 
 const std::vector<std::string> model_names{"ccm", "bsp", "loggp", "hockney", "p3pc", "c3"};
@@ -225,7 +227,8 @@ const cost::Model* find_ccm(const std::vector<std::unique_ptr<cost::Model>>& mod
 }
 
 /// Every point (case, size, p ≤ P the case applies to) in report order; notes each case's goal in report.goals.
-std::vector<Point> list_points(const std::vector<Case>& cases, SizeClass size_class, int P, Report& report) {
+std::vector<Point> list_points(
+    const std::vector<Case>& cases, SizeClass size_class, int P, const std::vector<int>& only, Report& report) {
     std::vector<Point> points;
     for (std::size_t ci = 0; ci < cases.size(); ++ci) {
         report.goals[cases[ci].algorithm] = cases[ci].goal;
@@ -233,7 +236,8 @@ std::vector<Point> list_points(const std::vector<Case>& cases, SizeClass size_cl
         const auto sizes = cases[ci].sizes(size_class);
         for (const std::int64_t n : sizes) {
             for (int p = 1; p <= P; ++p) {
-                if (!cases[ci].applies || cases[ci].applies(p, n)) {
+                const bool chosen = only.empty() || std::find(only.begin(), only.end(), p) != only.end();
+                if (chosen && (!cases[ci].applies || cases[ci].applies(p, n))) {
                     points.push_back({ci, n, p, n == sizes.back()});
                 }
             }
@@ -384,12 +388,16 @@ int run(Group& world, const Options& options) {
     report.world_size = P;
     report.cores = cores(options);
     report.size_class = options.size_name;
+    if (const auto note = tools::node_layout_note(profile->meta().nodes, tools::ranks_per_node(world.native()));
+        root && !note.empty()) {
+        std::cerr << "llc-validate: note: " << note << '\n';
+    }
     // How long to measure one point in one round: llc::tools' timing rule (the one llc-probe calibrates with), at
     // least min_samples, then until the budget is spent or the median is stable.
     const tools::SamplingRule rule = options.quick ? tools::SamplingRule{3, 14, 0.05, 0.02, 0.004, 200}
                                                    : tools::SamplingRule{4, 34, 0.2, 0.01, 0.02, 400};
 
-    const std::vector<Point> points = list_points(*cases, options.size_class, P, report);
+    const std::vector<Point> points = list_points(*cases, options.size_class, P, options.group_sizes, report);
     ProgressBar progress(static_cast<int>(points.size()) * measuring_rounds, root);
     // The machine's full speed, by the canary of llc/tools/timing.hpp: samples taken while it ran slower are left out
     // of the measured median (and counted), as llc-probe leaves them out of the profile.
@@ -414,12 +422,14 @@ int main(int argc, char** argv) {
     const bool root = world.rank() == 0;
     llc::validate::Options options;
     std::string algorithms;
+    std::string group_sizes;
     bool no_plots = false;
     po::options_description visible("llc-validate [options]  (run under mpirun -np P)");
     visible.add_options()("help,h", "this text")(
         "profile", po::value(&options.profile), "machine profile (default: $LLC_PROFILE or the per-host cache file)")(
         "algorithms", po::value(&algorithms), "comma-separated names, families or prefixes (default: all)")(
         "sizes", po::value(&options.size_name)->default_value("small"), "small | medium | large")(
+        "p", po::value(&group_sizes), "comma-separated group sizes to measure (default: every p <= P)")(
         "out", po::value(&options.out)->default_value("validate-report"), "report directory")(
         "quick", po::bool_switch(&options.quick), "fewer repetitions (the demo's setting)")(
         "no-plots", po::bool_switch(&no_plots), "skip the matplotlib plots")(
@@ -465,6 +475,13 @@ int main(int argc, char** argv) {
                 "llc-validate", "--reprice-supplement", options.supplement, "needs --reprice DIR"));
         }
         options.algorithms = llc::validate::split_list(algorithms);
+        for (const auto& p : llc::validate::split_list(group_sizes)) {
+            const int value = std::atoi(p.c_str());
+            if (value < 1 || value > world.size()) {
+                throw llc::Error(llc::argument_message("llc-validate", "--p", group_sizes, "entries must be 1 … P"));
+            }
+            options.group_sizes.push_back(value);
+        }
         options.plots = !no_plots;
     } catch (const std::exception& e) {
         if (root) {

@@ -89,6 +89,9 @@ struct ProfileMeta {
     /// in it, the exchange runs warm (the FFT's block swaps). 0 when not recorded (profiles before it): a cost function
     /// that needs it throws (missing_kernel_message).
     double llc_bytes = 0.0;
+    /// Ranks per node of the calibrating run, nodes in the order of their lowest rank (MPI's shared-memory split):
+    /// its T_f(P) were measured in that placement. Empty when not recorded (profiles before the record).
+    std::vector<int> nodes;
     friend bool operator==(const ProfileMeta&, const ProfileMeta&) = default;
 };
 

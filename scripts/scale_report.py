@@ -1,0 +1,234 @@
+#!/usr/bin/python3
+"""Tables and the strong-scaling plot of scripts/scale-validate.sh.
+
+Usage: scale_report.py OUT BASE P...   (Debian's /usr/bin/python3, which has matplotlib)
+
+Reads OUT/a-P<P>/results.csv (measured at P, priced by the profile probed at P) and OUT/b-P<P>/results.csv (the same
+measurements priced by the profile probed at BASE) and OUT/wall-times.csv; writes OUT/scale.md, OUT/scale.csv and
+OUT/strong_scaling.png. The error of a case at P is the median over its sizes of |predicted - measured| / measured
+(llc-validate's relative_error); a case's goal is not judged here (docs/validation.md has the verdict rule).
+"""
+import csv
+import json
+import math
+import os
+import statistics
+import sys
+
+MODELS = ("ccm", "bsp", "hockney")
+
+
+def read(path):
+    """{(algorithm, p, n): {"measured": s, model: (predicted, relative_error, extrapolated)}} of one results.csv."""
+    rows = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["algorithm"], int(r["p"]), int(r["n"]))
+            point = rows.setdefault(key, {"measured": float(r["measured_median_s"]), "family": r["family"]})
+            if r["model"] in MODELS:
+                point[r["model"]] = (float(r["predicted_s"]), float(r["relative_error"]), r["extrapolated"] == "1")
+    return rows
+
+
+def errors(rows, algorithm, p, model):
+    """The |relative errors| of one case at p under one model (NaN where the model cannot price it, left out)."""
+    out = []
+    for (a, pp, _), point in rows.items():
+        if a == algorithm and pp == p and model in point and math.isfinite(point[model][1]):
+            out.append(abs(point[model][1]))
+    return out
+
+
+def median_or_nan(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def pct(x):
+    return "—" if not math.isfinite(x) else f"{100 * x:.0f}"
+
+
+def table(title, data, algorithms, ps, extrapolated=None):
+    lines = [f"### {title}", "", "CCM / BSP / Hockney median |error| in % over the case's sizes"
+             + ("; in brackets the share of CCM prices extrapolated in P" if extrapolated else "") + ".", "",
+             "| case | " + " | ".join(f"P = {p}" for p in ps) + " |", "|---|" + "---|" * len(ps)]
+    for a in algorithms:
+        cells = []
+        for p in ps:
+            if (a, p) not in data:
+                cells.append("")
+                continue
+            c, b, h = data[(a, p)]
+            cell = f"{pct(c)} / {pct(b)} / {pct(h)}"
+            if extrapolated is not None:
+                cell += f" ({pct(extrapolated[(a, p)])})"
+            cells.append(cell)
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    # The median over cases of the CCM's medians: one number per P, against the goals of docs/scaling.md.
+    overall = [median_or_nan([data[(a, p)][0] for a in algorithms if (a, p) in data and math.isfinite(data[(a, p)][0])])
+               for p in ps]
+    lines.append("| **median over cases (CCM)** | " + " | ".join(pct(x) for x in overall) + " |")
+    return lines, overall
+
+
+def main():
+    out, base, ps = sys.argv[1], int(sys.argv[2]), [int(p) for p in sys.argv[3:]]
+    runs = {"a": {}, "b": {}}
+    for which in runs:
+        for p in ps:
+            path = os.path.join(out, f"{which}-P{p}", "results.csv")
+            if os.path.exists(path):
+                runs[which].update(read(path))
+    algorithms = list(dict.fromkeys(a for (a, _, _) in runs["a"]))
+    summary = {}
+    extrapolated = {}
+    csv_rows = []
+    for which, rows in runs.items():
+        for a in algorithms:
+            for p in ps:
+                errs = [median_or_nan(errors(rows, a, p, m)) for m in MODELS]
+                if any(k[0] == a and k[1] == p for k in rows):
+                    summary[(which, a, p)] = errs
+                    flags = [pt["ccm"][2] for (aa, pp, _), pt in rows.items() if aa == a and pp == p and "ccm" in pt]
+                    share = sum(flags) / len(flags) if flags else float("nan")
+                    if which == "b":
+                        extrapolated[(a, p)] = share
+                    csv_rows.append([which, a, p] + errs + [share])
+    with open(os.path.join(out, "scale.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["profile", "case", "p", "ccm_median_abs", "bsp_median_abs", "hockney_median_abs",
+                    "ccm_extrapolated_share"])
+        w.writerows(csv_rows)
+    md = ["# Validation at scale", "",
+          f"(a): the profile probed at the P predicted; (b): the profile probed at P = {base}, extrapolated in log P.", ""]
+    a_lines, a_overall = table("(a) profile probed at P", {k[1:]: v for k, v in summary.items() if k[0] == "a"},
+                               algorithms, ps)
+    b_lines, b_overall = table(f"(b) profile probed at P = {base}", {k[1:]: v for k, v in summary.items() if k[0] == "b"},
+                               algorithms, ps, extrapolated)
+    md += a_lines + [""] + b_lines + [""]
+    a_miss = [(a, p) for (w, a, p), v in summary.items() if w == "a" and math.isfinite(v[0]) and v[0] > 0.10]
+    md.append(f"Goal (a), CCM median ≤ 10 % for every case at every P: {len(a_miss)} case×P miss"
+              + (": " + ", ".join(f"{a} at {p}" for a, p in a_miss) if a_miss else "") + ".")
+    if ps:
+        last = ps[-1]
+        b_miss = [a for a in algorithms if ("b", a, last) in summary and math.isfinite(summary[("b", a, last)][0])
+                  and summary[("b", a, last)][0] > 0.20]
+        md.append(f"Goal (b), CCM median ≤ 20 % at P = {last}: {len(b_miss)} cases miss"
+                  + (": " + ", ".join(b_miss) if b_miss else "") + ".")
+    md += terms(out, base, ps[-1]) if ps and ps[-1] != base else []
+    md += ["", "## Wall time of each step", "", "| step | P | wall s |", "|---|---|---|"]
+    times = os.path.join(out, "wall-times.csv")
+    if os.path.exists(times):
+        with open(times, newline="") as f:
+            for r in csv.DictReader(f):
+                md.append(f"| {r['step']} | {r['P']} | {float(r['wall_s']):.1f} |")
+    with open(os.path.join(out, "scale.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    plot(out, runs, algorithms, ps)
+    print("\n".join(md))
+
+
+def piecewise(fit, h):
+    """A Piecewise of the profile at h, as llc::cost::Piecewise::operator() evaluates it."""
+    segs = fit["segments"]
+    s = segs[0]
+    for seg in segs:
+        if h >= seg["from"]:
+            s = seg
+    x = min(h, s["to"]) if s is segs[-1] and h > s["to"] and s["slope"] < 0 else h
+    return max(0.0, s["intercept"] + s["slope"] * x)
+
+
+def in_log_p(table, p):
+    """llc::cost::interpolate_in_p: the value at p from {P: value}, linear in log P (the two nearest P at an end)."""
+    ps = sorted(table)
+    if p in table:
+        return table[p]
+    if len(ps) == 1:
+        return table[ps[0]] if ps[0] == 1 else max(0.0, table[ps[0]] * math.log(p) / math.log(ps[0]))
+    hi = next((i for i, q in enumerate(ps) if q > p), len(ps))
+    hi = min(max(hi, 1), len(ps) - 1)
+    x0, x1 = math.log(ps[hi - 1]), math.log(ps[hi])
+    v0, v1 = table[ps[hi - 1]], table[ps[hi]]
+    return max(0.0, v0 + (v1 - v0) * (math.log(p) - x0) / (x1 - x0))
+
+
+def terms(out, base, p):
+    """Which term of the model extrapolates badly: each measured term of the profile probed at p against the base
+    profile's extrapolation of it to p (collectives and the division exchange at three sizes, BSP's g and l)."""
+    try:
+        with open(os.path.join(out, f"profile-P{p}.json")) as f:
+            at_p = json.load(f)
+        with open(os.path.join(out, f"profile-P{base}.json")) as f:
+            at_base = json.load(f)
+    except OSError:
+        return []
+    sizes = (8, 65536, 1048576)
+    lines = ["", f"## Terms at P = {p}: extrapolated from P ≤ {base} against measured at P = {p}", "",
+             "Ratio extrapolated / measured of each term (1.00 = exact); the profile of (b) prices every case by "
+             "these.", "", "| term | " + " | ".join(f"h = {h} B" for h in sizes) + " |", "|---|" + "---|" * len(sizes)]
+
+    def row(name, measured, table):
+        cells = []
+        for h in sizes:
+            m = measured(h)
+            e = in_log_p({int(q): v(h) for q, v in table.items()}, p)
+            cells.append(f"{e / m:.2f}" if m > 0 else "—")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+
+    for name, fits in sorted(at_p.get("collectives", {}).items()):
+        if str(p) in fits and name in at_base.get("collectives", {}):
+            base_fits = at_base["collectives"][name]
+            row(name, lambda h, fit=fits[str(p)]: piecewise(fit, h),
+                {q: (lambda h, fit=fit: piecewise(fit, h)) for q, fit in base_fits.items()})
+    if str(p) in at_p.get("division", {}):
+        d = at_p["division"][str(p)]
+        row("division (split + exchange)", lambda h: d["split"] + piecewise(d["exchange"], h) + d["rejoin"],
+            {q: (lambda h, c=c: c["split"] + piecewise(c["exchange"], h) + c["rejoin"])
+             for q, c in at_base.get("division", {}).items()})
+    for key in ("g", "l"):
+        if str(p) in at_p.get("bsp", {}) and at_p["bsp"][str(p)][key] > 0:
+            row(f"BSP {key}", lambda h, k=key: at_p["bsp"][str(p)][k],
+                {q: (lambda h, v=v[key]: v) for q, v in at_base.get("bsp", {}).items()})
+    return lines
+
+
+def plot(out, runs, algorithms, ps):
+    """Per case, at its largest size measured at every P: simulated time and the predictions against P."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cols = min(4, len(algorithms)) or 1
+    lines = math.ceil(len(algorithms) / cols) or 1
+    fig, axes = plt.subplots(lines, cols, figsize=(3.2 * cols, 2.6 * lines), squeeze=False)
+    for ax in axes.flat[len(algorithms):]:
+        ax.axis("off")
+    for ax, a in zip(axes.flat, algorithms):
+        sizes = [set(n for (aa, p, n) in runs["a"] if aa == a and p == pp) for pp in ps]
+        common = set.intersection(*sizes) if sizes else set()
+        if not common:
+            ax.set_title(f"{a}: no size at every P", fontsize=7)
+            continue
+        n = max(common)
+        points = [runs["a"][(a, p, n)] for p in ps]
+        ax.plot(ps, [pt["measured"] for pt in points], "ko-", label="simulated", markersize=3)
+        for which, style in (("a", "-"), ("b", "--")):
+            ys = [runs[which].get((a, p, n), {}).get("ccm", (float("nan"),))[0] for p in ps]
+            ax.plot(ps, ys, style, label=f"CCM ({which})")
+        for m, style in (("bsp", ":"), ("hockney", "-.")):
+            ax.plot(ps, [pt.get(m, (float("nan"),))[0] for pt in points], style, label=m.upper() if m == "bsp"
+                    else "Hockney", linewidth=0.8)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(f"{a}, n = {n}", fontsize=7)
+        ax.tick_params(which="both", labelsize=6)
+        ax.set_xlabel("P", fontsize=6)
+    axes.flat[0].legend(fontsize=5)
+    fig.suptitle("Strong scaling: simulated (SMPI) and predicted time [s] against P", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "strong_scaling.png"), dpi=110)
+
+
+if __name__ == "__main__":
+    main()
