@@ -128,7 +128,19 @@ TEST_F(ProbeProfile, PointToPointAndAnalyticModels) {
     }
 }
 
+namespace {
+/// LLC_PROBE_TEST_KERNELS=0: the run skipped the kernel probes (llc-probe --no-kernels, tests/probe/CMakeLists.txt).
+bool kernels_probed() {
+    const char* value = std::getenv("LLC_PROBE_TEST_KERNELS");
+    return value == nullptr || std::string(value) != "0";
+}
+}  // namespace
+
 TEST_F(ProbeProfile, EveryKernelProbe) {
+    if (!kernels_probed()) {
+        EXPECT_TRUE(profile.kernels().empty());
+        GTEST_SKIP() << "llc-probe --no-kernels: the runs at other P check the kernel probes";
+    }
     // Every probe's constant (a quick profile: the probes not full_only), and for those with a solo_name its constant
     // alone on the node.
     auto probes = llc::tools::all_probes();
@@ -202,10 +214,14 @@ TEST_F(ProbeProfile, RawSamplesBesideTheProfile) {
     }
     // A quick calibration's two kernel rounds: one before the collectives, one after them (the rounds are spread
     // over the calibration so that they see the machine's slow and fast stretches alike).
-    ASSERT_EQ(kernel_lines.size(), 2U);
     ASSERT_GE(first_collective, 0);
-    EXPECT_LT(kernel_lines.at(0).back(), first_collective);
-    EXPECT_GT(kernel_lines.at(1).front(), last_collective);
+    if (kernels_probed()) {
+        ASSERT_EQ(kernel_lines.size(), 2U);
+        EXPECT_LT(kernel_lines.at(0).back(), first_collective);
+        EXPECT_GT(kernel_lines.at(1).front(), last_collective);
+    } else {
+        EXPECT_TRUE(kernel_lines.empty());
+    }
     std::vector<std::string> expected = calibrated_collectives;
     expected.insert(expected.end(), {"division.split", "division.par", "p2p.send.cc", "p2p.full.nn", "model.pingpong"});
     for (const std::string& f : expected) {

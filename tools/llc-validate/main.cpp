@@ -108,16 +108,19 @@ std::vector<Case> select(const std::vector<Case>& cases, const std::vector<std::
     return chosen;
 }
 
+/// One line on stderr, redrawn per visit. A visit measured again (rounds.hpp: it fell in a slow phase) is one more
+/// step than planned: the total grows with it, so the bar never runs past its end.
 class ProgressBar {
   public:
     ProgressBar(int total, bool on) : total_(total), on_(on) {}
     void step(const std::string& what) {
         ++done_;
+        total_ = std::max(total_, done_);
         if (!on_) {
             return;
         }
         constexpr int width = 30;
-        const int filled = total_ > 0 ? done_ * width / total_ : width;
+        const int filled = std::clamp(total_ > 0 ? done_ * width / total_ : width, 0, width);
         std::fprintf(stderr,
                      "\r[%s%s] %d/%d %-48.48s",
                      std::string(static_cast<std::size_t>(filled), '#').c_str(),
@@ -125,10 +128,12 @@ class ProgressBar {
                      done_,
                      total_,
                      what.c_str());
-        if (done_ == total_) {
+        std::fflush(stderr);
+    }
+    void finish() const {
+        if (on_ && done_ > 0) {
             std::fprintf(stderr, "\n");
         }
-        std::fflush(stderr);
     }
 
   private:
@@ -405,6 +410,7 @@ int run(Group& world, const Options& options) {
     speed.calibrate(world.native());
     const Rounds rounds{world, *cases, *profile, find_ccm(models, report.models), rule, std::min(P, report.cores)};
     Taken taken = measure_in_rounds(rounds, points, speed, [&](const std::string& what) { progress.step(what); });
+    progress.finish();
     if (!root) {
         return 0;
     }
