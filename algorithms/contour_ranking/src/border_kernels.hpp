@@ -221,6 +221,17 @@ constexpr std::array<std::uint8_t, 512> make_mask_table() {
 // Not `inline`: a table of this translation unit, addressed directly (an inline variable is read through the GOT).
 constexpr std::array<std::uint8_t, 512> kMaskTable = make_mask_table();
 
+/// The number of set bits of each byte: std::popcount is a call into libgcc on a baseline x86-64 build (no POPCNT).
+constexpr std::array<std::uint8_t, 256> make_bit_count_table() {
+    std::array<std::uint8_t, 256> table{};
+    for (unsigned i = 0; i < 256; ++i) {
+        table[i] = static_cast<std::uint8_t>(std::popcount(i));
+    }
+    return table;
+}
+// Not `inline`, as kMaskTable.
+constexpr std::array<std::uint8_t, 256> kBitCount = make_bit_count_table();
+
 /// The border pixels of row `mid` (foreground, and not interior: every axial neighbour foreground for 8-connectivity,
 /// every neighbour for 4-connectivity) as bits, 64 columns a word (bit j of border[w]: column 64w + j), in a loop of
 /// whole-word operations that the compiler vectorises.
@@ -249,25 +260,24 @@ inline void find_border_words(const std::uint64_t* up,
 }
 
 /// The columns of the set bits of `border` (find_border_words' words), increasing, written to `out` (room for the
-/// count + 8): their number. The columns of up to eight set bits of a word are written without a branch each.
+/// count + 8): their number. The columns of up to eight set bits of a word are written without a branch each, and
+/// counted as they are written: std::popcount is a call into libgcc on a baseline x86-64 build (no POPCNT), which was
+/// an eighth of the trace's instructions with the one in link_row_states.
 inline std::size_t border_columns_of(std::span<const std::uint64_t> border, std::int64_t* out) {
     std::int64_t* next = out;
     for (std::size_t w = 0; w < border.size(); ++w) {
         std::uint64_t bits = border[w];
-        if (bits == 0) {
-            continue;
-        }
         const auto first_column = static_cast<std::int64_t>(64 * w);
-        const int found = std::popcount(bits);
-        for (int j = 0; j < 8; ++j) {  // past `found`, the writes land in the slack and are overwritten
-            next[j] = first_column + std::countr_zero(bits);
-            bits &= bits - 1;
+        while (bits != 0) {
+            std::int64_t found = 0;
+            for (int j = 0; j < 8; ++j) {  // past the last bit, the writes land in the slack and are overwritten
+                // Bit 63 or'ed in: never zero, so no branch for countr_zero(0); it changes no column of a set bit.
+                next[j] = first_column + std::countr_zero(bits | std::uint64_t{1} << 63);
+                found += bits != 0 ? 1 : 0;
+                bits &= bits - 1;
+            }
+            next += found;
         }
-        for (int j = 8; j < found; ++j) {
-            next[j] = first_column + std::countr_zero(bits);
-            bits &= bits - 1;
-        }
-        next += found;
     }
     return static_cast<std::size_t>(next - out);
 }
@@ -327,23 +337,28 @@ inline bool link_row_states(StateArrays a,
                             std::int64_t cols,
                             const std::int64_t* first,
                             const std::uint8_t* entry_set) {
+    // The round-robin slot of rows r − 1, r, r + 1 (by row step + 1), once a row rather than a modulo a state.
+    const std::array<std::int64_t, 3> row_slot = {((r + 2) % 3) * cols, (r % 3) * cols, ((r + 1) % 3) * cols};
     for (std::size_t i = begin; i < end; ++i) {
         const std::int64_t target = a.successors[i];
-        const auto entry = static_cast<unsigned>(target & 7);
-        const auto exit = static_cast<std::size_t>((entry + 4) & 7);
-        const std::int64_t tr = r + kRowStep[exit];
-        const std::int64_t tc = a.states[i] / kStatesPerPixel - row_pixel + kColStep[exit];
-        if (target == a.states[i]) {
+        const std::int64_t state = a.states[i];
+        if (target == state) {
             a.local_next[i] = static_cast<std::int32_t>(i);  // a border of one pixel
             continue;
         }
-        if (tr < 0 || tr >= rows || tc < 0 || tc >= cols) {
+        const auto entry = static_cast<unsigned>(target & 7);
+        const auto exit = static_cast<std::size_t>((entry + 4) & 7);
+        const std::int64_t tr = r + kRowStep[exit];
+        const std::int64_t tc = (state >> 3) - row_pixel + kColStep[exit];  // states ≥ 0: >> 3 is / kStatesPerPixel
+        // One unsigned compare a side: a negative row or column is a huge unsigned value.
+        if (static_cast<std::uint64_t>(tr) >= static_cast<std::uint64_t>(rows) ||
+            static_cast<std::uint64_t>(tc) >= static_cast<std::uint64_t>(cols)) {
             a.local_next[i] = static_cast<std::int32_t>(kNone);
             continue;
         }
-        const auto slot = static_cast<std::size_t>((tr % 3) * cols + tc);
+        const auto slot = static_cast<std::size_t>(row_slot[static_cast<std::size_t>(kRowStep[exit] + 1)] + tc);
         const auto k = static_cast<std::size_t>(
-            first[slot] + std::popcount(static_cast<unsigned>(entry_set[slot]) & ((1U << entry) - 1)));
+            first[slot] + kBitCount[static_cast<unsigned>(entry_set[slot]) & ((1U << entry) - 1)]);
         if (k >= count || a.states[k] != target) {
             return false;
         }
