@@ -167,13 +167,15 @@ class BitRow {
         }
         return bits;
 #elif defined(__SSE2__)
-        std::uint64_t bits = 0;
+        // The zero bytes' bits gathered, complemented once (a movemask of 16 bytes is below 2^16).
+        std::uint64_t zero = 0;
         for (int quarter = 0; quarter < 4; ++quarter) {
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * quarter));
-            const auto zero = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, __m128i{})));
-            bits |= static_cast<std::uint64_t>(~zero & 0xFFFFU) << (16 * quarter);
+            zero |=
+                static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, __m128i{}))))
+                << (16 * quarter);
         }
-        return bits;
+        return ~zero;
 #else
         std::uint64_t bits = 0;
         for (int j = 0; j < 64; ++j) {

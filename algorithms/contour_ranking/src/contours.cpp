@@ -173,12 +173,7 @@ class LocalWalk {
           next_(BorderMapAccess::local_next(borders)),
           flags_(BorderMapAccess::flags(borders)),
           ranks_(ranks),
-          width_(borders.width()),
-          walked_(states_.size(), 0) {
-        for (std::size_t d = 0; d < offset_.size(); ++d) {
-            offset_[d] = kRowStep[d] * width_ + kColStep[d];
-        }
-    }
+          walked_(states_.size(), 0) {}
 
     /// The length of the border whose head is state i when it is a head whose border may close inside the block (by
     /// the rank of its successor, which is length − 1), else 0.
@@ -199,33 +194,40 @@ class LocalWalk {
     template <class Emit>
     bool walk(std::size_t i, std::size_t length, Emit& emit, bool& outer) {
         const std::int64_t head_pixel = states_[i] / kStatesPerPixel;
+        // The border's states at the head's pixel are i and some of the (at most three) states after it at that pixel
+        // (i is the border's smallest state): those not walked before this walk and walked by it. Noted here, so that
+        // the walk need not follow the pixel of every state to find them (a load and four operations a point).
+        std::array<bool, 3> taken{};
+        std::size_t same = 0;
+        for (std::size_t s = i + 1;
+             s < states_.size() && same < taken.size() && states_[s] / kStatesPerPixel == head_pixel;
+             ++s) {
+            taken[same++] = walked_[s] != 0;
+        }
         emit.first(head_pixel);
+        walked_[i] = 1;
         std::size_t j = i;
-        std::size_t k = 0;
-        bool passes_north = false;
-        // The pixel of state j, followed by the moves rather than read from states_: a load of states_[j] a state
-        // (8 bytes a state, touched by nothing else in the walk) was a third of the walk's time.
-        std::int64_t pixel = head_pixel;
+        std::size_t k = 1;  // the points emitted
         for (; k < length; ++k) {
-            walked_[j] = 1;
-            passes_north |= (flags_[j] & 1) != 0 && pixel == head_pixel;
-            const std::int64_t next = next_[j];
+            const std::int32_t next = next_[j];
             if (next == kNone) {
                 break;
             }
             j = static_cast<std::size_t>(next);
-            const unsigned move = flags_[j] >> 1;  // flags: the move into the state's pixel
-            pixel += offset_[move];
-            if (k + 1 < length) {
-                emit.step(move);
-            }
+            walked_[j] = 1;
+            emit.step(static_cast<unsigned>(flags_[j] >> 1));  // flags: the move into the state's pixel
         }
-        if (k == length && j == i) {
+        if (k == length && next_[j] == static_cast<std::int32_t>(i)) {
+            bool passes_north = (flags_[i] & 1) != 0;
+            for (std::size_t m = 0; m < same; ++m) {
+                passes_north |= !taken[m] && walked_[i + 1 + m] != 0 && (flags_[i + 1 + m] & 1) != 0;
+            }
             outer = passes_north;
+            walked_count_ += length;
             return true;
         }
-        // Ranks that were not contour_rank's, or a border that leaves the block: undo.
-        for (std::size_t m = 0, s = i; m <= std::min(k, length - 1); ++m) {
+        // Ranks that were not contour_rank's, or a border that leaves the block: undo the k marks.
+        for (std::size_t m = 0, s = i; m < k; ++m) {
             walked_[s] = 0;
             if (next_[s] == kNone) {
                 break;
@@ -236,15 +238,16 @@ class LocalWalk {
     }
 
     [[nodiscard]] bool walked(std::size_t i) const { return walked_[i] != 0; }
+    /// The number of states walked (of borders that closed inside the block).
+    [[nodiscard]] std::size_t walked_count() const { return walked_count_; }
 
   private:
     std::span<const std::int64_t> states_;
     std::span<const std::int32_t> next_;
     std::span<const std::uint8_t> flags_;
     std::span<const ContourRank> ranks_;
-    std::int64_t width_;
-    std::array<std::int64_t, 8> offset_{};  ///< a move's change of the pixel index (row·width + col), by direction
     std::vector<std::uint8_t> walked_;
+    std::size_t walked_count_ = 0;
 };
 
 /// The borders that cross blocks, from the records of their states gathered on the root: each from its head (rank 0),
@@ -335,7 +338,8 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
     const auto flags = BorderMapAccess::flags(borders);
     std::vector<PointRecord> records;
     std::vector<std::int64_t> outer;
-    for (std::size_t i = 0; i < states.size(); ++i) {
+    // (None when every state was walked: every border closed inside the block, as at P = 1.)
+    for (std::size_t i = 0; i < states.size() && local.walked_count() < states.size(); ++i) {
         if (local.walked(i)) {
             continue;
         }
