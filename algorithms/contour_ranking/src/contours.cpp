@@ -223,7 +223,6 @@ class LocalWalk {
                 passes_north |= !taken[m] && walked_[i + 1 + m] != 0 && (flags_[i + 1 + m] & 1) != 0;
             }
             outer = passes_north;
-            walked_count_ += length;
             return true;
         }
         // Ranks that were not contour_rank's, or a border that leaves the block: undo the k marks.
@@ -238,8 +237,6 @@ class LocalWalk {
     }
 
     [[nodiscard]] bool walked(std::size_t i) const { return walked_[i] != 0; }
-    /// The number of states walked (of borders that closed inside the block).
-    [[nodiscard]] std::size_t walked_count() const { return walked_count_; }
 
   private:
     std::span<const std::int64_t> states_;
@@ -247,7 +244,6 @@ class LocalWalk {
     std::span<const std::uint8_t> flags_;
     std::span<const ContourRank> ranks_;
     std::vector<std::uint8_t> walked_;
-    std::size_t walked_count_ = 0;
 };
 
 /// The borders that cross blocks, from the records of their states gathered on the root: each from its head (rank 0),
@@ -308,40 +304,36 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
     std::vector<Contour> out;
     std::vector<LocalHeader> headers;
     std::vector<std::uint8_t> moves;
-    // States increase, so the first state of a closed border met is its head: the states already walked are skipped
-    // without reading their ranks.
-    for (std::size_t i = 0; i < states.size(); ++i) {
-        const std::size_t length = local.walked(i) ? 0 : local.length(i);
-        if (length == 0) {
-            continue;
-        }
-        bool outer = false;
-        if (is_root) {
-            Contour c{states[i], false, {}};
-            c.points.reserve(length);
-            PointList emit(c.points, borders.width());
-            if (local.walk(i, length, emit, outer)) {
-                c.hole = !outer;
-                out.push_back(std::move(c));
-            }
-        } else {
-            const std::size_t mark = moves.size();
-            MoveList emit{moves};
-            if (local.walk(i, length, emit, outer)) {
-                headers.push_back({states[i], outer ? 0 : 1, static_cast<std::int64_t>(length)});
-            } else {
-                moves.resize(mark);
-            }
-        }
-    }
-    // The states of the borders that cross blocks, as records.
+    // The states of the borders that cross blocks, as records, in the same pass.
     const auto flags = BorderMapAccess::flags(borders);
     std::vector<PointRecord> records;
     std::vector<std::int64_t> outer;
-    // (None when every state was walked: every border closed inside the block, as at P = 1.)
-    for (std::size_t i = 0; i < states.size() && local.walked_count() < states.size(); ++i) {
+    // States increase, so the first state of a closed border met is its head: the states already walked are skipped
+    // without reading their ranks. And a state not walked once its index is passed is on a border that does not close
+    // in the block: its head (the border's smallest state, at most i) has been met.
+    for (std::size_t i = 0; i < states.size(); ++i) {
         if (local.walked(i)) {
             continue;
+        }
+        const std::size_t length = local.length(i);
+        bool outer_border = false;
+        if (length != 0 && is_root) {
+            Contour c{states[i], false, {}};
+            c.points.reserve(length);
+            PointList emit(c.points, borders.width());
+            if (local.walk(i, length, emit, outer_border)) {
+                c.hole = !outer_border;
+                out.push_back(std::move(c));
+                continue;
+            }
+        } else if (length != 0) {
+            const std::size_t mark = moves.size();
+            MoveList emit{moves};
+            if (local.walk(i, length, emit, outer_border)) {
+                headers.push_back({states[i], outer_border ? 0 : 1, static_cast<std::int64_t>(length)});
+                continue;
+            }
+            moves.resize(mark);
         }
         const std::int64_t pixel = states[i] / kStatesPerPixel;
         records.push_back({ranks[i].head, ranks[i].rank, pixel});
