@@ -97,6 +97,36 @@ TEST(ProfileTest, collective_lookup_interpolates_and_flags) {
     EXPECT_EQ(canonical_collective("swap"), "swap");
 }
 
+// Above the largest size a collective was measured at, its price grows as swap's does from there (a quick profile
+// measures the collectives to 4 MiB, swap to 256 MiB, through the change from cache to memory speed); a price that
+// does not grow with the bytes stays flat; within its data, or with no swap measured beyond, the fit as it is.
+TEST(ProfileTest, collective_above_its_data_grows_as_swap_does) {
+    constexpr double MiB = 1024.0 * 1024.0;
+    const auto cached = [](double bytes) { return 1e-6 + bytes * 1e-10; };  // a copy in the caches
+    const auto memory = [](double bytes) { return 1e-6 + bytes * 2e-10; };  // at memory speed: twice per byte
+    const Sample reduce_points[] = {{64, cached(64)}, {4 * MiB, cached(4 * MiB)}};
+    const Sample flat_points[] = {{64, 2e-7}, {4 * MiB, 2e-7}};
+    const Sample swap_points[] = {
+        {64, cached(64)}, {4 * MiB, cached(4 * MiB)}, {64 * MiB, memory(64 * MiB)}, {256 * MiB, memory(256 * MiB)}};
+    Profile p;
+    p.set_collective("reduce", 1, Piecewise::through(reduce_points));
+    p.set_collective("bcast", 1, Piecewise::through(flat_points));
+    p.set_collective("swap", 1, Piecewise::through(swap_points));
+    const double there = cached(4 * MiB);
+    const double grows = there - cached(64);  // the part of the price that grows with the bytes
+    const Lookup beyond = p.collective("reduce", 1, 64 * MiB);
+    EXPECT_NEAR(beyond.seconds, there + grows * (memory(64 * MiB) / there - 1.0), 1e-12);
+    EXPECT_NEAR(beyond.seconds, memory(64 * MiB), 1e-2 * memory(64 * MiB));  // memory speed, not the line
+    EXPECT_GT(beyond.seconds, 1.9 * cached(64 * MiB));
+    EXPECT_TRUE(beyond.extrapolated);  // still beyond the collective's own data
+    EXPECT_NEAR(p.collective("reduce", 1, 2 * MiB).seconds, cached(2 * MiB), 1e-15);  // within its data: the fit
+    EXPECT_NEAR(p.collective("bcast", 1, 64 * MiB).seconds, 2e-7, 1e-15);             // a flat price stays flat
+    EXPECT_NEAR(p.collective("swap", 1, 64 * MiB).seconds, memory(64 * MiB), 1e-12);  // swap prices itself
+    Profile no_swap;
+    no_swap.set_collective("reduce", 1, Piecewise::through(reduce_points));
+    EXPECT_NEAR(no_swap.collective("reduce", 1, 64 * MiB).seconds, cached(64 * MiB), 1e-12);  // the line
+}
+
 TEST(ProfileTest, cold_collectives_are_their_own_entries_of_the_base_operation) {
     Profile p;
     p.set_collective("swap", 2, Piecewise::constant(1e-6));
