@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #include "min_plus.hpp"
 #include "min_plus_rows.hpp"
@@ -144,6 +147,73 @@ struct ChainPolicy {
             val[m] = less ? c : val[m];
             arg[m] = less ? k : arg[m];
         }
+    }
+    /// The upper edge of row i of an off-diagonal block [b0, b1) and its entries made final (push_edges): for each
+    /// strip of 8 columns j, the k in [b0, strip) in registers (k inner, as chain_push_rows: no load and store of
+    /// val and arg per k, no scalar tail per j), then the strip's own k one by one, each entry made final by
+    /// finish(j, value, k) and pushed to the strip's later lanes. row[k − i] = c(i, k), written by finish before a
+    /// later strip reads it; diag[(k − b0)·width + (j − b0)] = c(k, j) for k ≤ j; val and arg hold the lower edge
+    /// and the middle merged. The same candidates, k ascending with strict <, as push k by k: the same (val, arg).
+    /// Returns false (nothing done) without AVX-512 or where some dims[i]·dims[k + 1] reaches 2^32; push_edges then
+    /// takes the push form.
+    template <class Finish>
+    bool upper_edge(std::int64_t i,
+                    std::int64_t b0,
+                    std::int64_t b1,
+                    const std::int64_t* row,
+                    const std::int64_t* diag,
+                    const std::int64_t* val,
+                    const std::int64_t* arg,
+                    const Finish& finish) const {
+#if defined(__AVX512F__)
+        using V = Simd<std::int64_t>::V;
+        using I = Lanes;
+        const std::int64_t width = b1 - b0;
+        std::int64_t top = 0;
+        for (std::int64_t k = b0; k + 1 < b1; ++k) {
+            top = std::max(top, dims[k + 1]);
+        }
+        if (saturating || dims[i] * top >= (std::int64_t{1} << 32)) {  // not saturating: dims below 2^21
+            return false;
+        }
+        const V vtop = V{} + std::numeric_limits<std::int64_t>::max();
+        const auto load = [](__mmask8 mask, V src, const std::int64_t* p) {
+            return reinterpret_cast<V>(_mm512_mask_loadu_epi64(reinterpret_cast<__m512i>(src), mask, p));
+        };
+        const I lane{0, 1, 2, 3, 4, 5, 6, 7};
+        for (std::int64_t s0 = b0; s0 < b1; s0 += 8) {
+            const std::int64_t len = std::min<std::int64_t>(8, b1 - s0);
+            const __mmask8 valid = valid_lanes(len);
+            V v = load(valid, vtop, val + (s0 - b0));
+            V w = load(valid, V{}, arg + (s0 - b0));
+            const V z = load(valid, V{}, dims + s0 + 1);
+            const std::int64_t* crows = diag + (s0 - b0);
+            for (std::int64_t k = b0; k < s0; ++k) {
+                const V x = load(valid, V{}, crows + (k + 1 - b0) * width);
+                const V c = (V{} + row[k - i]) + x + times<V, true>(V{} + dims[i] * dims[k + 1], z);
+                const I less = c < v;
+                v = less ? c : v;
+                w = less ? V{} + k : w;
+            }
+            for (std::int64_t t = 0; t < len; ++t) {
+                const std::int64_t j = s0 + t;
+                const std::int64_t value = v[t];
+                finish(j, value, w[t]);
+                if (t + 1 < len) {  // k = j for the strip's lanes after t (c(j + 1, j') is set for j' > j only)
+                    const auto later = static_cast<__mmask8>(valid & ~((2U << t) - 1U));
+                    const V x = load(later, V{}, crows + (j + 1 - b0) * width);
+                    const V c = (V{} + value) + x + times<V, true>(V{} + dims[i] * dims[j + 1], z);
+                    const I less = (c < v) & (lane > t) & (lane < len);
+                    v = less ? c : v;
+                    w = less ? V{} + j : w;
+                }
+            }
+        }
+        return true;
+#else
+        (void)i, (void)b0, (void)b1, (void)row, (void)diag, (void)val, (void)arg, (void)finish;
+        return false;
+#endif
     }
 };
 

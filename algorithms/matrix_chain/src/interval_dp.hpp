@@ -29,14 +29,17 @@ namespace llc::detail::interval_dp {
 /// writes every entry of a fresh table once, and on the para-virtualised 2-core VM a first touch of a 4 KiB page cost
 /// ≈ 16 µs (64 MiB touched: 0.26 s with 4 KiB pages, 4.5 ms on huge pages once the VM had backed them) — at n = 500,
 /// P = 1 the 384 pages of the table were about 6 ms of a 14 ms run. Where the kernel offers no huge pages the advice
-/// is ignored.
+/// is ignored; and such arrays given back by a finished run are reused (take_block, src/block_cache.cpp), so that a
+/// loop of runs does not fault its tables in again each time.
 template <class T>
 std::unique_ptr<T[], FreeDeleter> fresh_array(std::size_t count) {
     constexpr std::size_t huge_page = std::size_t{1} << 21;
     const std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(T);
     const std::size_t alignment = bytes >= huge_page / 8 ? huge_page : 64;
     const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's contract
-    void* p = std::aligned_alloc(alignment, rounded);
+    // A large block of this size given back by an earlier run, if kept (its pages touched already); small ones from
+    // the allocator, which keeps those itself.
+    void* p = alignment == huge_page ? take_block(rounded, alignment) : std::aligned_alloc(alignment, rounded);
     if (p == nullptr) {
         throw std::bad_alloc();
     }
@@ -221,12 +224,20 @@ void push_edges(IntervalTable<T>& table,
             arg[j] = b.m;
         }
         T* fresh = work.fresh.data() + (i - s.a0) * width;
-        for (std::int64_t j = s.b0; j < s.b1; ++j) {
-            const T value = policy.finish(i, j, val[j - s.b0]);
+        const auto finish = [&](std::int64_t j, T value, std::int64_t k) {
             row[j - i] = value;
             fresh[j - s.b0] = value;
             detail::interval_table_storage(table).column(j)[i] = value;
-            detail::interval_table_storage(table).split_column(j)[i] = static_cast<std::int32_t>(arg[j - s.b0]);
+            detail::interval_table_storage(table).split_column(j)[i] = static_cast<std::int32_t>(k);
+        };
+        if constexpr (requires { policy.upper_edge(i, i, i, row, row, val, arg, finish); }) {
+            if (policy.upper_edge(i, s.b0, s.b1, row, work.diag.data(), val, arg, finish)) {
+                continue;
+            }
+        }
+        for (std::int64_t j = s.b0; j < s.b1; ++j) {
+            const T value = policy.finish(i, j, val[j - s.b0]);
+            finish(j, value, arg[j - s.b0]);
             if (j + 1 < s.b1) {
                 policy.push(i,
                             j,
