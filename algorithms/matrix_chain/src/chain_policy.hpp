@@ -180,7 +180,6 @@ struct ChainPolicy {
         const auto load = [](__mmask8 mask, V src, const std::int64_t* p) {
             return reinterpret_cast<V>(_mm512_mask_loadu_epi64(reinterpret_cast<__m512i>(src), mask, p));
         };
-        const I lane{0, 1, 2, 3, 4, 5, 6, 7};
         for (std::int64_t s0 = b0; s0 < b1; s0 += 8) {
             const std::int64_t len = std::min<std::int64_t>(8, b1 - s0);
             const __mmask8 valid = valid_lanes(len);
@@ -195,18 +194,32 @@ struct ChainPolicy {
                 v = less ? c : v;
                 w = less ? V{} + k : w;
             }
-            for (std::int64_t t = 0; t < len; ++t) {
+            // The strip's own k, one by one: lane t is final once the pushes of the lanes before it are in, and
+            // is pushed (k = s0 + t) to the lanes after it. The value travels as a lane broadcast (vpermq), not
+            // through memory: the chain from one lane to the next is the strip's critical path (a store and a
+            // scalar reload of the vector ran at about a third of push_edges' cycles in perf). maskz with every lane
+            // set: GCC 12 reports the plain intrinsic's undefined source as uninitialised (see times).
+            for (std::int64_t t = 0; t + 1 < len; ++t) {
                 const std::int64_t j = s0 + t;
-                const std::int64_t value = v[t];
-                finish(j, value, w[t]);
-                if (t + 1 < len) {  // k = j for the strip's lanes after t (c(j + 1, j') is set for j' > j only)
-                    const auto later = static_cast<__mmask8>(valid & ~((2U << t) - 1U));
-                    const V x = load(later, V{}, crows + (j + 1 - b0) * width);
-                    const V c = (V{} + value) + x + times<V, true>(V{} + dims[i] * dims[j + 1], z);
-                    const I less = (c < v) & (lane > t) & (lane < len);
-                    v = less ? c : v;
-                    w = less ? V{} + j : w;
-                }
+                const auto later = static_cast<__mmask8>(valid & ~((2U << t) - 1U));  // c(j + 1, j') set for j' > j
+                const V xz =
+                    load(later, V{}, crows + (j + 1 - b0) * width) + times<V, true>(V{} + dims[i] * dims[j + 1], z);
+                const V c = reinterpret_cast<V>(_mm512_maskz_permutexvar_epi64(
+                                0xFF, _mm512_set1_epi64(t), reinterpret_cast<__m512i>(v))) +
+                            xz;
+                const __mmask8 less =
+                    _mm512_mask_cmplt_epi64_mask(later, reinterpret_cast<__m512i>(c), reinterpret_cast<__m512i>(v));
+                v = reinterpret_cast<V>(
+                    _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(v), less, reinterpret_cast<__m512i>(c)));
+                w = reinterpret_cast<V>(
+                    _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(w), less, _mm512_set1_epi64(j)));
+            }
+            alignas(64) std::array<std::int64_t, 8> vs{};
+            alignas(64) std::array<std::int64_t, 8> ws{};
+            std::memcpy(vs.data(), &v, sizeof(V));
+            std::memcpy(ws.data(), &w, sizeof(V));
+            for (std::int64_t t = 0; t < len; ++t) {
+                finish(s0 + t, vs[static_cast<std::size_t>(t)], ws[static_cast<std::size_t>(t)]);
             }
         }
         return true;
