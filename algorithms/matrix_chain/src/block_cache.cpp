@@ -40,6 +40,18 @@ Cache& cache() {
     return *c;
 }
 
+/// Records b as handed out (c.mutex held) and returns its address; frees it and returns nullptr when even that
+/// record cannot be allocated.
+void* remember(Cache& c, const Block& b) noexcept {
+    try {
+        c.live.push_back(b);
+    } catch (...) {
+        std::free(b.p);
+        return nullptr;
+    }
+    return b.p;
+}
+
 }  // namespace
 
 void* take_block(std::size_t bytes, std::size_t alignment) {
@@ -52,16 +64,27 @@ void* take_block(std::size_t bytes, std::size_t alignment) {
             const Block b = *it;
             c.kept.erase(it);
             c.kept_bytes -= b.bytes;
-            c.live.push_back(b);
-            return b.p;
+            return remember(c, b);
         }
     }
     void* p = std::aligned_alloc(alignment, bytes);
-    if (p != nullptr) {
-        const std::lock_guard lock(c.mutex);
-        c.live.push_back({p, bytes, alignment});
+    if (p == nullptr) {  // out of memory: the kept blocks go first, then one more try
+        std::vector<Block> kept;
+        {
+            const std::lock_guard lock(c.mutex);
+            kept.swap(c.kept);
+            c.kept_bytes = 0;
+        }
+        for (const Block& b : kept) {
+            std::free(b.p);
+        }
+        p = std::aligned_alloc(alignment, bytes);
     }
-    return p;
+    if (p == nullptr) {
+        return nullptr;
+    }
+    const std::lock_guard lock(c.mutex);
+    return remember(c, {p, bytes, alignment});
 }
 
 void give_back_block(void* p) noexcept {
@@ -69,7 +92,6 @@ void give_back_block(void* p) noexcept {
         return;
     }
     Cache& c = cache();
-    std::vector<void*> to_free;
     {
         const std::lock_guard lock(c.mutex);
         const auto it = std::find_if(c.live.begin(), c.live.end(), [&](const Block& b) { return b.p == p; });
