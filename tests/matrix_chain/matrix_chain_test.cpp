@@ -259,6 +259,18 @@ TEST(MatrixChain, LongRangesInChunks) {
     }
 }
 
+TEST(MatrixChain, WideProductsTakeTheExactPath) {
+    // Dimensions up to 10^5: some d_i·d_j reach 2^32, so the four-row middle, the upper edge in registers and the
+    // lower edge's strips fall back to their wide forms for those rows; the table must not change.
+    Group& g = Group::world();
+    std::mt19937_64 rng(13);
+    const int n = llc::test::under_smpi ? 120 : 200;
+    const auto dims = random_dims(rng, n, 100000);
+    for (const std::int64_t r : {64, 150}) {
+        expect_same_table(llc::matrix_chain(g, dims, {.r = block(r)}), dims);
+    }
+}
+
 TEST(MatrixChain, DoesNotUseKnuthsRestriction) {
     Group& g = Group::world();
     std::mt19937_64 rng(3);

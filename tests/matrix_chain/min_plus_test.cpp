@@ -1,7 +1,7 @@
 // The engine's min-plus kernels (algorithms/matrix_chain/src/min_plus.hpp) against a scalar loop written here, on
 // operands drawn from {0, 1, 2, 3} so that nearly every range has tied minima: the value and the smallest k must be
 // the loop's, at every length 0 … 300 (no groups, groups and whole vectors left, scalar tails), narrow and wide
-// products, doubles without a product, and two rows at once.
+// products, doubles without a product, and two and four rows at once.
 #include "../../algorithms/matrix_chain/src/min_plus.hpp"
 
 #include <array>
@@ -12,6 +12,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "../../algorithms/matrix_chain/src/min_plus_rows.hpp"
 
 namespace {
 
@@ -36,12 +38,14 @@ TEST(MinPlus, TiesGoToTheSmallestKAtEveryLength) {
     std::mt19937_64 rng(12345);
     std::uniform_int_distribution<std::int64_t> small(0, 3);
     constexpr std::size_t size = 320;
-    std::vector<std::int64_t> r0(size), r1(size), col(size), g(size);
+    std::vector<std::int64_t> r0(size), r1(size), r2(size), r3(size), col(size), g(size);
     std::vector<double> d0(size), dc(size);
     for (int trial = 0; trial < 40; ++trial) {
         for (std::size_t k = 0; k < size; ++k) {
             r0[k] = small(rng);
             r1[k] = small(rng);
+            r2[k] = small(rng);
+            r3[k] = small(rng);
             col[k] = small(rng);
             g[k] = small(rng);
             d0[k] = static_cast<double>(small(rng));
@@ -62,6 +66,14 @@ TEST(MinPlus, TiesGoToTheSmallestKAtEveryLength) {
             ASSERT_EQ(pair[0].m, want0.second) << "len " << len;
             ASSERT_EQ(pair[1].value, want1.first) << "len " << len;
             ASSERT_EQ(pair[1].m, want1.second) << "len " << len;
+            const std::array<std::int64_t, 4> a{a0, a1, (a0 + 1) % 3, (a1 + 2) % 3};
+            const std::array<const std::int64_t*, 4> rows{r0.data(), r1.data(), r2.data(), r3.data()};
+            const auto quad = dp::min_plus_quad(rows, col.data(), g.data(), a, len);
+            for (std::size_t t = 0; t < 4; ++t) {
+                const auto want = reference(rows[t], col.data(), g.data(), a[t], len);
+                ASSERT_EQ(quad[t].value, want.first) << "len " << len << " row " << t;
+                ASSERT_EQ(quad[t].m, want.second) << "len " << len << " row " << t;
+            }
             const auto wantd = reference<double>(d0.data(), dc.data(), nullptr, 0.0, len);
             const auto gotd = dp::min_plus<double, false>(d0.data(), dc.data(), nullptr, 0.0, len);
             ASSERT_EQ(gotd.value, wantd.first) << "len " << len;

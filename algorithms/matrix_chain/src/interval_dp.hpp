@@ -19,6 +19,7 @@
 #include <llc/group.hpp>
 #include <llc/trace.hpp>
 
+#include "chain_policy.hpp"
 #include "min_plus.hpp"
 
 namespace llc::detail::interval_dp {
@@ -28,14 +29,17 @@ namespace llc::detail::interval_dp {
 /// writes every entry of a fresh table once, and on the para-virtualised 2-core VM a first touch of a 4 KiB page cost
 /// ≈ 16 µs (64 MiB touched: 0.26 s with 4 KiB pages, 4.5 ms on huge pages once the VM had backed them) — at n = 500,
 /// P = 1 the 384 pages of the table were about 6 ms of a 14 ms run. Where the kernel offers no huge pages the advice
-/// is ignored.
+/// is ignored; and such arrays given back by a finished run are reused (take_block, src/block_cache.cpp), so that a
+/// loop of runs does not fault its tables in again each time.
 template <class T>
 std::unique_ptr<T[], FreeDeleter> fresh_array(std::size_t count) {
     constexpr std::size_t huge_page = std::size_t{1} << 21;
     const std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(T);
     const std::size_t alignment = bytes >= huge_page / 8 ? huge_page : 64;
     const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's contract
-    void* p = std::aligned_alloc(alignment, rounded);
+    // A large block of this size given back by an earlier run, if kept (its pages touched already); small ones from
+    // the allocator, which keeps those itself.
+    void* p = alignment == huge_page ? take_block(rounded, alignment) : std::aligned_alloc(alignment, rounded);
     if (p == nullptr) {
         throw std::bad_alloc();
     }
@@ -43,187 +47,6 @@ std::unique_ptr<T[], FreeDeleter> fresh_array(std::size_t count) {
         ::madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure (no THP) leaves ordinary pages
     }
     return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
-}
-
-/// Matrix chain: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1].
-struct ChainPolicy {
-    const std::int64_t* dims;
-    bool saturating;
-    [[nodiscard]] Best<std::int64_t> range(std::int64_t i,
-                                           std::int64_t j,
-                                           std::int64_t k0,
-                                           std::int64_t k1,
-                                           const std::int64_t* row,
-                                           const std::int64_t* col) const {
-        const std::int64_t* g = dims + k0 + 1;
-        Best<std::int64_t> best{};
-        if (saturating) {
-            std::int64_t a = 0;
-            if (__builtin_mul_overflow(dims[i], dims[j + 1], &a)) {
-                a = std::numeric_limits<std::int64_t>::max();
-            }
-            best = min_plus_saturating(row, col, g, a, k1 - k0);
-        } else {
-            // Not saturating: n·max(d)³ < 2^62, so every dimension is below 2^21 and only a can reach 2^32.
-            const std::int64_t a = dims[i] * dims[j + 1];
-            best = a < (std::int64_t{1} << 32) ? min_plus<std::int64_t, true, true>(row, col, g, a, k1 - k0)
-                                               : min_plus<std::int64_t, true, false>(row, col, g, a, k1 - k0);
-        }
-        best.m += k0;
-        return best;
-    }
-    /// range for rows i and i + 1 against column j at once (compute_middle): min_plus_pair where the arithmetic is
-    /// narrow, else two range calls. row1 = &c(i + 1, k0).
-    [[nodiscard]] std::array<Best<std::int64_t>, 2> range2(std::int64_t i,
-                                                           std::int64_t j,
-                                                           std::int64_t k0,
-                                                           std::int64_t k1,
-                                                           const std::int64_t* row0,
-                                                           const std::int64_t* row1,
-                                                           const std::int64_t* col) const {
-        constexpr std::int64_t narrow = std::int64_t{1} << 32;
-        const std::int64_t a0 = saturating ? narrow : dims[i] * dims[j + 1];
-        const std::int64_t a1 = saturating ? narrow : dims[i + 1] * dims[j + 1];
-        if (a0 >= narrow || a1 >= narrow) {
-            return {range(i, j, k0, k1, row0, col), range(i + 1, j, k0, k1, row1, col)};
-        }
-        std::array<Best<std::int64_t>, 2> best = min_plus_pair(row0, row1, col, dims + k0 + 1, a0, a1, k1 - k0);
-        best[0].m += k0;
-        best[1].m += k0;
-        return best;
-    }
-    [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) { return m; }
-    /// Whether push may be used (the saturating arithmetic goes through range only).
-    [[nodiscard]] bool pushes() const { return !saturating; }
-    /// push for every k in [k0, k1) (chain_push_rows where the products are narrow, else push k by k).
-    void push_rows(std::int64_t i,
-                   std::int64_t k0,
-                   std::int64_t k1,
-                   const std::int64_t* cik,
-                   const std::int64_t* crows,
-                   std::int64_t stride,
-                   std::int64_t j0,
-                   std::int64_t* val,
-                   std::int64_t* arg) const;
-    /// For j in [j0, j0 + len): the candidate c(i,k) + c(k+1,j) + dims[i]·dims[k+1]·dims[j+1] (crow[j − j0] =
-    /// c(k+1, j)) replaces (val, arg)[j − j0] when strictly smaller — the same int64 value as range computes.
-    void push(std::int64_t i,
-              std::int64_t k,
-              std::int64_t cik,
-              const std::int64_t* crow,
-              std::int64_t j0,
-              std::int64_t len,
-              std::int64_t* val,
-              std::int64_t* arg) const {
-        const std::int64_t a = dims[i] * dims[k + 1];
-        const std::int64_t* g = dims + j0 + 1;
-        std::int64_t m = 0;
-        if (a < (std::int64_t{1} << 32)) {  // dims below 2^21 (not saturating): the product is one vpmuludq
-            using V = Simd<std::int64_t>::V;
-            V vc;
-            V va;
-            V vk;
-            for (int l = 0; l < 8; ++l) {
-                vc[l] = cik;
-                va[l] = a;
-                vk[l] = k;
-            }
-            for (; m + 8 <= len; m += 8) {
-                V x;
-                V z;
-                V v;
-                V w;
-                std::memcpy(&x, crow + m, sizeof(V));
-                std::memcpy(&z, g + m, sizeof(V));
-                std::memcpy(&v, val + m, sizeof(V));
-                std::memcpy(&w, arg + m, sizeof(V));
-                const V c = vc + x + times<V, true>(va, z);
-                const V less = c < v;
-                v = less ? c : v;
-                w = less ? vk : w;
-                std::memcpy(val + m, &v, sizeof(V));
-                std::memcpy(arg + m, &w, sizeof(V));
-            }
-        }
-        for (; m < len; ++m) {
-            const std::int64_t c = cik + crow[m] + a * g[m];
-            const bool less = c < val[m];
-            val[m] = less ? c : val[m];
-            arg[m] = less ? k : arg[m];
-        }
-    }
-};
-
-/// ChainPolicy::push for every k in [k0, k1), k ascending, with the candidates of a strip of 8 j kept in registers
-/// across the k: push's loop, k outer, loaded and stored val and arg for every k (four loads and two stores a vector;
-/// the loop was a quarter of a one-processor run at n = 1000 in perf). cik[k − k0] = c(i, k); the row of c(k + 1, ·)
-/// for the block's columns at crows + (k − k0)·stride, stride the block's width (the length of val and arg). Every
-/// dims[i]·dims[k + 1] below 2^32 (see times). The same candidates in the same order with strict <: the same
-/// (val, arg) as push k by k.
-inline void chain_push_rows(const std::int64_t* dims,
-                            std::int64_t i,
-                            std::int64_t k0,
-                            std::int64_t k1,
-                            const std::int64_t* cik,
-                            const std::int64_t* crows,
-                            std::int64_t stride,
-                            std::int64_t j0,
-                            std::int64_t* val,
-                            std::int64_t* arg) {
-    using V = Simd<std::int64_t>::V;
-    const std::int64_t len = stride;  // the block's width: val, arg and the rows of c(k + 1, ·) alike
-    const std::int64_t* g = dims + j0 + 1;
-    std::int64_t m = 0;
-    for (; m + 8 <= len; m += 8) {
-        V v;
-        V w;
-        V z;
-        std::memcpy(&v, val + m, sizeof(V));
-        std::memcpy(&w, arg + m, sizeof(V));
-        std::memcpy(&z, g + m, sizeof(V));
-        for (std::int64_t k = k0; k < k1; ++k) {
-            const std::int64_t a = dims[i] * dims[k + 1];
-            V x;
-            std::memcpy(&x, crows + (k - k0) * stride + m, sizeof(V));
-            const V c = (V{} + cik[k - k0]) + x + times<V, true>(V{} + a, z);
-            const V less = c < v;
-            v = less ? c : v;
-            w = less ? V{} + k : w;
-        }
-        std::memcpy(val + m, &v, sizeof(V));
-        std::memcpy(arg + m, &w, sizeof(V));
-    }
-    for (std::int64_t k = k0; k < k1 && m < len; ++k) {
-        const std::int64_t a = dims[i] * dims[k + 1];
-        for (std::int64_t t = m; t < len; ++t) {
-            const std::int64_t c = cik[k - k0] + crows[(k - k0) * stride + t] + a * g[t];
-            const bool less = c < val[t];
-            val[t] = less ? c : val[t];
-            arg[t] = less ? k : arg[t];
-        }
-    }
-}
-
-inline void ChainPolicy::push_rows(std::int64_t i,
-                                   std::int64_t k0,
-                                   std::int64_t k1,
-                                   const std::int64_t* cik,
-                                   const std::int64_t* crows,
-                                   std::int64_t stride,
-                                   std::int64_t j0,
-                                   std::int64_t* val,
-                                   std::int64_t* arg) const {
-    std::int64_t top = 0;
-    for (std::int64_t k = k0; k < k1; ++k) {
-        top = std::max(top, dims[k + 1]);
-    }
-    if (dims[i] * top < (std::int64_t{1} << 32)) {  // dims below 2^21 (pushes: not saturating): no overflow
-        chain_push_rows(dims, i, k0, k1, cik, crows, stride, j0, val, arg);
-        return;
-    }
-    for (std::int64_t k = k0; k < k1; ++k) {
-        push(i, k, cik[k - k0], crows + (k - k0) * stride, j0, stride, val, arg);
-    }
 }
 
 /// compute_edges' buffers for the push form of an off-diagonal block's edges (kept across blocks).
@@ -304,6 +127,24 @@ void compute_middle(IntervalTable<T>& table,
         const std::int64_t k1 = std::min(s.b0, k0 + K);
         const T* row = in + (k0 - s.a0);
         std::int64_t i = s.a0;
+        if constexpr (requires { policy.range4(i, i, k0, k1, std::array<const T*, 4>{}, row); }) {
+            for (; i + 3 < s.a1; i += 4) {  // four rows a pass: each column is read once for the four
+                std::array<const T*, 4> rows{row, nullptr, nullptr, nullptr};
+                for (std::size_t t = 1; t < 4; ++t) {
+                    rows[t] = rows[t - 1] + (s.b0 - i - static_cast<std::int64_t>(t));
+                }
+                Best<T>* acc = middle.data() + (i - s.a0) * width;
+                for (std::int64_t j = s.b0; j < s.b1; ++j) {
+                    const std::array<Best<T>, 4> b =
+                        policy.range4(i, j, k0, k1, rows, detail::interval_table_storage(table).column(j) + k0 + 1);
+                    for (std::size_t t = 0; t < 4; ++t) {
+                        Best<T>& x = acc[static_cast<std::int64_t>(t) * width + (j - s.b0)];
+                        x = better(x, b[t]);
+                    }
+                }
+                row = rows[3] + (s.b0 - i - 4);
+            }
+        }
         if constexpr (requires { policy.range2(i, i, k0, k1, row, row, row); }) {
             for (; i + 1 < s.a1; i += 2) {  // two rows a pass: each column is read once for both
                 const T* next = row + (s.b0 - i - 1);
@@ -383,12 +224,20 @@ void push_edges(IntervalTable<T>& table,
             arg[j] = b.m;
         }
         T* fresh = work.fresh.data() + (i - s.a0) * width;
-        for (std::int64_t j = s.b0; j < s.b1; ++j) {
-            const T value = policy.finish(i, j, val[j - s.b0]);
+        const auto finish = [&](std::int64_t j, T value, std::int64_t k) {
             row[j - i] = value;
             fresh[j - s.b0] = value;
             detail::interval_table_storage(table).column(j)[i] = value;
-            detail::interval_table_storage(table).split_column(j)[i] = static_cast<std::int32_t>(arg[j - s.b0]);
+            detail::interval_table_storage(table).split_column(j)[i] = static_cast<std::int32_t>(k);
+        };
+        if constexpr (requires { policy.upper_edge(i, i, i, row, row, val, arg, finish); }) {
+            if (policy.upper_edge(i, s.b0, s.b1, row, work.diag.data(), val, arg, finish)) {
+                continue;
+            }
+        }
+        for (std::int64_t j = s.b0; j < s.b1; ++j) {
+            const T value = policy.finish(i, j, val[j - s.b0]);
+            finish(j, value, arg[j - s.b0]);
             if (j + 1 < s.b1) {
                 policy.push(i,
                             j,

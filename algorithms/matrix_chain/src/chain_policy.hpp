@@ -1,0 +1,305 @@
+#pragma once
+// The matrix chain's policy for the interval-DP engine (interval_dp.hpp), private to llc_algorithms: its min-plus
+// ranges over k (one, two or four rows against a column) and its push form for the edges.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+#include "min_plus.hpp"
+#include "min_plus_rows.hpp"
+
+namespace llc::detail::interval_dp {
+
+/// Matrix chain: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1].
+struct ChainPolicy {
+    const std::int64_t* dims;
+    bool saturating;
+    [[nodiscard]] Best<std::int64_t> range(std::int64_t i,
+                                           std::int64_t j,
+                                           std::int64_t k0,
+                                           std::int64_t k1,
+                                           const std::int64_t* row,
+                                           const std::int64_t* col) const {
+        const std::int64_t* g = dims + k0 + 1;
+        Best<std::int64_t> best{};
+        if (saturating) {
+            std::int64_t a = 0;
+            if (__builtin_mul_overflow(dims[i], dims[j + 1], &a)) {
+                a = std::numeric_limits<std::int64_t>::max();
+            }
+            best = min_plus_saturating(row, col, g, a, k1 - k0);
+        } else {
+            // Not saturating: n·max(d)³ < 2^62, so every dimension is below 2^21 and only a can reach 2^32.
+            const std::int64_t a = dims[i] * dims[j + 1];
+            best = a < (std::int64_t{1} << 32) ? min_plus<std::int64_t, true, true>(row, col, g, a, k1 - k0)
+                                               : min_plus<std::int64_t, true, false>(row, col, g, a, k1 - k0);
+        }
+        best.m += k0;
+        return best;
+    }
+    /// range for rows i and i + 1 against column j at once (compute_middle): min_plus_pair where the arithmetic is
+    /// narrow, else two range calls. row1 = &c(i + 1, k0).
+    [[nodiscard]] std::array<Best<std::int64_t>, 2> range2(std::int64_t i,
+                                                           std::int64_t j,
+                                                           std::int64_t k0,
+                                                           std::int64_t k1,
+                                                           const std::int64_t* row0,
+                                                           const std::int64_t* row1,
+                                                           const std::int64_t* col) const {
+        constexpr std::int64_t narrow = std::int64_t{1} << 32;
+        const std::int64_t a0 = saturating ? narrow : dims[i] * dims[j + 1];
+        const std::int64_t a1 = saturating ? narrow : dims[i + 1] * dims[j + 1];
+        if (a0 >= narrow || a1 >= narrow) {
+            return {range(i, j, k0, k1, row0, col), range(i + 1, j, k0, k1, row1, col)};
+        }
+        std::array<Best<std::int64_t>, 2> best = min_plus_pair(row0, row1, col, dims + k0 + 1, a0, a1, k1 - k0);
+        best[0].m += k0;
+        best[1].m += k0;
+        return best;
+    }
+    /// range for rows i … i + 3 against column j at once (compute_middle): min_plus_quad where the arithmetic is
+    /// narrow, else range2 twice. rows[t] = &c(i + t, k0).
+    [[nodiscard]] std::array<Best<std::int64_t>, 4> range4(std::int64_t i,
+                                                           std::int64_t j,
+                                                           std::int64_t k0,
+                                                           std::int64_t k1,
+                                                           const std::array<const std::int64_t*, 4>& rows,
+                                                           const std::int64_t* col) const {
+        constexpr std::int64_t narrow = std::int64_t{1} << 32;
+        std::array<std::int64_t, 4> a{};
+        bool fits = !saturating;
+        for (std::size_t t = 0; t < 4 && fits; ++t) {
+            a[t] = dims[i + static_cast<std::int64_t>(t)] * dims[j + 1];
+            fits = a[t] < narrow;
+        }
+        if (!fits) {
+            const auto lo = range2(i, j, k0, k1, rows[0], rows[1], col);
+            const auto hi = range2(i + 2, j, k0, k1, rows[2], rows[3], col);
+            return {lo[0], lo[1], hi[0], hi[1]};
+        }
+        std::array<Best<std::int64_t>, 4> best = min_plus_quad(rows, col, dims + k0 + 1, a, k1 - k0);
+        for (Best<std::int64_t>& b : best) {
+            b.m += k0;
+        }
+        return best;
+    }
+    [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) { return m; }
+    /// Whether push may be used (the saturating arithmetic goes through range only).
+    [[nodiscard]] bool pushes() const { return !saturating; }
+    /// push for every k in [k0, k1) (chain_push_rows where the products are narrow, else push k by k).
+    void push_rows(std::int64_t i,
+                   std::int64_t k0,
+                   std::int64_t k1,
+                   const std::int64_t* cik,
+                   const std::int64_t* crows,
+                   std::int64_t stride,
+                   std::int64_t j0,
+                   std::int64_t* val,
+                   std::int64_t* arg) const;
+    /// For j in [j0, j0 + len): the candidate c(i,k) + c(k+1,j) + dims[i]·dims[k+1]·dims[j+1] (crow[j − j0] =
+    /// c(k+1, j)) replaces (val, arg)[j − j0] when strictly smaller — the same int64 value as range computes.
+    void push(std::int64_t i,
+              std::int64_t k,
+              std::int64_t cik,
+              const std::int64_t* crow,
+              std::int64_t j0,
+              std::int64_t len,
+              std::int64_t* val,
+              std::int64_t* arg) const {
+        const std::int64_t a = dims[i] * dims[k + 1];
+        const std::int64_t* g = dims + j0 + 1;
+        std::int64_t m = 0;
+        if (a < (std::int64_t{1} << 32)) {  // dims below 2^21 (not saturating): the product is one vpmuludq
+            using V = Simd<std::int64_t>::V;
+            V vc;
+            V va;
+            V vk;
+            for (int l = 0; l < 8; ++l) {
+                vc[l] = cik;
+                va[l] = a;
+                vk[l] = k;
+            }
+            for (; m + 8 <= len; m += 8) {
+                V x;
+                V z;
+                V v;
+                V w;
+                std::memcpy(&x, crow + m, sizeof(V));
+                std::memcpy(&z, g + m, sizeof(V));
+                std::memcpy(&v, val + m, sizeof(V));
+                std::memcpy(&w, arg + m, sizeof(V));
+                const V c = vc + x + times<V, true>(va, z);
+                const V less = c < v;
+                v = less ? c : v;
+                w = less ? vk : w;
+                std::memcpy(val + m, &v, sizeof(V));
+                std::memcpy(arg + m, &w, sizeof(V));
+            }
+        }
+        for (; m < len; ++m) {
+            const std::int64_t c = cik + crow[m] + a * g[m];
+            const bool less = c < val[m];
+            val[m] = less ? c : val[m];
+            arg[m] = less ? k : arg[m];
+        }
+    }
+    /// The upper edge of row i of an off-diagonal block [b0, b1) and its entries made final (push_edges): for each
+    /// strip of 8 columns j, the k in [b0, strip) in registers (k inner, as chain_push_rows: no load and store of
+    /// val and arg per k, no scalar tail per j), then the strip's own k one by one, each entry made final by
+    /// finish(j, value, k) and pushed to the strip's later lanes. row[k − i] = c(i, k), written by finish before a
+    /// later strip reads it; diag[(k − b0)·width + (j − b0)] = c(k, j) for k ≤ j; val and arg hold the lower edge
+    /// and the middle merged. The same candidates, k ascending with strict <, as push k by k: the same (val, arg).
+    /// Returns false (nothing done) without AVX-512 or where some dims[i]·dims[k + 1] reaches 2^32; push_edges then
+    /// takes the push form.
+    template <class Finish>
+    bool upper_edge(std::int64_t i,
+                    std::int64_t b0,
+                    std::int64_t b1,
+                    const std::int64_t* row,
+                    const std::int64_t* diag,
+                    const std::int64_t* val,
+                    const std::int64_t* arg,
+                    const Finish& finish) const {
+#if defined(__AVX512F__)
+        using V = Simd<std::int64_t>::V;
+        using I = Lanes;
+        const std::int64_t width = b1 - b0;
+        std::int64_t top = 0;
+        for (std::int64_t k = b0; k + 1 < b1; ++k) {
+            top = std::max(top, dims[k + 1]);
+        }
+        if (saturating || dims[i] * top >= (std::int64_t{1} << 32)) {  // not saturating: dims below 2^21
+            return false;
+        }
+        const V vtop = V{} + std::numeric_limits<std::int64_t>::max();
+        const auto load = [](__mmask8 mask, V src, const std::int64_t* p) {
+            return reinterpret_cast<V>(_mm512_mask_loadu_epi64(reinterpret_cast<__m512i>(src), mask, p));
+        };
+        for (std::int64_t s0 = b0; s0 < b1; s0 += 8) {
+            const std::int64_t len = std::min<std::int64_t>(8, b1 - s0);
+            const __mmask8 valid = valid_lanes(len);
+            V v = load(valid, vtop, val + (s0 - b0));
+            V w = load(valid, V{}, arg + (s0 - b0));
+            const V z = load(valid, V{}, dims + s0 + 1);
+            const std::int64_t* crows = diag + (s0 - b0);
+            for (std::int64_t k = b0; k < s0; ++k) {
+                const V x = load(valid, V{}, crows + (k + 1 - b0) * width);
+                const V c = (V{} + row[k - i]) + x + times<V, true>(V{} + dims[i] * dims[k + 1], z);
+                const I less = c < v;
+                v = less ? c : v;
+                w = less ? V{} + k : w;
+            }
+            // The strip's own k, one by one: lane t is final once the pushes of the lanes before it are in, and
+            // is pushed (k = s0 + t) to the lanes after it. The value travels as a lane broadcast (vpermq), not
+            // through memory: the chain from one lane to the next is the strip's critical path (a store and a
+            // scalar reload of the vector ran at about a third of push_edges' cycles in perf). maskz with every lane
+            // set: GCC 12 reports the plain intrinsic's undefined source as uninitialised (see times).
+            for (std::int64_t t = 0; t + 1 < len; ++t) {
+                const std::int64_t j = s0 + t;
+                const auto later = static_cast<__mmask8>(valid & ~((2U << t) - 1U));  // c(j + 1, j') set for j' > j
+                const V xz =
+                    load(later, V{}, crows + (j + 1 - b0) * width) + times<V, true>(V{} + dims[i] * dims[j + 1], z);
+                const V c = reinterpret_cast<V>(_mm512_maskz_permutexvar_epi64(
+                                0xFF, _mm512_set1_epi64(t), reinterpret_cast<__m512i>(v))) +
+                            xz;
+                const __mmask8 less =
+                    _mm512_mask_cmplt_epi64_mask(later, reinterpret_cast<__m512i>(c), reinterpret_cast<__m512i>(v));
+                v = reinterpret_cast<V>(
+                    _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(v), less, reinterpret_cast<__m512i>(c)));
+                w = reinterpret_cast<V>(
+                    _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(w), less, _mm512_set1_epi64(j)));
+            }
+            alignas(64) std::array<std::int64_t, 8> vs{};
+            alignas(64) std::array<std::int64_t, 8> ws{};
+            std::memcpy(vs.data(), &v, sizeof(V));
+            std::memcpy(ws.data(), &w, sizeof(V));
+            for (std::int64_t t = 0; t < len; ++t) {
+                finish(s0 + t, vs[static_cast<std::size_t>(t)], ws[static_cast<std::size_t>(t)]);
+            }
+        }
+        return true;
+#else
+        (void)i, (void)b0, (void)b1, (void)row, (void)diag, (void)val, (void)arg, (void)finish;
+        return false;
+#endif
+    }
+};
+
+/// ChainPolicy::push for every k in [k0, k1), k ascending, with the candidates of a strip of 8 j kept in registers
+/// across the k: push's loop, k outer, loaded and stored val and arg for every k (four loads and two stores a vector;
+/// the loop was a quarter of a one-processor run at n = 1000 in perf). cik[k − k0] = c(i, k); the row of c(k + 1, ·)
+/// for the block's columns at crows + (k − k0)·stride, stride the block's width (the length of val and arg). Every
+/// dims[i]·dims[k + 1] below 2^32 (see times). The same candidates in the same order with strict <: the same
+/// (val, arg) as push k by k.
+inline void chain_push_rows(const std::int64_t* dims,
+                            std::int64_t i,
+                            std::int64_t k0,
+                            std::int64_t k1,
+                            const std::int64_t* cik,
+                            const std::int64_t* crows,
+                            std::int64_t stride,
+                            std::int64_t j0,
+                            std::int64_t* val,
+                            std::int64_t* arg) {
+    using V = Simd<std::int64_t>::V;
+    const std::int64_t len = stride;  // the block's width: val, arg and the rows of c(k + 1, ·) alike
+    const std::int64_t* g = dims + j0 + 1;
+    std::int64_t m = 0;
+    for (; m + 8 <= len; m += 8) {
+        V v;
+        V w;
+        V z;
+        std::memcpy(&v, val + m, sizeof(V));
+        std::memcpy(&w, arg + m, sizeof(V));
+        std::memcpy(&z, g + m, sizeof(V));
+        for (std::int64_t k = k0; k < k1; ++k) {
+            const std::int64_t a = dims[i] * dims[k + 1];
+            V x;
+            std::memcpy(&x, crows + (k - k0) * stride + m, sizeof(V));
+            const V c = (V{} + cik[k - k0]) + x + times<V, true>(V{} + a, z);
+            const V less = c < v;
+            v = less ? c : v;
+            w = less ? V{} + k : w;
+        }
+        std::memcpy(val + m, &v, sizeof(V));
+        std::memcpy(arg + m, &w, sizeof(V));
+    }
+    for (std::int64_t k = k0; k < k1 && m < len; ++k) {
+        const std::int64_t a = dims[i] * dims[k + 1];
+        for (std::int64_t t = m; t < len; ++t) {
+            const std::int64_t c = cik[k - k0] + crows[(k - k0) * stride + t] + a * g[t];
+            const bool less = c < val[t];
+            val[t] = less ? c : val[t];
+            arg[t] = less ? k : arg[t];
+        }
+    }
+}
+
+inline void ChainPolicy::push_rows(std::int64_t i,
+                                   std::int64_t k0,
+                                   std::int64_t k1,
+                                   const std::int64_t* cik,
+                                   const std::int64_t* crows,
+                                   std::int64_t stride,
+                                   std::int64_t j0,
+                                   std::int64_t* val,
+                                   std::int64_t* arg) const {
+    std::int64_t top = 0;
+    for (std::int64_t k = k0; k < k1; ++k) {
+        top = std::max(top, dims[k + 1]);
+    }
+    if (dims[i] * top < (std::int64_t{1} << 32)) {  // dims below 2^21 (pushes: not saturating): no overflow
+        chain_push_rows(dims, i, k0, k1, cik, crows, stride, j0, val, arg);
+        return;
+    }
+    for (std::int64_t k = k0; k < k1; ++k) {
+        push(i, k, cik[k - k0], crows + (k - k0) * stride, j0, stride, val, arg);
+    }
+}
+
+}  // namespace llc::detail::interval_dp

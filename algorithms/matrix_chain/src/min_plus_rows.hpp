@@ -1,0 +1,201 @@
+#pragma once
+// The engine's middle-range kernel (interval_dp.hpp, compute_middle), private to llc_algorithms: R rows of a block
+// against one column at once.
+#include <array>
+#include <cstdint>
+#include <cstring>
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+#include <limits>
+#include <tuple>
+#include <type_traits>
+
+#include "min_plus.hpp"
+
+namespace llc::detail::interval_dp {
+
+/// min_plus of R rows against one column at once (int64, weighted, narrow: every a[r] and g[m] below 2^32): rows
+/// i … i + R − 1 of a block against column j. The column (read from L2 in the engine's middle range) and the
+/// dimensions g are loaded once for all R rows: with R = 4 a group of 32 k loads 4 column and 4 g vectors for 16
+/// candidate vectors, against 8 for 8 with two rows (min_plus_pair), and the rows stay in L1 across the block's
+/// columns. Per row the same groups, strict < and first-equal scan as min_plus: each result is exactly min_plus's
+/// (the smallest k on a tie).
+/// One row's share of a group of 32 k (min_plus_rows): the candidates x + y + a·z of the four vectors, their minimum
+/// kept per lane with the group's start where strictly smaller. Plain vector arguments, inlined: held in registers.
+inline __attribute__((always_inline)) void fold_group(const Simd<std::int64_t>::V x0,
+                                                      const Simd<std::int64_t>::V x1,
+                                                      const Simd<std::int64_t>::V x2,
+                                                      const Simd<std::int64_t>::V x3,
+                                                      const Simd<std::int64_t>::V y0,
+                                                      const Simd<std::int64_t>::V y1,
+                                                      const Simd<std::int64_t>::V y2,
+                                                      const Simd<std::int64_t>::V y3,
+                                                      const Simd<std::int64_t>::V z0,
+                                                      const Simd<std::int64_t>::V z1,
+                                                      const Simd<std::int64_t>::V z2,
+                                                      const Simd<std::int64_t>::V z3,
+                                                      const Simd<std::int64_t>::V va,
+                                                      const Lanes start,
+                                                      Simd<std::int64_t>::V& vbest,
+                                                      Lanes& vgroup) {
+    using V = Simd<std::int64_t>::V;
+    const V c0 = x0 + y0 + times<V, true>(va, z0);
+    const V c1 = x1 + y1 + times<V, true>(va, z1);
+    const V c2 = x2 + y2 + times<V, true>(va, z2);
+    const V c3 = x3 + y3 + times<V, true>(va, z3);
+    const V ma = c1 < c0 ? c1 : c0;
+    const V mb = c3 < c2 ? c3 : c2;
+    const V mm = mb < ma ? mb : ma;
+    const Lanes less = mm < vbest;
+    vbest = less ? mm : vbest;
+    vgroup = less ? start : vgroup;
+}
+
+/// min_plus of four rows against one column at once (int64, weighted, narrow: every a[r] and g[m] below 2^32): rows
+/// i … i + 3 of a block against column j. The column (read from L2 in the engine's middle range) and the dimensions g
+/// are loaded once for the four rows: a group of 32 k loads 4 column and 4 g vectors for 16 candidate vectors, against
+/// 8 for 8 with two rows (min_plus_pair), and the four rows stay in L1 across the block's columns. Per row the same
+/// groups, strict < and first-equal scan as min_plus: each result is exactly min_plus's (the smallest k on a tie).
+inline std::array<Best<std::int64_t>, 4> min_plus_quad(const std::array<const std::int64_t*, 4>& rows,
+                                                       const std::int64_t* col,
+                                                       const std::int64_t* g,
+                                                       const std::array<std::int64_t, 4>& a,
+                                                       std::int64_t len) {
+    using T = std::int64_t;
+    using V = Simd<T>::V;
+    using I = Lanes;
+    constexpr int lanes = 8;
+    constexpr std::int64_t group = 4 * lanes;
+    constexpr T top_value = std::numeric_limits<T>::max();
+    std::array<Best<T>, 4> best;
+    best.fill(Best<T>{top_value, 0});
+    std::int64_t m = 0;
+#if defined(__AVX512F__)
+    constexpr bool masked_tail = true;
+#else
+    constexpr bool masked_tail = false;
+#endif
+    if (len >= group || (masked_tail && len > 0)) {
+        const T* const r0 = rows[0];
+        const T* const r1 = rows[1];
+        const T* const r2 = rows[2];
+        const T* const r3 = rows[3];
+        const V va0 = V{} + a[0];
+        const V va1 = V{} + a[1];
+        const V va2 = V{} + a[2];
+        const V va3 = V{} + a[3];
+        V vb0 = V{} + top_value;
+        V vb1 = vb0;
+        V vb2 = vb0;
+        V vb3 = vb0;
+        I vg0 = I{} + 0;
+        I vg1 = vg0;
+        I vg2 = vg0;
+        I vg3 = vg0;
+        I start = vg0;
+        const auto ld = [](const T* p) {
+            V v;
+            std::memcpy(&v, p, sizeof(V));
+            return v;
+        };
+        for (; m + group <= len; m += group) {
+            const V y0 = ld(col + m);
+            const V y1 = ld(col + m + lanes);
+            const V y2 = ld(col + m + 2 * lanes);
+            const V y3 = ld(col + m + 3 * lanes);
+            const V z0 = ld(g + m);
+            const V z1 = ld(g + m + lanes);
+            const V z2 = ld(g + m + 2 * lanes);
+            const V z3 = ld(g + m + 3 * lanes);
+            const T* p = r0 + m;
+            fold_group(ld(p), ld(p + 8), ld(p + 16), ld(p + 24), y0, y1, y2, y3, z0, z1, z2, z3, va0, start, vb0, vg0);
+            p = r1 + m;
+            fold_group(ld(p), ld(p + 8), ld(p + 16), ld(p + 24), y0, y1, y2, y3, z0, z1, z2, z3, va1, start, vb1, vg1);
+            p = r2 + m;
+            fold_group(ld(p), ld(p + 8), ld(p + 16), ld(p + 24), y0, y1, y2, y3, z0, z1, z2, z3, va2, start, vb2, vg2);
+            p = r3 + m;
+            fold_group(ld(p), ld(p + 8), ld(p + 16), ld(p + 24), y0, y1, y2, y3, z0, z1, z2, z3, va3, start, vb3, vg3);
+            start += group;
+        }
+#if defined(__AVX512F__)
+        if (m < len) {
+            // The last, partial group, its lanes past len masked (not loaded, and set above every candidate), as in
+            // min_plus_pair.
+            const __mmask8 k0 = valid_lanes(len - m);
+            const __mmask8 k1 = valid_lanes(len - m - lanes);
+            const __mmask8 k2 = valid_lanes(len - m - 2 * lanes);
+            const __mmask8 k3 = valid_lanes(len - m - 3 * lanes);
+            const auto mld = [](__mmask8 k, const T* p) { return reinterpret_cast<V>(_mm512_maskz_loadu_epi64(k, p)); };
+            const V y0 = mld(k0, col + m);
+            const V y1 = mld(k1, col + m + lanes);
+            const V y2 = mld(k2, col + m + 2 * lanes);
+            const V y3 = mld(k3, col + m + 3 * lanes);
+            const V z0 = mld(k0, g + m);
+            const V z1 = mld(k1, g + m + lanes);
+            const V z2 = mld(k2, g + m + 2 * lanes);
+            const V z3 = mld(k3, g + m + 3 * lanes);
+            const V top = V{} + top_value;
+            const auto tail_row = [&](const T* row, V va, V& vb, I& vg) {
+                const auto cand = [&](__mmask8 k, std::int64_t at, V y, V z) {
+                    return reinterpret_cast<V>(
+                        _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(top),
+                                              k,
+                                              reinterpret_cast<__m512i>(mld(k, row + at) + y + times<V, true>(va, z))));
+                };
+                const V c0 = cand(k0, m, y0, z0);
+                const V c1 = cand(k1, m + lanes, y1, z1);
+                const V c2 = cand(k2, m + 2 * lanes, y2, z2);
+                const V c3 = cand(k3, m + 3 * lanes, y3, z3);
+                const V ma = c1 < c0 ? c1 : c0;
+                const V mb = c3 < c2 ? c3 : c2;
+                const V mm = mb < ma ? mb : ma;
+                const I less = mm < vb;
+                vb = less ? mm : vb;
+                vg = less ? start : vg;
+            };
+            tail_row(r0, va0, vb0, vg0);
+            tail_row(r1, va1, vb1, vg1);
+            tail_row(r2, va2, vb2, vg2);
+            tail_row(r3, va3, vb3, vg3);
+            m = len;
+        }
+#endif
+        const std::array<V, 4> vas{va0, va1, va2, va3};
+        const std::array<V, 4> vbs{vb0, vb1, vb2, vb3};
+        const std::array<I, 4> vgs{vg0, vg1, vg2, vg3};
+        for (std::size_t r = 0; r < 4; ++r) {
+            std::int64_t first = 0;
+            std::tie(best[r].value, first) = merge_lanes(vbs[r], vgs[r]);
+            const T* row = rows[r];
+            const V var = vas[r];
+            const auto load = [&](std::int64_t at) {
+#if defined(__AVX512F__)
+                // Masked past len (the partial group): those lanes read nothing and hold the top, never the best.
+                const __mmask8 k = valid_lanes(len - at);
+                const V x = reinterpret_cast<V>(_mm512_maskz_loadu_epi64(k, row + at));
+                const V y = reinterpret_cast<V>(_mm512_maskz_loadu_epi64(k, col + at));
+                const V z = reinterpret_cast<V>(_mm512_maskz_loadu_epi64(k, g + at));
+                return reinterpret_cast<V>(
+                    _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(V{} + top_value),
+                                          k,
+                                          reinterpret_cast<__m512i>(x + y + times<V, true>(var, z))));
+#else
+                return ld(row + at) + ld(col + at) + times<V, true>(var, ld(g + at));
+#endif
+            };
+            best[r].m = first_equal<V>(load, first, best[r].value);
+        }
+    }
+    if (m < len) {  // the rest, one row at a time; its m lie above the groups', so a tie keeps theirs
+        for (std::size_t r = 0; r < 4; ++r) {
+            const Best<T> rest = min_plus<T, true, true>(rows[r] + m, col + m, g + m, a[r], len - m);
+            if (rest.value < best[r].value) {
+                best[r] = {rest.value, rest.m + m};
+            }
+        }
+    }
+    return best;
+}
+
+}  // namespace llc::detail::interval_dp
