@@ -26,7 +26,9 @@ def read(path):
             key = (r["algorithm"], int(r["p"]), int(r["n"]))
             point = rows.setdefault(key, {"measured": float(r["measured_median_s"]), "family": r["family"]})
             if r["model"] in MODELS:
-                point[r["model"]] = (float(r["predicted_s"]), float(r["relative_error"]), r["extrapolated"] == "1")
+                # Empty where the model could not price the point (e.g. (b) without a lockstep table at P): NaN.
+                number = lambda x: float(x) if x else float("nan")  # noqa: E731
+                point[r["model"]] = (number(r["predicted_s"]), number(r["relative_error"]), r["extrapolated"] == "1")
     return rows
 
 
