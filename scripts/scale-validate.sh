@@ -13,7 +13,17 @@
 #   LLC_SCALE_OUT      report directory (default build-smpi/scale-report)
 #   LLC_SCALE_BIN      where llc-probe and llc-validate are (default build-smpi/bin: the -DLLC_MPI=smpi build)
 #   LLC_SCALE_SIZES    llc-validate --sizes (default small); LLC_SCALE_ALGORITHMS llc-validate --algorithms
-#   LLC_SCALE_PROBE    extra llc-probe options (default --quick); LLC_SCALE_VALIDATE (default --quick)
+#   LLC_SCALE_PROBE    extra llc-probe options of the probes at P (default --quick); LLC_SCALE_VALIDATE (default
+#                      --quick). The probes at P measure the collectives only (--no-kernels is added): the kernel
+#                      constants, host-timed bursts that SMPI charges as they ran here, come from one profile:
+#   LLC_SCALE_KERNELS  a profile whose kernel constants (and meta.llc_bytes) go into every profile at P where it has
+#                      none (e.g. one probed natively: mpirun -np 1 build/bin/llc-probe --quick --out k.json); default:
+#                      probed once under the launcher at P = 1 (LLC_SCALE_KERNEL_PROBE, default --quick --quiet) into
+#                      OUT/profile-kernels.json; "none", or --no-kernels in LLC_SCALE_PROBE: no kernel constants
+#                      (collectives and broadcasts only, the runs before the algorithms were validated at scale)
+#   LLC_SCALE_LARGEST  1: llc-validate --largest, one size a case (the largest of LLC_SCALE_SIZES: under SMPI every
+#                      rank's compute runs on this machine in turn); 0: every size. Default 1 with kernels, else 0.
+#   SMPI_COLL_SELECTOR smpi/coll-selector (default ompi: Open MPI's collective algorithms, as the SMPI tests run)
 #   SMPI_HOST_SPEED    smpi/host-speed in flop/s (default: the platform's first host speed, so that a compute burst
 #                      timed on this machine lasts as long in the simulation); SMPI_CPU_THRESHOLD smpi/cpu-threshold
 #   LLC_SCALE_RUN      the launcher up to and including "-np" (default: smpirun on PLATFORM and HOSTFILE); e.g.
@@ -54,7 +64,19 @@ PY
     speed=${SMPI_HOST_SPEED:-$(grep -o 'speed="[^"]*"' "$platform" | head -1 | sed 's/speed="\(.*\)"/\1/')}
     cfg=(--cfg=smpi/host-speed:"${speed:-1Gf}")
     [ -n "${SMPI_CPU_THRESHOLD:-}" ] && cfg+=(--cfg=smpi/cpu-threshold:"$SMPI_CPU_THRESHOLD")
-    run="smpirun -platform $platform -hostfile $hostfile ${cfg[*]} --cfg=smpi/display-timing:yes -np"
+    # Open MPI's choices of collective algorithm, as the SMPI tests and the default build run them; SMPI's own
+    # default (linear, P² messages) took 779 s to probe and 1131 s to validate the collectives at P = 64.
+    cfg+=(--cfg=smpi/coll-selector:"${SMPI_COLL_SELECTOR:-ompi}")
+    # Two of SMPI 3.32's ompi choices abort llc-probe: reduce's pipeline ("Actor pid=-1 is gone??" at 1 MiB, P = 4)
+    # and alltoall's pair (powers of two only, picked at p = 3). Binomial reduce and ring (pairwise) alltoall are
+    # Open MPI's algorithms for those cases too; SMPI_COLL_OVERRIDES replaces the pair (empty: none).
+    if [ "${SMPI_COLL_SELECTOR:-ompi}" = ompi ]; then
+        # shellcheck disable=SC2206  # a word list on purpose
+        cfg+=(${SMPI_COLL_OVERRIDES---cfg=smpi/reduce:binomial --cfg=smpi/alltoall:ring})
+    fi
+    # smpi_colls: the ompi allreduce logs a line per call where it falls back to its default (megabytes a run).
+    run="smpirun -platform $platform -hostfile $hostfile ${cfg[*]} --cfg=smpi/display-timing:yes"
+    run="$run --log=smpi_colls.thres:warning -np"
 else
     run=$LLC_SCALE_RUN
     speed="(not simulated)"
@@ -68,6 +90,18 @@ probe_opts=${LLC_SCALE_PROBE:---quick}
 validate_opts=${LLC_SCALE_VALIDATE:---quick}
 algorithms=()
 [ -n "${LLC_SCALE_ALGORITHMS:-}" ] && algorithms=(--algorithms "$LLC_SCALE_ALGORITHMS")
+kernels=${LLC_SCALE_KERNELS:-probe}
+case " $probe_opts " in
+    *" --no-kernels "*) kernels=none ;;
+    *) probe_opts="$probe_opts --no-kernels" ;;
+esac
+largest=1
+[ "$kernels" = none ] && largest=0
+[ "${LLC_SCALE_LARGEST:-$largest}" = 1 ] && algorithms+=(--largest)
+if [ "$kernels" != probe ] && [ "$kernels" != none ] && [ ! -f "$kernels" ]; then
+    echo "scale-validate.sh: LLC_SCALE_KERNELS '$kernels': no such profile (a profile file, 'probe' or 'none')" >&2
+    exit 2
+fi
 for tool in llc-probe llc-validate; do
     if [ ! -x "$bin/$tool" ]; then
         echo "scale-validate.sh: LLC_SCALE_BIN '$bin': no $tool there (build with -DLLC_MPI=smpi first)" >&2
@@ -84,7 +118,8 @@ step() {
     shift 2
     local start end
     start=$(date +%s.%N)
-    if ! "$@" >"$out/$name-P$p.log" 2>&1; then
+    # smpirun exits 0 when a rank called MPI_Abort (llc's fatal errors do): its log says so.
+    if ! "$@" >"$out/$name-P$p.log" 2>&1 || grep -q "MPI_Abort was called" "$out/$name-P$p.log"; then
         echo "scale-validate.sh: $name at P = $p failed; see $out/$name-P$p.log" >&2
         tail -20 "$out/$name-P$p.log" >&2
         exit 1
@@ -96,13 +131,43 @@ step() {
     echo "== $name at P = $p: $wall s wall"
 }
 
-echo "== scale-validate: P = $ps, base profile P = $base, host speed $speed, load: $(cut -d' ' -f1-3 /proc/loadavg)"
-# shellcheck disable=SC2086  # $run and the option strings are word lists on purpose
-for p in $(echo "$base $ps" | tr ' ' '\n' | sort -n -u); do
+echo "== scale-validate: P = $ps, base profile P = $base, host speed $speed, kernels $kernels," \
+    "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ "$kernels" = probe ]; then
+    # shellcheck disable=SC2086  # $run and the option strings are word lists on purpose
+    step kernels 1 $run 1 "$bin/llc-probe" ${LLC_SCALE_KERNEL_PROBE:---quick --quiet} --out "$out/profile-kernels.json"
+    kernels=$out/profile-kernels.json
+fi
+# probe P: the profile at P (collectives, no kernels), then the kernel constants merged into it where it has none
+# (its lockstep tables, measured with the collectives at its own p, stay), as llc-validate --reprice-supplement fills
+# a profile in.
+probe() {
+    local p=$1
+    # shellcheck disable=SC2086  # $run and the option strings are word lists on purpose
     step probe "$p" $run "$p" "$bin/llc-probe" $probe_opts --out "$out/profile-P$p.json"
-done
+    [ "$kernels" = none ] && return 0
+    /usr/bin/python3 - "$out/profile-P$p.json" "$kernels" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f:
+    profile = json.load(f)
+with open(sys.argv[2]) as f:
+    source = json.load(f)
+added = {k: v for k, v in source.get("kernels", {}).items() if k not in profile.setdefault("kernels", {})}
+profile["kernels"].update(added)
+if not profile.setdefault("meta", {}).get("llc_bytes", 0) > 0 and "llc_bytes" in source.get("meta", {}):
+    profile["meta"]["llc_bytes"] = source["meta"]["llc_bytes"]
+with open(sys.argv[1], "w") as f:
+    json.dump(profile, f, indent=1, sort_keys=True)
+print(f"== {sys.argv[1]}: {len(added)} kernel constants from {sys.argv[2]}")
+PY
+}
+
+# The base profile first, then each P in turn (probe, validate, reprice), so that a run stopped early has every
+# step of the P it finished (scale_report.py reports the P whose results exist).
+probe "$base"
 # shellcheck disable=SC2086
 for p in $ps; do
+    [ "$p" = "$base" ] || probe "$p"
     step validate "$p" $run "$p" "$bin/llc-validate" $validate_opts --no-plots --sizes "$sizes" "${algorithms[@]}" \
         --p "$p" --profile "$out/profile-P$p.json" --out "$out/a-P$p"
     # (b): the same measurements, priced by the base profile; no simulation, but the SMPI binary needs smpirun.

@@ -26,7 +26,9 @@ def read(path):
             key = (r["algorithm"], int(r["p"]), int(r["n"]))
             point = rows.setdefault(key, {"measured": float(r["measured_median_s"]), "family": r["family"]})
             if r["model"] in MODELS:
-                point[r["model"]] = (float(r["predicted_s"]), float(r["relative_error"]), r["extrapolated"] == "1")
+                # Empty where the model could not price the point (e.g. (b) without a lockstep table at P): NaN.
+                number = lambda x: float(x) if x else float("nan")  # noqa: E731
+                point[r["model"]] = (number(r["predicted_s"]), number(r["relative_error"]), r["extrapolated"] == "1")
     return rows
 
 
@@ -115,6 +117,7 @@ def main():
         md.append(f"Goal (b), CCM median ≤ 20 % at P = {last}: {len(b_miss)} cases miss"
                   + (": " + ", ".join(b_miss) if b_miss else "") + ".")
     md += terms(out, base, ps[-1]) if ps and ps[-1] != base else []
+    md += supersteps(out, ps, summary)
     md += ["", "## Wall time of each step", "", "| step | P | wall s |", "|---|---|---|"]
     times = os.path.join(out, "wall-times.csv")
     if os.path.exists(times):
@@ -190,6 +193,59 @@ def terms(out, base, p):
             row(f"BSP {key}", lambda h, k=key: at_p["bsp"][str(p)][k],
                 {q: (lambda h, v=v[key]: v) for q, v in at_base.get("bsp", {}).items()})
     return lines
+
+
+def flatten(node, acc):
+    """Sums of one traced comparison's matched nodes per (label, op): predicted and measured compute and comm."""
+    if node.get("kind") in ("normal", "division") and node.get("status") == "matched":
+        key = (node["label"] or node["kind"], node.get("op", ""))
+        sums = acc.setdefault(key, [0.0, 0.0, 0.0, 0.0, 0])
+        for i, field in enumerate(("predicted_compute", "measured_compute", "predicted_comm", "measured_comm")):
+            value = node.get(field)
+            sums[i] += value if isinstance(value, (int, float)) and math.isfinite(value) else 0.0
+        sums[4] += 1
+    for child in node.get("children", []):
+        flatten(child, acc)
+    return acc
+
+
+def ms(x):
+    return f"{1e3 * x:.3f}"
+
+
+def supersteps(out, ps, summary):
+    """The traced runs of (a) (llc-validate traces the largest size at p = P): per case and P the predicted and
+    measured compute, communication and division time, and the superstep (label, operation) whose predicted minus
+    measured time is largest in magnitude: where a case misses, the term that is off."""
+    lines = ["", "## Where the time goes: the traced runs of (a), superstep by superstep", "",
+             "Per case and P (the traced run at the case's size, p = P): predicted / measured milliseconds of compute "
+             "(W, kernels × work), communication (T_f of the supersteps' collectives) and divisions (T_g); the "
+             "superstep (label, operation, how many) with the largest |predicted − measured| and its two times "
+             "(compute + comm). Rows for the collectives' cases are left out (one superstep each).", "",
+             "| case | P | n | CCM (a) | compute | comm | division | largest |predicted − measured| |",
+             "|---|---|---|---|---|---|---|---|"]
+    any_row = False
+    for p in ps:
+        path = os.path.join(out, f"a-P{p}", "supersteps.json")
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            data = json.load(f).get("supersteps", [])
+        for s in data:
+            if s.get("p") != p:
+                continue
+            acc = flatten(s["comparison"]["root"], {})
+            if sum(v[4] for v in acc.values()) <= 1:
+                continue
+            worst = max(acc.items(), key=lambda kv: abs(kv[1][0] + kv[1][2] - kv[1][1] - kv[1][3]))
+            (label, op), v = worst
+            pr, me = s["predicted"], s["measured"]
+            err = summary.get(("a", s["algorithm"], p), [float("nan")])[0]
+            lines.append(f"| {s['algorithm']} | {p} | {s['n']} | {pct(err)} % | {ms(pr['compute'])} / "
+                         f"{ms(me['compute'])} | {ms(pr['comm'])} / {ms(me['comm'])} | {ms(pr['division'])} / "
+                         f"{ms(me['division'])} | {label} {op} ×{v[4]}: {ms(v[0] + v[2])} / {ms(v[1] + v[3])} |")
+            any_row = True
+    return lines if any_row else []
 
 
 def plot(out, runs, algorithms, ps):

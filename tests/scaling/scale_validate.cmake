@@ -58,6 +58,41 @@ if(NOT n EQUAL 7)  # header, probe at 2 and 4, validate and reprice at 2 and 4
     message(FATAL_ERROR "wall-times.csv has ${n} lines, expected 7: ${times}")
 endif()
 
+# The algorithms' path at small P: kernel constants from one profile (here the accuracy gate's recorded one) merged
+# into the profile probed at P without kernels, one size a case (--largest), the traced run's supersteps in scale.md.
+set(ENV{LLC_SCALE_OUT} ${WORK}/algorithms)
+set(ENV{LLC_SCALE_PS} "2")
+set(ENV{LLC_SCALE_ALGORITHMS} matrix-chain)
+set(ENV{LLC_SCALE_PROBE} "--quick --max-bytes 4096 --sizes 4 --max-reps 5 --quiet")
+set(ENV{LLC_SCALE_KERNELS} ${SOURCE}/tests/data/accuracy/profile.json)
+execute_process(COMMAND ${SOURCE}/scripts/scale-validate.sh RESULT_VARIABLE status OUTPUT_VARIABLE out
+                ERROR_VARIABLE err TIMEOUT 300)
+message("${out}")
+if(NOT status EQUAL 0)
+    message(FATAL_ERROR "scale-validate.sh (matrix-chain, kernels from a profile) exited with ${status}: ${err}")
+endif()
+file(READ ${WORK}/algorithms/profile-P2.json profile)
+if(NOT profile MATCHES "\"mc\\.update\\.2\\^4\"" OR NOT profile MATCHES "\"lockstep\\.excess\\.p2\\.2\\^11\"")
+    message(FATAL_ERROR "profile-P2.json lacks the merged kernel constant mc.update.2^4 or its own lockstep table")
+endif()
+file(STRINGS ${WORK}/algorithms/a-P2/results.csv rows REGEX "^matrix-chain,")
+foreach(row ${rows})
+    if(NOT row MATCHES "^matrix-chain,[^,]*,[^,]*,400,")
+        message(FATAL_ERROR "--largest: a size other than small's largest (400) was measured: ${row}")
+    endif()
+endforeach()
+file(READ ${WORK}/algorithms/scale.md md)
+if(NOT md MATCHES "\\| matrix-chain \\| [0-9]+ / [0-9—]+ / [0-9—]+ \\|"
+   OR NOT md MATCHES "\\| matrix-chain \\| 2 \\| 400 \\| [0-9]+ % \\|")
+    message(FATAL_ERROR "scale.md: no (a) row or no superstep row for matrix-chain at P = 2:\n${md}")
+endif()
+set(ENV{LLC_SCALE_KERNELS} ${WORK}/no-such-profile.json)
+execute_process(COMMAND ${SOURCE}/scripts/scale-validate.sh RESULT_VARIABLE status ERROR_VARIABLE err)
+if(NOT status EQUAL 2 OR NOT err MATCHES "LLC_SCALE_KERNELS '.*no-such-profile.json': no such profile")
+    message(FATAL_ERROR "scale-validate.sh with a missing kernel profile: status ${status}, '${err}'")
+endif()
+unset(ENV{LLC_SCALE_KERNELS})
+
 unset(ENV{LLC_SCALE_RUN})
 execute_process(COMMAND ${SOURCE}/scripts/scale-validate.sh ${WORK}/no-such-platform.xml RESULT_VARIABLE status
                 ERROR_VARIABLE err)

@@ -56,6 +56,9 @@ struct Options {
     /// recorded measurements with a model change whose keys their profile predates; never used when measuring).
     std::string supplement;
     std::vector<int> group_sizes;  ///< --p: measure only these p (empty: every p ≤ P); SMPI runs at P = 64 need it
+    /// --largest: only the largest size of each case's class (one size a case: the SMPI scale runs, where every
+    /// rank's compute runs on the host in turn and a size costs P times its share of wall time).
+    bool largest = false;
 };
 
 const std::vector<std::string> model_names{"ccm", "bsp", "loggp", "hockney", "p3pc", "c3"};
@@ -233,13 +236,17 @@ const cost::Model* find_ccm(const std::vector<std::unique_ptr<cost::Model>>& mod
 
 /// Every point (case, size, p ≤ P the case applies to) in report order; notes each case's goal in report.goals.
 std::vector<Point> list_points(
-    const std::vector<Case>& cases, SizeClass size_class, int P, const std::vector<int>& only, Report& report) {
+    const std::vector<Case>& cases, SizeClass size_class, int P, const Options& options, Report& report) {
+    const std::vector<int>& only = options.group_sizes;
     std::vector<Point> points;
     for (std::size_t ci = 0; ci < cases.size(); ++ci) {
         report.goals[cases[ci].algorithm] = cases[ci].goal;
         report.p1_priced_by_whole_run[cases[ci].algorithm] = cases[ci].p1_priced_by_whole_run;
         const auto sizes = cases[ci].sizes(size_class);
         for (const std::int64_t n : sizes) {
+            if (options.largest && n != sizes.back()) {
+                continue;
+            }
             for (int p = 1; p <= P; ++p) {
                 const bool chosen = only.empty() || std::find(only.begin(), only.end(), p) != only.end();
                 if (chosen && (!cases[ci].applies || cases[ci].applies(p, n))) {
@@ -402,7 +409,7 @@ int run(Group& world, const Options& options) {
     const tools::SamplingRule rule = options.quick ? tools::SamplingRule{3, 14, 0.05, 0.02, 0.004, 200}
                                                    : tools::SamplingRule{4, 34, 0.2, 0.01, 0.02, 400};
 
-    const std::vector<Point> points = list_points(*cases, options.size_class, P, options.group_sizes, report);
+    const std::vector<Point> points = list_points(*cases, options.size_class, P, options, report);
     ProgressBar progress(static_cast<int>(points.size()) * measuring_rounds, root);
     // The machine's full speed, by the canary of llc/tools/timing.hpp: samples taken while it ran slower are left out
     // of the measured median (and counted), as llc-probe leaves them out of the profile.
@@ -436,6 +443,7 @@ int main(int argc, char** argv) {
         "algorithms", po::value(&algorithms), "comma-separated names, families or prefixes (default: all)")(
         "sizes", po::value(&options.size_name)->default_value("small"), "small | medium | large")(
         "p", po::value(&group_sizes), "comma-separated group sizes to measure (default: every p <= P)")(
+        "largest", po::bool_switch(&options.largest), "only the largest size of each case's --sizes class")(
         "out", po::value(&options.out)->default_value("validate-report"), "report directory")(
         "quick", po::bool_switch(&options.quick), "fewer repetitions (the demo's setting)")(
         "no-plots", po::bool_switch(&no_plots), "skip the matplotlib plots")(
