@@ -115,6 +115,8 @@ class Group {
     /// Element-wise reduction, result on every processor. `in` and `out` may be the same buffer.
     template <Reducible T>
     void allreduce(std::span<const T> in, std::span<T> out, Op op);
+    /// One value: the reduction over the ranks, on every rank. The ranks must pass the same `op` (agreed on as in the
+    /// span overload: one small allreduce, llc::Error on every rank when they differ).
     template <Reducible T>
     [[nodiscard]] T allreduce(T value, Op op);
 
