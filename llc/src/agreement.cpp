@@ -420,8 +420,8 @@ std::string Agreement::explain_pairing(const std::vector<std::string>& pairings)
             unpaired.push_back(rank + " names " + std::to_string(q) + ", but rank " + std::to_string(q) + " names " +
                                std::to_string(theirs.partner));
         } else if (mine.recv != theirs.send) {
-            sizes.push_back(rank + " receives " + std::to_string(mine.recv) + " from rank " + std::to_string(q) +
-                            ", which sends " + std::to_string(theirs.send));
+            sizes.push_back(rank + " receives " + std::to_string(mine.recv) + " elements from rank " +
+                            std::to_string(q) + ", which sends " + std::to_string(theirs.send));
         }
     }
     const auto list = [](const std::vector<std::string>& items) {
@@ -440,8 +440,8 @@ std::string Agreement::explain_pairing(const std::vector<std::string>& pairings)
                "to exchange names itself)";
     }
     if (!sizes.empty()) {
-        return std::string(function_) + ": argument 'recv.size()' differs from the partner's send.size()" + group +
-               " (" + list(sizes) + "): each rank must receive as many elements as its partner sends";
+        return std::string(function_) + ": mismatched buffer sizes between partners in group " + group_->path() + " (" +
+               list(sizes) + "): argument 'recv.size()' of each rank must equal its partner's send.size()";
     }
     return std::string(function_) + ": the exchanges of group " + group_->path() + " do not match (a hash of the '" +
            name + "' relation and the sizes differs, yet no rank's exchange " + "differs from its partner's)";

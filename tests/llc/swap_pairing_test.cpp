@@ -140,7 +140,10 @@ TEST(SwapPairing, SizeMismatchIsAnErrorEverywhere) {
     const std::vector<double> send(4, 1.0);
     std::vector<double> recv(me == 1 ? 5 : 4);
     expect_error_everywhere([&] { g.swap(partner, std::span<const double>(send), std::span<double>(recv)); },
-                            {"llc::Group::swap", "'recv.size()'", "rank 1 receives 5 from rank 0, which sends 4"});
+                            {"llc::Group::swap",
+                             "mismatched buffer sizes",
+                             "'recv.size()'",
+                             "rank 1 receives 5 elements from rank 0, which sends 4"});
 }
 
 TEST(SwapPairing, SelfSwapOfUnequalSizesIsAnErrorEverywhere) {
