@@ -195,13 +195,6 @@ int choose_batch_by_doubling(const std::function<Sample(int batch)>& take) {
 }
 
 void sleepy_barrier(MPI_Comm comm) {
-#if defined(LLC_SMPI)
-    // Under SMPI the simulated ranks take turns in one host process: a waiting rank takes nothing from the measuring
-    // ones, and a host sleep would only stall the whole simulator, 0.5 ms of host time per poll, each poll a simulated
-    // MPI_Test of 0.1 ms. A blocking barrier suspends the rank until the simulated barrier completes.
-    MPI_Barrier(comm);
-    return;
-#endif
     MPI_Request request = MPI_REQUEST_NULL;
     MPI_Ibarrier(comm, &request);
     int done = 0;
