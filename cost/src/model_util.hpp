@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include <llc/bcast_schedule.hpp>
+#include <llc/log2.hpp>
 
 namespace llc::cost::detail {
 
@@ -25,7 +26,7 @@ void check_division_arguments(const std::string& function, int P, std::span<cons
 /// A model's price of Seidel's broadcast: the report's Table I (ν = 0) with the model's per-hop start-up and per-byte
 /// time; 0 on one processor.
 [[nodiscard]] double seidel_seconds(Bcast algorithm, int P, double bytes, double startup, double per_byte);
-/// ⌈log2 P⌉ for P ≥ 1.
-[[nodiscard]] int ceil_log2(int P) noexcept;
+/// ⌈log2 P⌉ for P ≥ 1 (<llc/log2.hpp>).
+using llc::ceil_log2;
 
 }  // namespace llc::cost::detail

@@ -86,14 +86,6 @@ double seidel_seconds(Bcast algorithm, int P, double bytes, double startup, doub
     return seidel::coefficients(algorithm, P).seconds(bytes, startup, per_byte);
 }
 
-int ceil_log2(int P) noexcept {
-    int rounds = 0;
-    while ((1LL << rounds) < static_cast<long long>(P)) {
-        ++rounds;
-    }
-    return rounds;
-}
-
 }  // namespace detail
 
 using detail::Collective;

@@ -21,6 +21,54 @@ constexpr char field_separator = '\x1f';
 /// At most this many distinct values (or messages) are listed in one message; the rest are counted.
 constexpr std::size_t shown_at_most = 8;
 
+/// The agreement's allreduce combines records of four long longs: the minimum of the first three (the key, its
+/// complement, "no rank found an error") and the wrapping sum of the fourth (the pairing balance). One user-defined
+/// operation on one contiguous type of four, so that MPI never cuts a record apart.
+constexpr int record_entries = 4;
+
+void combine(void* in, void* inout, int* len, MPI_Datatype* /*type*/) {
+    const auto* a = static_cast<const long long*>(in);
+    auto* b = static_cast<long long*>(inout);
+    for (int i = 0; i < *len; ++i, a += record_entries, b += record_entries) {
+        for (int k = 0; k < 3; ++k) {
+            b[k] = std::min(a[k], b[k]);
+        }
+        // Unsigned, so that the sum wraps by definition.
+        b[3] = static_cast<long long>(static_cast<unsigned long long>(a[3]) + static_cast<unsigned long long>(b[3]));
+    }
+}
+
+struct CheckReduction {
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_Op op = MPI_OP_NULL;
+};
+
+/// Made at the first check (after MPI_Init), kept until MPI_Finalize frees them.
+const CheckReduction& check_reduction(const char* function) {
+    static const CheckReduction reduction = [function] {
+        CheckReduction r;
+        detail::check_mpi(MPI_Type_contiguous(record_entries, MPI_LONG_LONG, &r.type), function);
+        detail::check_mpi(MPI_Type_commit(&r.type), function);
+        detail::check_mpi(MPI_Op_create(&combine, 1, &r.op), function);
+        return r;
+    }();
+    return reduction;
+}
+
+/// splitmix64's finaliser over an FNV-1a fingerprint: FNV alone is too regular for sums of hashes to cancel only by
+/// chance.
+unsigned long long exchange_hash(long long from, long long to, long long send, long long recv) {
+    auto x = static_cast<unsigned long long>(Fingerprint{}
+                                                 .add(std::int64_t{from})
+                                                 .add(std::int64_t{to})
+                                                 .add(std::int64_t{send})
+                                                 .add(std::int64_t{recv})
+                                                 .value());
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
 std::vector<std::string> split(const std::string& text, char separator) {
     std::vector<std::string> parts;
     std::size_t begin = 0;
@@ -103,30 +151,36 @@ std::string hex(long long value) {
 struct Record {
     std::string function;
     std::string error;
+    std::string pairing;  ///< "name US partner US send US recv", or empty
     std::vector<std::vector<std::string>> arguments;
 
     explicit Record(const std::string& text) {
         std::vector<std::string> parts = split(text, record_separator);
         function = parts.size() > 0 ? parts[0] : "";
         error = parts.size() > 1 ? parts[1] : "";
-        for (std::size_t i = 2; i + 1 < parts.size(); ++i) {
+        pairing = parts.size() > 2 ? parts[2] : "";
+        for (std::size_t i = 3; i + 1 < parts.size(); ++i) {
             arguments.push_back(split(parts[i], field_separator));
             arguments.back().resize(3);
         }
     }
     /// The entry point and the argument names: what must be the same before values can be compared.
     [[nodiscard]] std::string signature() const {
-        std::string text = function + "(";
+        std::string text = function + "(" + split(pairing, field_separator)[0];
         for (std::size_t i = 0; i < arguments.size(); ++i) {
-            text += (i > 0 ? ", " : "") + arguments[i][0];
+            text += (i > 0 || !pairing.empty() ? ", " : "") + arguments[i][0];
         }
         return text + ")";
     }
     /// The call with its values, e.g. "llc::fft(n = 8, layout = block)".
     [[nodiscard]] std::string call() const {
         std::string text = function + "(";
+        if (!pairing.empty()) {
+            const std::vector<std::string> p = split(pairing, field_separator);
+            text += p[0] + " = " + (p.size() > 1 ? p[1] : "");
+        }
         for (std::size_t i = 0; i < arguments.size(); ++i) {
-            text += (i > 0 ? ", " : "") + arguments[i][0] + " = " + arguments[i][2];
+            text += (i > 0 || !pairing.empty() ? ", " : "") + arguments[i][0] + " = " + arguments[i][2];
         }
         return text + ")";
     }
@@ -176,8 +230,19 @@ Agreement& Agreement::error(std::string message) {
     return *this;
 }
 
+Agreement& Agreement::pairing(std::string_view name, int partner, long long send_count, long long recv_count) {
+    pairing_ = {std::string(name), partner, send_count, recv_count};
+    paired_ = true;
+    return *this;
+}
+
 std::string Agreement::record() const {
     std::string text = std::string(function_) + record_separator + error_ + record_separator;
+    if (paired_) {
+        text += pairing_.name + field_separator + std::to_string(pairing_.partner) + field_separator +
+                std::to_string(pairing_.send) + field_separator + std::to_string(pairing_.recv);
+    }
+    text += record_separator;
     for (const Argument& a : arguments_) {
         text += a.name + field_separator + std::to_string(a.key) + field_separator +
                 (a.shown.empty() ? std::to_string(a.key) : a.shown) + record_separator;
@@ -203,11 +268,23 @@ void Agreement::check() {
     for (const Argument& a : arguments_) {
         h.add(static_cast<std::int64_t>(a.name.size())).add(std::span<const char>(a.name)).add(std::int64_t{a.key});
     }
+    if (paired_) {
+        h.add(static_cast<std::int64_t>(pairing_.name.size())).add(std::span<const char>(pairing_.name));
+    }
     const long long key = h.value();
-    // MIN over (key, ~key) gives the minimum and the complement of the maximum; the last entry: no rank found an error.
-    long long values[3] = {key, ~key, error_.empty() ? 1 : 0};
-    detail::check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, 3, MPI_LONG_LONG, MPI_MIN, g.native()), function_);
-    if (values[2] != 0 && values[0] == ~values[1]) {
+    // This rank's exchange minus the one its partner must declare: the sum over the ranks is 0 when they pair up.
+    unsigned long long balance = 0;
+    if (paired_) {
+        const auto& p = pairing_;
+        balance =
+            exchange_hash(g.rank(), p.partner, p.send, p.recv) - exchange_hash(p.partner, g.rank(), p.recv, p.send);
+    }
+    // MIN over (key, ~key) gives the minimum and the complement of the maximum; the third entry: no rank found an
+    // error; the fourth, summed: the pairing balance.
+    long long values[record_entries] = {key, ~key, error_.empty() ? 1 : 0, static_cast<long long>(balance)};
+    const CheckReduction& reduction = check_reduction(function_);
+    detail::check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, 1, reduction.type, reduction.op, g.native()), function_);
+    if (values[2] != 0 && values[0] == ~values[1] && values[3] == 0) {
         return;
     }
     g.check_start_ = -1.0;
@@ -302,9 +379,72 @@ void Agreement::explain() {
                    "' differs across the ranks" + group + " (" + by_value(shown) + ")";
     }
     if (differing.empty()) {
+        if (paired_) {
+            std::vector<std::string> pairings;
+            for (const Record& r : records) {
+                pairings.push_back(r.pairing);
+            }
+            throw Error(explain_pairing(pairings));
+        }
         message += ": the arguments differ across the ranks" + group;
     }
     throw Error(message + ": every rank must pass the same value");
+}
+
+std::string Agreement::explain_pairing(const std::vector<std::string>& pairings) const {
+    const std::string group = " of group " + group_->path();
+    struct Exchange {
+        long long partner = -1;
+        long long send = 0;
+        long long recv = 0;
+    };
+    std::vector<Exchange> all;
+    for (const std::string& text : pairings) {
+        const std::vector<std::string> f = split(text, field_separator);
+        all.push_back(f.size() == 4 ? Exchange{std::stoll(f[1]), std::stoll(f[2]), std::stoll(f[3])} : Exchange{});
+    }
+    const auto P = static_cast<long long>(all.size());
+    const std::string& name = pairing_.name;
+    std::vector<std::string> unpaired;
+    std::vector<std::string> sizes;
+    for (long long r = 0; r < P; ++r) {
+        const Exchange& mine = all[static_cast<std::size_t>(r)];
+        const long long q = mine.partner;
+        const std::string rank = "rank " + std::to_string(r);
+        if (q < 0 || q >= P) {
+            unpaired.push_back(rank + " names " + std::to_string(q));
+            continue;
+        }
+        const Exchange& theirs = all[static_cast<std::size_t>(q)];
+        if (theirs.partner != r) {
+            unpaired.push_back(rank + " names " + std::to_string(q) + ", but rank " + std::to_string(q) + " names " +
+                               std::to_string(theirs.partner));
+        } else if (mine.recv != theirs.send) {
+            sizes.push_back(rank + " receives " + std::to_string(mine.recv) + " elements from rank " +
+                            std::to_string(q) + ", which sends " + std::to_string(theirs.send));
+        }
+    }
+    const auto list = [](const std::vector<std::string>& items) {
+        std::string text;
+        for (std::size_t i = 0; i < items.size() && i < shown_at_most; ++i) {
+            text += (i > 0 ? "; " : "") + items[i];
+        }
+        if (items.size() > shown_at_most) {
+            text += "; and " + std::to_string(items.size() - shown_at_most) + " more";
+        }
+        return text;
+    };
+    if (!unpaired.empty()) {
+        return std::string(function_) + ": argument '" + name + "' does not pair the ranks" + group + " up (" +
+               list(unpaired) + "): the partner of each rank's partner must be the rank itself (a rank with nothing " +
+               "to exchange names itself)";
+    }
+    if (!sizes.empty()) {
+        return std::string(function_) + ": mismatched buffer sizes between partners in group " + group_->path() + " (" +
+               list(sizes) + "): argument 'recv.size()' of each rank must equal its partner's send.size()";
+    }
+    return std::string(function_) + ": the exchanges of group " + group_->path() + " do not match (a hash of the '" +
+           name + "' relation and the sizes differs, yet no rank's exchange " + "differs from its partner's)";
 }
 
 }  // namespace llc

@@ -10,6 +10,7 @@
 
 #include <llc/bcast_schedule.hpp>
 #include <llc/error.hpp>
+#include <llc/log2.hpp>
 namespace llc {
 namespace {
 
@@ -22,22 +23,6 @@ struct Move {
     std::vector<int> packets;
 };
 using Rounds = std::vector<std::vector<Move>>;
-
-int floor_log2(int n) {
-    int d = 0;
-    while ((2LL << d) <= n) {
-        ++d;
-    }
-    return d;
-}
-
-int ceil_log2(int n) {
-    int d = 0;
-    while ((1LL << d) < n) {
-        ++d;
-    }
-    return d;
-}
 
 bool is_power_of_two(int n) {
     return n > 0 && (n & (n - 1)) == 0;

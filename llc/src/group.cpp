@@ -115,6 +115,38 @@ MPI_Datatype byte_block_type(std::size_t bytes) {
     return type;
 }
 
+void swap_agree(Group& g, int partner, std::size_t send_count, std::size_t recv_count) {
+    constexpr const char* function = "llc::Group::swap";
+    // This rank's own verdict; it joins the agreement, so that a rank that rejects its arguments does not leave its
+    // partner (and the rest of the group) waiting.
+    std::string error;
+    if (partner < 0 || partner >= g.size()) {
+        error =
+            argument_message(function,
+                             "partner",
+                             std::to_string(partner),
+                             "must be a rank of the group " + g.path() + ", in [0, " + std::to_string(g.size()) + ")");
+    } else if (send_count > static_cast<std::size_t>(INT_MAX) || recv_count > static_cast<std::size_t>(INT_MAX)) {
+        error = argument_message(function,
+                                 send_count > recv_count ? "send.size()" : "recv.size()",
+                                 std::to_string(std::max(send_count, recv_count)),
+                                 "more elements than one MPI call can carry (2^31 - 1)");
+    } else if (partner == g.rank() && send_count != recv_count) {
+        error =
+            argument_message(function,
+                             "recv.size()",
+                             std::to_string(recv_count),
+                             "must equal send.size() = " + std::to_string(send_count) + " when swapping with oneself");
+    }
+    // Before any message: a partner relation that does not pair the ranks up (a names b, b names c) would leave a
+    // rank waiting for a message that no rank sends, and mismatched sizes would truncate. One allreduce finds both
+    // (Agreement::pairing); with checks off or at P = 1 only the local verdict is thrown.
+    Agreement(g, function)
+        .pairing("partner", partner, static_cast<long long>(send_count), static_cast<long long>(recv_count))
+        .error(error)
+        .check();
+}
+
 void swap_elements(Group& g,
                    int partner,
                    const void* send,
@@ -126,42 +158,12 @@ void swap_elements(Group& g,
     const int send_n = to_count("llc::Group::swap", "send.size()", send_count);
     const int recv_n = to_count("llc::Group::swap", "recv.size()", recv_count);
     if (partner == g.rank()) {
-        if (send_n != recv_n) {
-            throw_argument_error("llc::Group::swap",
-                                 "recv.size()",
-                                 std::to_string(recv_n),
-                                 "must equal send.size() = " + std::to_string(send_n) + " when swapping with oneself");
-        }
         int type_size = 0;
         MPI_Type_size(type, &type_size);
         if (send_n > 0 && send != recv) {
             std::memmove(recv, send, static_cast<std::size_t>(send_n) * static_cast<std::size_t>(type_size));
         }
         return;
-    }
-    if (Group::checks_enabled()) {
-        // Both partners learn both sizes, so a mismatch is an error on both sides, never a truncation on one.
-        const long long mine[2] = {send_n, recv_n};
-        long long theirs[2] = {0, 0};
-        check_mpi(MPI_Sendrecv(mine,
-                               2,
-                               MPI_LONG_LONG,
-                               partner,
-                               swap_tag + 1,
-                               theirs,
-                               2,
-                               MPI_LONG_LONG,
-                               partner,
-                               swap_tag + 1,
-                               g.native(),
-                               MPI_STATUS_IGNORE),
-                  "llc::Group::swap");
-        if (theirs[0] != recv_n || theirs[1] != send_n) {
-            throw Error("llc::Group::swap: mismatched buffer sizes between partners in group " + g.path() + ": rank " +
-                        std::to_string(g.rank()) + " sends " + std::to_string(send_n) + " and receives " +
-                        std::to_string(recv_n) + " elements, partner rank " + std::to_string(partner) + " sends " +
-                        std::to_string(theirs[0]) + " and receives " + std::to_string(theirs[1]));
-        }
     }
     check_mpi(MPI_Sendrecv(send,
                            send_n,

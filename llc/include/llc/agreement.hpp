@@ -3,7 +3,7 @@
 /// llc::Agreement — the arguments every rank of a group must pass the same, agreed on before any data moves.
 ///
 /// Every collective entry point of llc and of its algorithms describes its arguments to one Agreement and calls
-/// check() before its first message. The check is one allreduce of a fixed size (three integers), whatever the
+/// check() before its first message. The check is one allreduce of a fixed size (four integers), whatever the
 /// arguments and whichever entry point a rank is in: ranks that disagree on a value, on an array, or on which
 /// collective they are calling all learn it from the same allreduce and throw llc::Error together, never a truncated
 /// message on one rank and a hang on the others. Only then, on the error path, do the ranks exchange what they passed,
@@ -78,6 +78,14 @@ class Agreement {
     }
     /// This rank's own verdict on its arguments (an empty string: none). The first non-empty one is kept.
     Agreement& error(std::string message);
+    /// A pairing (SWAP's partner relation): this rank exchanges with rank `partner`, sending `send_count` and receiving
+    /// `recv_count` elements. check() then also verifies that the relation pairs the ranks up (partner(partner(r)) = r,
+    /// a rank with nothing to exchange naming itself) and that every receive size is the partner's send size: each
+    /// rank adds the hash of its exchange (r, partner, send, recv) and subtracts the hash of the one its partner must
+    /// declare (partner, r, recv, send); the sum over the ranks, in the same allreduce, is 0 when every exchange is
+    /// matched, and is 0 otherwise only if 64-bit hashes collide (probability about 2⁻⁶⁴: a hang then, never wrong
+    /// data). On a failure every rank lists the ranks whose partner does not name them back, or the sizes that differ.
+    Agreement& pairing(std::string_view name, int partner, long long send_count, long long recv_count);
 
     /// One allreduce (nothing with checks off or at P = 1); throws llc::Error on every rank unless all agree.
     void check();
@@ -99,10 +107,21 @@ class Agreement {
     [[noreturn]] void explain();
     [[nodiscard]] std::string record() const;
 
+    /// The pairing, when pairing() was called.
+    struct Pairing {
+        std::string name;
+        long long partner = -1;
+        long long send = 0;
+        long long recv = 0;
+    };
+    [[nodiscard]] std::string explain_pairing(const std::vector<std::string>& pairings) const;
+
     Group* group_;
     const char* function_;
     std::vector<Argument> arguments_;
     std::string error_;
+    Pairing pairing_;
+    bool paired_ = false;
 };
 
 }  // namespace llc

@@ -115,6 +115,8 @@ class Group {
     /// Element-wise reduction, result on every processor. `in` and `out` may be the same buffer.
     template <Reducible T>
     void allreduce(std::span<const T> in, std::span<T> out, Op op);
+    /// One value: the reduction over the ranks, on every rank. The ranks must pass the same `op` (agreed on as in the
+    /// span overload: one small allreduce, llc::Error on every rank when they differ).
     template <Reducible T>
     [[nodiscard]] T allreduce(T value, Op op);
 
@@ -146,7 +148,18 @@ class Group {
                                            std::vector<int>* recv_counts = nullptr);
 
     /// SWAP: exchange with `partner` (a rank of this group): `send` goes there, `recv` is filled from there. The
-    /// partner's send size must equal this recv size and vice versa, else llc::Error on both. Collective over the pair.
+    /// partners must pair the ranks up: rank `partner` names this rank back, and a rank with nothing to exchange names
+    /// itself (`send` copied to `recv`, sizes equal). The partner's send size must equal this recv size.
+    ///
+    /// @throws llc::Error on every rank of the group when `partner` is no rank of the group, when the relation does
+    ///         not pair the ranks up (rank a names b, b names c: without the check a hang), or when a receive size is
+    ///         not the partner's send size; the message names the ranks and the values. These agreement checks cost
+    ///         one small allreduce over the group (llc::Agreement::pairing), charged to the superstep's
+    ///         communication time; with LLC_CHECKS=0 only the local checks run and a relation that does not pair up
+    ///         hangs, mismatched sizes are MPI's undefined behaviour.
+    ///
+    /// Collective over this group: every rank calls it (with checks off, over the pair only). Recorded as a normal
+    /// superstep "swap" with h = send.size_bytes() + recv.size_bytes().
     template <Trivial T>
     void swap(int partner, std::span<const T> send, std::span<T> recv);
 
@@ -383,7 +396,10 @@ void shift_start_elements(Group& g,
                           MPI_Datatype type);
 /// Exclusive prefix sums of counts with the total appended (size counts.size() + 1), checked against int overflow.
 std::vector<int> displacements(const char* function, std::span<const int> counts);
-/// The SWAP exchange of raw elements with the agreement check on sizes; defined in group.cpp.
+/// SWAP's checks: this rank's own (partner in range, sizes), then, across the group, that the partners pair up and
+/// each receive size is the partner's send size (one allreduce; llc::Error on every rank). Defined in group.cpp.
+void swap_agree(Group& g, int partner, std::size_t send_count, std::size_t recv_count);
+/// The SWAP exchange of raw elements, once swap_agree passed; defined in group.cpp.
 void swap_elements(Group& g,
                    int partner,
                    const void* send,

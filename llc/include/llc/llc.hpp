@@ -9,6 +9,7 @@
 #include <llc/file.hpp>
 #include <llc/fingerprint.hpp>
 #include <llc/group.hpp>
+#include <llc/log2.hpp>
 #include <llc/par.hpp>
 #include <llc/partners.hpp>
 #include <llc/trace.hpp>

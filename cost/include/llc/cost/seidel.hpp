@@ -19,6 +19,7 @@
 
 #include <llc/bcast_schedule.hpp>
 #include <llc/error.hpp>
+#include <llc/log2.hpp>
 
 namespace llc::cost::seidel {
 
@@ -43,21 +44,8 @@ inline double pow2(int e) {
     return e >= 0 ? static_cast<double>(1ULL << e) : 1.0 / static_cast<double>(1ULL << -e);
 }
 
-inline int floor_log2(int n) {
-    int d = 0;
-    while ((2LL << d) <= n) {
-        ++d;
-    }
-    return d;
-}
-
-inline int ceil_log2(int n) {
-    int d = 0;
-    while ((1LL << d) < n) {
-        ++d;
-    }
-    return d;
-}
+using llc::ceil_log2;
+using llc::floor_log2;
 
 /// Checks 0 ≤ d ≤ 62, 0 ≤ ν and ν < d (ν ≤ d when `nu_may_equal_d`); d = 0 allows only ν = 0.
 inline void check_linear(const char* function, int d, int nu, bool nu_may_equal_d = false) {

@@ -129,6 +129,9 @@ void Group::allreduce(std::span<const T> in, std::span<T> out, Op op) {
 
 template <Reducible T>
 T Group::allreduce(T value, Op op) {
+    // The same agreement as the span overload (one small allreduce, which llc-probe's "allreduce" includes): ranks
+    // that reduce with different operations would each get a different, wrong result.
+    check_same("llc::Group::allreduce", {{"in.size()", 1}, {"op", static_cast<long long>(op)}});
     T result{};
     superstep("allreduce", sizeof(T), [&] {
         detail::check_mpi(MPI_Allreduce(&value, &result, 1, detail::mpi_type<T>(), detail::mpi_op(op), native()),
@@ -364,12 +367,7 @@ std::vector<T> Group::alltoallv(std::span<const T> send,
 
 template <Trivial T>
 void Group::swap(int partner, std::span<const T> send, std::span<T> recv) {
-    if (partner < 0 || partner >= size_) {
-        throw_argument_error("llc::Group::swap",
-                             "partner",
-                             std::to_string(partner),
-                             "must be a rank of the group, in [0, " + std::to_string(size_) + ")");
-    }
+    detail::swap_agree(*this, partner, send.size(), recv.size());
     superstep("swap", send.size_bytes() + recv.size_bytes(), [&] {
         detail::swap_elements(
             *this, partner, send.data(), send.size(), recv.data(), recv.size(), detail::mpi_type<T>());

@@ -125,7 +125,10 @@ class SpeedReference {
 /// Ranks that take no part in a measurement wait here without spinning (MPI_Ibarrier polled with 0.5 ms sleeps)
 /// while the others measure; the measuring ranks call it when done. An MPI barrier or reduction would spin, and a
 /// spinning rank takes from the measuring ones what an idle processor of the same run would not (a shared core's
-/// issue slots, on this VM possibly). Collective over `comm`.
+/// issue slots, on this VM possibly). Collective over `comm`. Under SimGrid SMPI (LLC_SMPI) the 0.5 ms sleeps are
+/// simulated, not slept on the host: SMPI interposes the nanosleep that std::this_thread::sleep_for calls (SimGrid
+/// 3.32 here: a 300 ms sleep_for took 0.3000 s simulated and 0.0002 s of host time), so the waiting ranks do not stall
+/// the simulator; tests/smpi/sleepy_barrier_test.cpp holds it.
 void sleepy_barrier(MPI_Comm comm);
 
 /// When a run of samples stops: after at least `min_samples`, once `budget_seconds` of samples are spent or the
