@@ -1,39 +1,75 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds into build/ (Release) and build-asan/ (AddressSanitizer + UBSan), runs ctest in both;
 # then the SimGrid SMPI build (build-smpi/, -DLLC_MPI=smpi: only the MPI tests of tests/smpi, at P = 16, 32, 64 under
-# smpirun; docs/scaling.md). LLC_SKIP_SMPI=1 leaves it out.
+# smpirun; docs/scaling.md). LLC_SKIP_SMPI=1 leaves it out. Each phase (install, each build, each ctest) ends with a
+# line "== time: PHASE: wall W s, cpu C s" (CPU: user + sys of everything it ran), and the run with the total: CI must
+# stay well under 30 minutes. The builds use precompiled headers (-DLLC_PRECOMPILED_HEADERS, default ON).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 
+# phase NAME COMMAND…: runs the command and prints its wall and CPU time (bash's `times`: the children's user + sys,
+# which counts every process the command waited for: compilers, mpirun and the ranks).
+# `times` runs in this shell: in a $(…) subshell it would see none of this shell's children.
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+cpu_so_far() {  # reads the children's user + sys that `times > "$times_file"` wrote, in seconds
+    tail -n 1 "$times_file" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+                                     printf "%.0f", t }'
+}
+run_start=$SECONDS
+phase() {
+    local name=$1 start=$SECONDS cpu0
+    shift
+    times > "$times_file"
+    cpu0=$(cpu_so_far)
+    "$@"
+    times > "$times_file"
+    echo "== time: $name: wall $((SECONDS - start)) s, cpu $(($(cpu_so_far) - cpu0)) s"
+}
+
 if [ "${LLC_SKIP_SMPI:-0}" != "1" ]; then
-    LLC_WITH_SMPI=1 scripts/install-deps.sh
+    phase install env LLC_WITH_SMPI=1 scripts/install-deps.sh
 else
-    scripts/install-deps.sh
+    phase install scripts/install-deps.sh
 fi
 
 echo "== Release build (build/)"
 # LLC_NATIVE=ON as demo.sh configures build/ (one build for both); the sanitizer build below is portable.
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLLC_WARNINGS_AS_ERRORS=ON -DLLC_NATIVE=ON
-cmake --build build -j "$LLC_JOBS"
-(cd build && ctest --output-on-failure -j "$LLC_JOBS")
+release_build() {
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLLC_WARNINGS_AS_ERRORS=ON -DLLC_NATIVE=ON
+    cmake --build build -j "$LLC_JOBS"
+}
+phase "Release build" release_build
+phase "Release ctest" ctest --test-dir build --output-on-failure -j "$LLC_JOBS"
 
 if [ "${LLC_SKIP_SANITIZERS:-0}" != "1" ]; then
     echo "== Sanitizer build (build-asan/): AddressSanitizer + UndefinedBehaviorSanitizer"
     # -O1 -g1: what ASan recommends, and a faster build than -O2 -g.
-    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DLLC_SANITIZE=ON -DLLC_NATIVE=OFF \
-        -DLLC_BUILD_BENCHMARKS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_WARNINGS_AS_ERRORS=ON
-    cmake --build build-asan -j "$LLC_JOBS"
+    asan_build() {
+        cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DLLC_SANITIZE=ON -DLLC_NATIVE=OFF \
+            -DLLC_BUILD_BENCHMARKS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_WARNINGS_AS_ERRORS=ON
+        cmake --build build-asan -j "$LLC_JOBS"
+    }
+    phase "ASan build" asan_build
     # Open MPI leaks at finalize by design: leak detection off, every other ASan check on. The MPI tests at P = 8 (four
     # ranks a core, the slowest entries under ASan) run in the Release build only; 1, 2, 3, 4, 5 run here.
-    (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$LLC_JOBS" -LE nosan -E '\.np8$')
+    asan_ctest() {
+        (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$LLC_JOBS" -LE nosan -E '\.np8$')
+    }
+    phase "ASan ctest" asan_ctest
 fi
 
 if [ "${LLC_SKIP_SMPI:-0}" != "1" ]; then
     echo "== SimGrid SMPI build (build-smpi/): the MPI tests at P = 16, 32, 64 on platforms/cluster-16x4.xml"
     # Only the tests' targets (ctest runs nothing else here): no tools, examples or benchmarks.
-    cmake -S . -B build-smpi -DLLC_MPI=smpi -DCMAKE_BUILD_TYPE=Release -DLLC_WARNINGS_AS_ERRORS=ON \
-        -DLLC_BUILD_TOOLS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_BUILD_BENCHMARKS=OFF
-    cmake --build build-smpi -j "$LLC_JOBS"
-    (cd build-smpi && ctest --output-on-failure -j "$LLC_JOBS")
+    smpi_build() {
+        cmake -S . -B build-smpi -DLLC_MPI=smpi -DCMAKE_BUILD_TYPE=Release -DLLC_WARNINGS_AS_ERRORS=ON \
+            -DLLC_BUILD_TOOLS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_BUILD_BENCHMARKS=OFF
+        cmake --build build-smpi -j "$LLC_JOBS"
+    }
+    phase "SMPI build" smpi_build
+    phase "SMPI ctest" ctest --test-dir build-smpi --output-on-failure -j "$LLC_JOBS"
 fi
+times > "$times_file"
+echo "== time: total: wall $((SECONDS - run_start)) s, cpu $(cpu_so_far) s"
