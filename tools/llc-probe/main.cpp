@@ -210,6 +210,9 @@ void print_timings(const llc::probe::Calibration& c) {
         std::printf("%-44s %6s %10.3f %10.3f\n", "total", "", wall, cpu);
     };
     table("time by phase (rank 0):", summed(c.phase_times, [](const std::string& n) { return n; }));
+    if (c.probe_times.empty()) {
+        return;  // --no-kernels
+    }
     const auto family = [](std::string n) {
         const auto size = n.rfind(".2^");
         n = size == std::string::npos ? n : n.substr(0, size);
