@@ -11,11 +11,19 @@ if(DEFINED KERNELS AND NOT KERNELS)
     set(kernels --quick --no-kernels)
     set(ENV{LLC_PROBE_TEST_KERNELS} 0)
 endif()
-execute_process(COMMAND ${MPIEXEC} --oversubscribe --bind-to none -np ${NP} ${PROBE} ${kernels} ${tiny} --out ${profile}
+execute_process(COMMAND ${MPIEXEC} --oversubscribe --bind-to none -np ${NP} ${PROBE} ${kernels} ${tiny} --verbose
+                        --out ${profile}
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 message("${out}${err}")
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "llc-probe exited with ${status}")
+endif()
+# --verbose: where the time went, by phase (the collectives at every p) and, with the kernel probes, by probe.
+if(NOT out MATCHES "time by phase" OR NOT out MATCHES "collectives and division at p = ${NP}")
+    message(FATAL_ERROR "llc-probe --verbose printed no time by phase")
+endif()
+if((NOT DEFINED KERNELS OR KERNELS) AND NOT out MATCHES "time by kernel probe[^\n]*\n[^\n]*\n[a-z]+[.]")
+    message(FATAL_ERROR "llc-probe --verbose printed no time by kernel probe")
 endif()
 if(NOT EXISTS ${profile} OR NOT EXISTS ${WORK}/profile.samples.csv)
     message(FATAL_ERROR "llc-probe did not write ${profile} and ${WORK}/profile.samples.csv")

@@ -457,6 +457,8 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     const std::vector<double> kernel_values = kernels.together();
     const std::vector<double> kernel_alone = kernels.alone();
     progress.finish();
+    out.phase_times = progress.phase_times();
+    out.probe_times = kernels.times();
     const std::vector<int> nodes = tools::ranks_per_node(world.native());  // collective: before rank 0 goes on alone
     if (world.rank() != 0) {
         return out;

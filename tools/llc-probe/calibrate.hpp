@@ -28,6 +28,9 @@ struct Calibration {
     cost::Profile profile;
     std::vector<RawSample> samples;
     std::vector<FitReport> report;
+    /// Where rank 0's time went (llc-probe --verbose): the phases, and every kernel probe call.
+    std::vector<TimeSpent> phase_times;
+    std::vector<TimeSpent> probe_times;
 };
 
 /// Measures and fits everything. Collective over `world`.

@@ -51,9 +51,10 @@ std::size_t solo_count(const std::vector<cost::KernelProbe>& probes) {
 }
 
 /// Runs the probes of `order` (indices into `probes`) once each, in an order shuffled by `seed`, and hands every value
-/// to `record(index, value)`. Returns what failed first (a probe that threw or returned a negative or non-finite value,
-/// by the key it is stored under: its solo_name when `solo`), empty if nothing did; no probe runs after a failure.
-/// With `side_by_side` (not MPI_COMM_NULL; collective over it), every probe starts on all its ranks at once, as a
+/// to `record(index, value)`, and each call's wall and CPU seconds to `times` (under the key it is stored under, with
+/// the round `round`). Returns what failed first (a probe that threw or returned a negative or non-finite value, by the
+/// key it is stored under: its solo_name when `solo`), empty if nothing did; no probe runs after a failure. With
+/// `side_by_side` (not MPI_COMM_NULL; collective over it), every probe starts on all its ranks at once, as a
 /// superstep's processors run its kernel, and a failure on any rank stops all of them before the next probe. Started
 /// apart, the ranks drift (each sizes its own samples), and a probe ran beside another one part of the time. No
 /// effect on the constants could be told from the host's noise: the reorder's constant at 2^24 came out 1.76 ns an
@@ -65,6 +66,8 @@ std::string run_kernel_round(const std::vector<cost::KernelProbe>& probes,
                              bool solo,
                              MPI_Comm side_by_side,
                              Progress& progress,
+                             int round,
+                             std::vector<TimeSpent>& times,
                              const std::function<void(std::size_t i, double value)>& record) {
     std::mt19937_64 rng(seed);
     std::shuffle(order.begin(), order.end(), rng);
@@ -79,7 +82,10 @@ std::string run_kernel_round(const std::vector<cost::KernelProbe>& probes,
         }
         const std::string& key = solo ? probes[i].solo_name : probes[i].name;
         try {
+            const double wall = MPI_Wtime();
+            const double cpu = thread_cpu_seconds();
             const double v = probes[i].measure(s.quick);
+            times.push_back({key, round, MPI_Wtime() - wall, thread_cpu_seconds() - cpu});
             if (!std::isfinite(v) || v < 0.0) {
                 failure = key + " returned " + std::to_string(v);
                 continue;
@@ -162,6 +168,8 @@ void KernelRounds::run_together(Group& world, int round, Progress& progress, std
                                    false,
                                    all_run ? world.native() : MPI_COMM_NULL,
                                    progress,
+                                   round,
+                                   times_,
                                    [&](std::size_t i, double v) { mine[i] = v; });
     }
     agree_on_kernel_failure(world, failure, "on another rank");
@@ -209,6 +217,8 @@ void KernelRounds::run_alone(Group& world, int round, Progress& progress, std::v
                                    true,
                                    MPI_COMM_NULL,
                                    progress,
+                                   round,
+                                   times_,
                                    [&](std::size_t i, double v) {
                                        alone_[i].push_back(v);
                                        samples.push_back({"kernel", probes_[i].solo_name, 0, 0.0, round, v});

@@ -40,6 +40,9 @@ class KernelRounds {
     [[nodiscard]] std::vector<double> together() const { return medians_of(together_); }
     /// The one-processor-alone constants by probe index (NaN for probes without a solo_name, and off rank 0).
     [[nodiscard]] std::vector<double> alone() const { return medians_of(alone_); }
+    /// Wall and CPU seconds of each probe call this rank made (side by side under the probe's name, alone under its
+    /// solo_name), by round.
+    [[nodiscard]] const std::vector<TimeSpent>& times() const { return times_; }
 
   private:
     void run_round(Group& world, int round, Progress& progress, std::vector<RawSample>& samples);
@@ -53,6 +56,7 @@ class KernelRounds {
     std::vector<std::vector<double>> together_;  // by probe, the rounds' slowest values (rank 0)
     std::vector<std::vector<double>> alone_;     // by probe, rank 0's solo values
     std::vector<int> round_slots_;               // by round, its slot
+    std::vector<TimeSpent> times_;               // every probe call's time on this rank
     int next_round_ = 0;                         // the first round not run yet
 };
 

@@ -7,10 +7,14 @@
 // Exit status: 0 success, 2 bad arguments or input (the message names the argument or the file), 1 other failure;
 // --inspect: 3 when the profile lacks a measurement this build makes (calibrate again).
 // Every rank parses the same command line and reaches the same verdict, so an error ends every rank, never a hang.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -49,6 +53,7 @@ struct Arguments {
     bool help = false;
     bool no_kernels = false;
     bool quiet = false;
+    bool verbose = false;
     double max_bytes = 0.0;
     int sizes = 0;
     int max_reps = 0;
@@ -67,6 +72,9 @@ Arguments parse(int argc, char** argv, po::options_description& visible) {
         "quick",
         po::bool_switch(&a.quick),
         "a profile in under a minute at P = 2 (fewer sizes up to 4 MiB, fewer repetitions)")(
+        "verbose",
+        po::bool_switch(&a.verbose),
+        "after calibrating, print where the time went: wall and CPU seconds by phase and by kernel probe (rank 0)")(
         "check", po::value(&a.check), "re-measure held-out sizes and print the profile's relative errors")(
         "json", po::bool_switch(&a.json), "with --check: the table as JSON")(
         "inspect",
@@ -102,6 +110,9 @@ Arguments parse(int argc, char** argv, po::options_description& visible) {
         }
         if (!a.check.empty() && vm.count("out") != 0) {
             throw BadArgument("argument '--out' = '" + a.out + "': not with --check (a check writes no profile)");
+        }
+        if (a.verbose && (!a.check.empty() || !a.inspect.empty())) {
+            throw BadArgument("argument '--verbose': only when calibrating (not with --check or --inspect)");
         }
         if (a.json && a.check.empty()) {
             throw BadArgument("argument '--json': only with --check");
@@ -162,6 +173,54 @@ void print_report(const std::vector<llc::probe::FitReport>& report) {
                     100.0 * r.quality.median_relative,
                     100.0 * r.quality.max_relative);
     }
+}
+
+/// Wall and CPU seconds of `times` summed by `key(name)`, largest wall first: (key, calls, wall, CPU).
+template <class Key>
+std::vector<std::tuple<std::string, int, double, double>> summed(const std::vector<llc::probe::TimeSpent>& times,
+                                                                 Key key) {
+    std::map<std::string, std::tuple<int, double, double>> by;
+    for (const auto& t : times) {
+        auto& [calls, wall, cpu] = by[key(t.name)];
+        ++calls;
+        wall += t.wall;
+        cpu += t.cpu;
+    }
+    std::vector<std::tuple<std::string, int, double, double>> out;
+    for (const auto& [name, v] : by) {
+        out.emplace_back(name, std::get<0>(v), std::get<1>(v), std::get<2>(v));
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return std::get<2>(a) > std::get<2>(b); });
+    return out;
+}
+
+/// --verbose: where rank 0's time went, by phase, by kernel family (the key without its size and "_solo") and by
+/// kernel probe key (side by side and alone apart), each with its wall and CPU seconds summed over the rounds. On a
+/// loaded machine the CPU column is the one to compare between builds.
+void print_timings(const llc::probe::Calibration& c) {
+    const auto table = [](const char* title, const auto& rows) {
+        double wall = 0.0;
+        double cpu = 0.0;
+        std::printf("%s\n%-44s %6s %10s %10s\n", title, "name", "calls", "wall s", "CPU s");
+        for (const auto& [name, calls, w, u] : rows) {
+            std::printf("%-44s %6d %10.3f %10.3f\n", name.c_str(), calls, w, u);
+            wall += w;
+            cpu += u;
+        }
+        std::printf("%-44s %6s %10.3f %10.3f\n", "total", "", wall, cpu);
+    };
+    table("time by phase (rank 0):", summed(c.phase_times, [](const std::string& n) { return n; }));
+    if (c.probe_times.empty()) {
+        return;  // --no-kernels
+    }
+    const auto family = [](std::string n) {
+        const auto size = n.rfind(".2^");
+        n = size == std::string::npos ? n : n.substr(0, size);
+        const auto solo = n.find("_solo");
+        return solo == std::string::npos ? n : n.erase(solo, 5);
+    };
+    table("time by kernel family (rank 0, side by side and alone, every round):", summed(c.probe_times, family));
+    table("time by kernel probe (rank 0, every round):", summed(c.probe_times, [](const std::string& n) { return n; }));
 }
 
 /// The machine's state at calibration and now, by the canaries (llc/tools/timing.hpp): a check run while the host ran
@@ -347,6 +406,9 @@ int main(int argc, char** argv) {
                 calibration.profile.save(out);
                 llc::probe::write_samples_csv(llc::probe::samples_path(out), calibration.samples);
                 print_report(calibration.report);
+                if (args.verbose) {
+                    print_timings(calibration);
+                }
                 std::printf("llc-probe: wrote %s (%s, P = %d) and %s\n",
                             out.c_str(),
                             settings.quick ? "quick" : "full",

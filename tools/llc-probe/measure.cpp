@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <time.h>
 #include <unistd.h>
 
 #include <llc/clock.hpp>
@@ -71,10 +72,25 @@ double now() {
 }
 }  // namespace
 
+double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+void Progress::close_phase() {
+    if (!phase_.empty()) {
+        phases_.push_back({phase_, 0, now() - phase_wall_, thread_cpu_seconds() - phase_cpu_});
+    }
+    phase_wall_ = now();
+    phase_cpu_ = thread_cpu_seconds();
+}
+
 Progress::Progress(bool enabled, double total_units)
     : enabled_(enabled), tty_(isatty(STDERR_FILENO) != 0), total_(std::max(total_units, 1.0)), start_(now()) {}
 
 void Progress::phase(const std::string& name) {
+    close_phase();
     phase_ = name;
     if (enabled_ && !tty_) {
         std::fprintf(stderr, "llc-probe: %3.0f%% %6.1f s  %s\n", 100.0 * done_ / total_, now() - start_, name.c_str());
@@ -118,6 +134,8 @@ void Progress::draw(bool force) {
 }
 
 void Progress::finish() {
+    close_phase();
+    phase_.clear();
     if (!enabled_) {
         return;
     }

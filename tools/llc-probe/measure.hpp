@@ -50,6 +50,21 @@ struct Settings {
 /// grid.
 [[nodiscard]] std::vector<double> geometric_midpoints(std::span<const double> grid);
 
+// ---- where the time goes
+// ---------------------------------------------------------------------------------------------
+
+/// This thread's CPU seconds so far (CLOCK_THREAD_CPUTIME_ID): under a loaded machine the wall time of a phase says
+/// more about the other processes than about the phase, its CPU time much less so (--verbose prints both).
+[[nodiscard]] double thread_cpu_seconds();
+
+/// Wall and CPU seconds this rank spent in one phase of a calibration, or in one kernel probe's call.
+struct TimeSpent {
+    std::string name;
+    int round = 0;  ///< kernel probes: the round (phases: 0)
+    double wall = 0.0;
+    double cpu = 0.0;
+};
+
 // ---- progress -----------------------------------------------------------------------------------------------------
 
 /// A progress bar on rank 0, stderr, one line redrawn (at most 10 times a second). When stderr is not a terminal it
@@ -62,9 +77,12 @@ class Progress {
     /// The plan grew by `units` (work decided on the way, as the sizes inside the protocol steps a pass crossed).
     void add_work(double units);
     void finish();
+    /// Wall and CPU seconds of each phase (from its phase() call to the next, or to finish()), on every rank.
+    [[nodiscard]] const std::vector<TimeSpent>& phase_times() const { return phases_; }
 
   private:
     void draw(bool force);
+    void close_phase();
     bool enabled_;
     bool tty_;
     double total_;
@@ -73,6 +91,9 @@ class Progress {
     double start_;
     double last_draw_ = -1.0;
     std::string phase_;
+    std::vector<TimeSpent> phases_;
+    double phase_wall_ = 0.0;
+    double phase_cpu_ = 0.0;
 };
 
 // ---- raw samples --------------------------------------------------------------------------------------------------
