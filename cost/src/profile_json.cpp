@@ -55,6 +55,9 @@ std::string Profile::to_json() const {
     if (meta_.llc_bytes > 0.0) {
         j["meta"]["llc_bytes"] = meta_.llc_bytes;
     }
+    if (meta_.effective_llc_bytes > 0.0) {
+        j["meta"]["effective_llc_bytes"] = meta_.effective_llc_bytes;
+    }
     if (!meta_.nodes.empty()) {
         j["meta"]["nodes"] = meta_.nodes;
     }
@@ -156,7 +159,8 @@ Profile Profile::from_json(std::string_view text, std::string_view source) {
         for (const auto& [key, target] : {std::pair{"canary_cpu_s", &p.meta_.canary_cpu_s},
                                           std::pair{"canary_link_s", &p.meta_.canary_link_s},
                                           std::pair{"canary_link_median_s", &p.meta_.canary_link_median_s},
-                                          std::pair{"llc_bytes", &p.meta_.llc_bytes}}) {
+                                          std::pair{"llc_bytes", &p.meta_.llc_bytes},
+                                          std::pair{"effective_llc_bytes", &p.meta_.effective_llc_bytes}}) {
             if (meta.contains(key)) {
                 const double v = number(meta.at(key), wm + "." + key);
                 if (!(v >= 0.0)) {

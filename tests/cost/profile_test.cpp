@@ -192,6 +192,19 @@ TEST(ProfileTest, save_and_load_round_trip_whole) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(ProfileTest, effective_llc_bytes_round_trips_and_is_optional) {
+    Profile p = sample_profile();
+    p.meta().llc_bytes = 480.0 * 1024 * 1024;
+    // Not recorded (profiles before it): no key written, 0 read back.
+    EXPECT_EQ(p.to_json().find("effective_llc_bytes"), std::string::npos);
+    EXPECT_EQ(Profile::from_json(p.to_json()).meta().effective_llc_bytes, 0.0);
+    p.meta().effective_llc_bytes = 48.0 * 1024 * 1024;
+    const Profile q = Profile::from_json(p.to_json());
+    EXPECT_EQ(p, q);
+    EXPECT_DOUBLE_EQ(q.meta().effective_llc_bytes, 48.0 * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(q.meta().llc_bytes, 480.0 * 1024 * 1024);
+}
+
 TEST(ProfileTest, bad_profiles_are_errors_that_say_how_to_make_one) {
     const auto dir = temp_dir();
     const auto write = [&](const std::string& name, const std::string& text) {

@@ -532,6 +532,14 @@ TEST(FftCostTest, BlockExchangesArePricedInTheirCacheState) {
     EXPECT_EQ(llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, warm).children()[1].op(), "swap");
     warm.meta().llc_bytes = 128.0 * 1024 - 1.0;
     EXPECT_EQ(llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, warm).children()[1].op(), "swap.cold");
+    // The effective cache (the measured step of the swap's per-byte price), where recorded, decides instead of the
+    // reported one: a byte too small makes the exchange cold in a reported cache far larger, one that fits makes it
+    // warm again.
+    warm.meta().llc_bytes = 480.0 * 1024 * 1024;
+    warm.meta().effective_llc_bytes = 128.0 * 1024 - 1.0;
+    EXPECT_EQ(llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, warm).children()[1].op(), "swap.cold");
+    warm.meta().effective_llc_bytes = 128.0 * 1024;
+    EXPECT_EQ(llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, warm).children()[1].op(), "swap");
     llc::cost::Profile unknown = profile;
     unknown.meta().llc_bytes = 0.0;
     expect_missing([&] { (void)llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, unknown); },

@@ -12,6 +12,7 @@
 #include <set>
 #include <utility>
 
+#include <llc/cost/cache_step.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/lockstep.hpp>
 #include <llc/cost/operation_names.hpp>
@@ -396,6 +397,12 @@ void describe_run(Calibration& out, const Measuring& m) {
         }
     }
     meta.canary_link_median_s = links.empty() ? 0.0 : quantile(links, 0.5);
+    // Where the swap's per-byte price at p = 1 steps from cache to memory speed (cost::effective_cache_bytes), never
+    // above the size the system reports; 0 (cost functions then use llc_bytes) when no step was seen.
+    if (const auto swap = m.medians.find({std::string(names::op::swap), 1}); swap != m.medians.end()) {
+        const double effective = cost::effective_cache_bytes(swap->second);
+        meta.effective_llc_bytes = meta.llc_bytes > 0.0 ? std::min(effective, meta.llc_bytes) : effective;
+    }
 }
 
 }  // namespace

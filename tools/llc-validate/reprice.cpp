@@ -150,6 +150,7 @@ void supplement_profile(cost::Profile& profile, const cost::Profile& from) {
     }
     if (!(profile.meta().llc_bytes > 0.0)) {
         profile.meta().llc_bytes = from.meta().llc_bytes;
+        profile.meta().effective_llc_bytes = from.meta().effective_llc_bytes;
     }
 }
 

@@ -117,7 +117,7 @@ FftConstants FftConstants::from(const Profile& profile) {
     k.leaf_oop_by_size = kernel_size_table(profile, names::fft::leaf_oop);
     k.leaf_oop_solo_by_size = kernel_size_table(profile, names::fft::leaf_oop_solo);
     k.leaf_dif_by_size = kernel_size_table(profile, names::fft::leaf_dif);
-    k.llc_bytes = profile.meta().llc_bytes;
+    k.llc_bytes = profile.meta().cache_bytes();  // the effective cache where the profile records it
     for (const names::fft::StridedLeaf& strided : names::fft::strided_leaves) {
         k.leaf_strided_by_size[strided.stride] = kernel_size_table(profile, strided.key);
     }

@@ -89,6 +89,14 @@ struct ProfileMeta {
     /// in it, the exchange runs warm (the FFT's block swaps). 0 when not recorded (profiles before it): a cost function
     /// that needs it throws (missing_kernel_message).
     double llc_bytes = 0.0;
+    /// The effective last-level cache in bytes: the working set at which the swap's per-byte price, measured at p = 1,
+    /// steps from cache to memory speed (cost::effective_cache_bytes, cache_step.hpp), at most llc_bytes. 0 when not
+    /// recorded (profiles before it, or no step seen): cache_bytes() is then llc_bytes.
+    double effective_llc_bytes = 0.0;
+    /// The cache a cost function compares a working set with: effective_llc_bytes when recorded, else llc_bytes.
+    [[nodiscard]] double cache_bytes() const noexcept {
+        return effective_llc_bytes > 0.0 ? effective_llc_bytes : llc_bytes;
+    }
     /// Ranks per node of the calibrating run, nodes in the order of their lowest rank (MPI's shared-memory split):
     /// its T_f(P) were measured in that placement. Empty when not recorded (profiles before the record).
     std::vector<int> nodes;

@@ -41,7 +41,8 @@
 /// (T_swap(2, 16·L) at P = 2, T_alltoall(P, 16·L) otherwise) and R·L. T_swap is priced in the cache state the swap
 /// runs in: the blocks a processor swaps were last touched a whole leaf or a whole transform before, so where the
 /// node's working set of the exchange (P processors × their block and the block they receive, 2·16·L bytes each)
-/// exceeds the last-level cache the profile records (meta.llc_bytes) they come from memory — the cold swap,
+/// exceeds the last-level cache the profile records (meta.effective_llc_bytes, the measured step of the swap's
+/// per-byte price, where recorded; else meta.llc_bytes) they come from memory — the cold swap,
 /// "swap.cold" — and where it fits they are still in the cache — the warm swap, "swap" (a 2^16–2^18 transform at P = 2
 /// was priced 35–42 % high as cold). A profile without meta.llc_bytes is an error when the expression is priced.
 /// Other block cases (the gathered fallback): T_allgather(P, 16·n) + Φ_replicated(P, n).
@@ -75,7 +76,8 @@ struct FftConstants {
     std::map<int, double> reorder_by_size{};  ///< "fft.reorder.2^k", by block length
     /// "fft.leaf_dif.2^k": the last butterfly folded into a four-step leaf, by block length.
     std::map<int, double> leaf_dif_by_size{};
-    /// The node's last-level cache in bytes (the profile's meta.llc_bytes; 0: not recorded).
+    /// The node's last-level cache in bytes (the profile's ProfileMeta::cache_bytes(): meta.effective_llc_bytes where
+    /// recorded, else meta.llc_bytes; 0: neither recorded).
     double llc_bytes = 0.0;
 
     /// Seconds of the leaf llc::FftPlan builds as Leaf(n, stride, in_place): contiguous (stride 1) in place or out of
