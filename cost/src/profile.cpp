@@ -52,8 +52,8 @@ std::vector<int> keys(const Map& map) {
 /// caches, priced every collective at 64 MiB 24–71 % low (the 2026-11-26 large run: a 64 MiB reduce at p = 1 took
 /// 10.0 ms, priced 5.0), where the copy runs at memory speed; swap, the node's plain copy between buffers, is
 /// calibrated to 256 MiB, through that change. A price that does not grow with the bytes (a broadcast on one
-/// processor) stays flat. Within the data, or without a swap measured beyond the collective's largest size at this P,
-/// the fit as it is.
+/// processor) stays flat. Within the data, or without a swap measured beyond the collective's largest size, the fit as
+/// it is. `swap` is the one-processor swap's fit where the profile has it (Profile::collective says why).
 double beyond_data(const Piecewise& fit, const Piecewise* swap, double bytes) {
     const double largest = fit.max_bytes();
     if (swap == nullptr || !(bytes > largest) || !(swap->max_bytes() > largest)) {
@@ -314,12 +314,24 @@ Lookup Profile::collective(std::string_view f, int P, double bytes) const {
     std::vector<int> Ps;
     std::vector<double> values;
     bool outside_h = false;
-    // Swap's own fits price swap; the other collectives above their data grow as swap does (beyond_data).
+    // Swap's own fits price swap; the other collectives above their data grow as swap does (beyond_data): as the
+    // one-processor swap does, a single copy through the node's caches, where the profile has it, else as the swap
+    // at the same P. At P > 1 the swap is P processors copying at once, sharing the last-level cache and the memory
+    // bus, and its price per byte turns up at smaller sizes and more steeply than a collective's: on the 2026-11-26
+    // recorded data (p = 2) the growth of the p = 2 swap priced the collectives 13–113 % high at 11.8 and 64 MiB
+    // (a 64 MiB scatter +31 %, bcast.bst +67 %), that of the one-processor swap −10…+71 % (scatter +3 %,
+    // bcast.bst +32 %; what is left at 11.8 MiB is the fit's own level at 4 MiB, high at p = 2).
     const auto swaps = name == names::op::swap ? collectives_.end() : collectives_.find(names::op::swap);
+    const Piecewise* one_copy = nullptr;
+    if (swaps != collectives_.end()) {
+        if (const auto s = swaps->second.find(1); s != swaps->second.end()) {
+            one_copy = &s->second;
+        }
+    }
     for (const auto& [Pm, fit] : it->second) {
         Ps.push_back(Pm);
-        const Piecewise* swap = nullptr;
-        if (swaps != collectives_.end()) {
+        const Piecewise* swap = one_copy;
+        if (swap == nullptr && swaps != collectives_.end()) {
             if (const auto s = swaps->second.find(Pm); s != swaps->second.end()) {
                 swap = &s->second;
             }

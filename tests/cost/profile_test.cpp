@@ -127,6 +127,40 @@ TEST(ProfileTest, collective_above_its_data_grows_as_swap_does) {
     EXPECT_NEAR(no_swap.collective("reduce", 1, 64 * MiB).seconds, cached(64 * MiB), 1e-12);  // the line
 }
 
+// At P > 1 the swap is P processors copying at once: its price per byte turns up at smaller sizes and more steeply
+// than a collective's (the 2026-11-26 recorded data: a p = 2 scatter at 64 MiB priced +31 %, bcast.bst +67 %, by the
+// p = 2 swap's growth). Above its data a collective at any P grows as the one-processor swap, a single copy, does; as
+// the swap at its own P only where the profile has no one-processor swap.
+TEST(ProfileTest, collective_above_its_data_grows_as_the_one_processor_swap_does) {
+    constexpr double MiB = 1024.0 * 1024.0;
+    const auto cached = [](double bytes) { return 2e-6 + bytes * 1e-10; };
+    const auto one_copy = [](double bytes) { return 2e-6 + bytes * 2e-10; };    // P = 1 beyond the cache: twice
+    const auto two_copies = [](double bytes) { return 2e-6 + bytes * 4e-10; };  // P = 2: both copying, four times
+    const Sample reduce_points[] = {{64, cached(64)}, {4 * MiB, cached(4 * MiB)}};
+    const Sample swap1_points[] = {{64, cached(64)}, {4 * MiB, cached(4 * MiB)}, {256 * MiB, one_copy(256 * MiB)}};
+    const Sample swap2_points[] = {{64, cached(64)}, {4 * MiB, cached(4 * MiB)}, {256 * MiB, two_copies(256 * MiB)}};
+    Profile p;
+    p.set_collective("reduce", 2, Piecewise::through(reduce_points));
+    p.set_collective("swap", 1, Piecewise::through(swap1_points));
+    p.set_collective("swap", 2, Piecewise::through(swap2_points));
+    const double there = cached(4 * MiB);
+    const double grows = there - cached(64);
+    const double swap1_at = Piecewise::through(swap1_points)(64 * MiB);
+    const Lookup beyond = p.collective("reduce", 2, 64 * MiB);
+    EXPECT_NEAR(beyond.seconds, there + grows * (swap1_at / there - 1.0), 1e-12);
+    const double swap2_at = Piecewise::through(swap2_points)(64 * MiB);
+    EXPECT_LT(beyond.seconds, 0.6 * (there + grows * (swap2_at / there - 1.0)));  // not the P = 2 swap's growth
+    EXPECT_TRUE(beyond.extrapolated);
+    EXPECT_NEAR(p.collective("reduce", 2, 2 * MiB).seconds, cached(2 * MiB), 1e-15);  // within its data: the fit
+    // The swap prices itself at its own P.
+    EXPECT_NEAR(p.collective("swap", 2, 64 * MiB).seconds, swap2_at, 1e-12);
+    // A profile without a one-processor swap grows as the swap at the collective's own P.
+    Profile only_two;
+    only_two.set_collective("reduce", 2, Piecewise::through(reduce_points));
+    only_two.set_collective("swap", 2, Piecewise::through(swap2_points));
+    EXPECT_NEAR(only_two.collective("reduce", 2, 64 * MiB).seconds, there + grows * (swap2_at / there - 1.0), 1e-12);
+}
+
 TEST(ProfileTest, cold_collectives_are_their_own_entries_of_the_base_operation) {
     Profile p;
     p.set_collective("swap", 2, Piecewise::constant(1e-6));
