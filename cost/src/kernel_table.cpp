@@ -83,4 +83,30 @@ double kernel_per_unit_by_footprint(const KernelSizeTable& in_cache,
     return cached + t * (kernel_per_unit(in_memory, x, 0.0) - cached);
 }
 
+double kernel_per_unit_by_cache(const KernelSizeTable& in_cache,
+                                const KernelSizeTable& in_memory,
+                                double x,
+                                double bytes,
+                                double cache_bytes,
+                                double memory_bytes,
+                                double effective_cache_bytes,
+                                int sharing) {
+    const double ranks = std::max(1, sharing);
+    if (!(effective_cache_bytes > 0.0) || in_memory.empty() || ranks * cache_bytes > effective_cache_bytes) {
+        return kernel_per_unit_by_footprint(in_cache, in_memory, x, bytes, cache_bytes, memory_bytes);
+    }
+    return kernel_per_unit(ranks * bytes <= effective_cache_bytes ? in_cache : in_memory, x, 0.0);
+}
+
+int ranks_sharing_cache(const ProfileMeta& meta, int P) {
+    if (P <= 1) {
+        return 1;
+    }
+    int most = meta.world_size > 0 ? meta.world_size : P;
+    if (!meta.nodes.empty()) {
+        most = *std::max_element(meta.nodes.begin(), meta.nodes.end());
+    }
+    return std::min(P, most);
+}
+
 }  // namespace llc::cost

@@ -106,6 +106,46 @@ TEST(KernelTableTest, by_footprint_reads_between_the_cache_and_the_memory_tables
     EXPECT_DOUBLE_EQ(kernel_per_unit_by_footprint(cache, {}, 64.0, 1e12, small, big), 3e-9);
 }
 
+TEST(KernelTableTest, by_cache_reads_the_table_on_the_working_sets_side_of_the_effective_cache) {
+    using llc::cost::kernel_per_unit_by_cache;
+    const llc::cost::KernelSizeTable cache = {{4, 1e-9}, {6, 3e-9}};
+    const llc::cost::KernelSizeTable memory = {{4, 5e-9}, {6, 1e-9}};
+    constexpr double small = 1 << 20;  // the in-cache table's data
+    constexpr double big = 1 << 26;    // the streamed table's data
+    constexpr double step = 1 << 24;   // the effective cache, between them
+    // Up to the step the in-cache table, past it the streamed one: never the blend (3e-9 at 2^23 and x = 16 above).
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 16.0, 1 << 23, small, big, step, 1), 1e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 16.0, step, small, big, step, 1), 1e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 16.0, step + 1, small, big, step, 1), 5e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 32.0, 1 << 25, small, big, step, 1), 3e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 32.0, 1 << 23, small, big, step, 1), 2e-9);
+    // Two ranks sharing the cache: 2^23 bytes each is the step's 2^24, 2^23 + 1 each is past it.
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 16.0, 1 << 23, small, big, step, 2), 1e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 16.0, (1 << 23) + 1, small, big, step, 2), 5e-9);
+    // A streamed probe that fits the effective cache still prices what lies beyond it (the slowest measured).
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 16.0, 1 << 25, small, 1 << 23, step, 1), 5e-9);
+    // No step recorded, no streamed table, or an in-cache probe that does not fit: the blend, as before.
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 16.0, 1 << 23, small, big, 0.0, 1), 3e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, {}, 64.0, 1e12, small, big, step, 1), 3e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 16.0, 1 << 23, small, big, 1 << 19, 1), 3e-9);
+    EXPECT_DOUBLE_EQ(kernel_per_unit_by_cache(cache, memory, 16.0, 1 << 23, small, big, 1 << 20, 2), 3e-9);
+}
+
+TEST(KernelTableTest, ranks_sharing_the_cache_are_those_a_node_held) {
+    using llc::cost::ranks_sharing_cache;
+    llc::cost::ProfileMeta meta;
+    EXPECT_EQ(ranks_sharing_cache(meta, 1), 1);
+    EXPECT_EQ(ranks_sharing_cache(meta, 4), 4);  // nothing recorded: every rank on one node
+    meta.world_size = 2;
+    EXPECT_EQ(ranks_sharing_cache(meta, 1), 1);
+    EXPECT_EQ(ranks_sharing_cache(meta, 2), 2);
+    EXPECT_EQ(ranks_sharing_cache(meta, 8), 2);
+    meta.world_size = 16;
+    meta.nodes = {4, 4, 4, 3};
+    EXPECT_EQ(ranks_sharing_cache(meta, 2), 2);
+    EXPECT_EQ(ranks_sharing_cache(meta, 16), 4);
+}
+
 TEST(KernelTimingTest, probe_values_are_reproducible_in_range_and_not_constant) {
     llc::cost::ProbeValues a(42);
     llc::cost::ProbeValues b(42);

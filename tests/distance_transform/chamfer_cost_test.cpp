@@ -68,6 +68,28 @@ TEST(ChamferCostTest, OneProcessorIsTwoWholePasses) {
     EXPECT_NEAR(llc::cost::predict(e, *model), 2 * 1e-9 * 4096 * 100, 1e-12);
 }
 
+TEST(ChamferCostTest, OneProcessorReadsTheTableOnItsSideOfTheEffectiveCache) {
+    // In-cache 1 ns a pixel, streamed 4 ns, at the one-processor segment (whole rows of 4096 columns: 2^12). 4096 ×
+    // 1024 holds 20 MiB of image and distances (5 bytes a pixel), 4096 × 4096 80 MiB; the probes 5 and 40 MiB.
+    llc::cost::Profile two = profile();
+    two.set_kernel(llc::cost::kernel_size_key("dt.sweep.d4", 12), {4e-9, "pixel"});
+    const auto price = [](const llc::cost::Profile& profile, std::int64_t rows) {
+        const Expr e = llc::cost::chamfer_distance_transform(1, 4096, rows, 7, 1, ChamferMask::d4(), profile);
+        return llc::cost::predict(e, *llc::cost::make_model("ccm", profile)) / (2.0 * 4096.0 * double(rows));
+    };
+    // No effective cache recorded: between the tables by log2 of the bytes (20 MiB: two thirds of the way from 5 to
+    // 40 MiB), the streamed one from 40 MiB on.
+    EXPECT_NEAR(price(two, 1024), 3e-9, 1e-18);
+    EXPECT_NEAR(price(two, 4096), 4e-9, 1e-18);
+    // A 45.6 MiB effective cache (this VM's): 20 MiB fits and runs at the in-cache price, 80 MiB does not.
+    two.meta().effective_llc_bytes = 47811988.0;
+    EXPECT_NEAR(price(two, 1024), 1e-9, 1e-18);
+    EXPECT_NEAR(price(two, 4096), 4e-9, 1e-18);
+    // A 16 MiB one: 20 MiB is past the step, and priced streamed, not blended.
+    two.meta().effective_llc_bytes = 16.0 * 1024 * 1024;
+    EXPECT_NEAR(price(two, 1024), 4e-9, 1e-18);
+}
+
 TEST(ChamferCostTest, PipelineStepsFollowTheSchedule) {
     // d4 (lead 0) on 2 processors, 8 × 4 in blocks of 2 rows, segments of 4: blocks 0, 1 (rows 0–1, 2–3) on
     // processors 0, 1, two segments each. Forward: step 0 P0 (0,0); step 1 P0 (0,1), P1 (1,0); step 2 P1 (1,1).

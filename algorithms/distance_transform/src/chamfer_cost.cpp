@@ -61,12 +61,16 @@ SweepTables sweep_tables(const ChamferMask& mask, const Profile& profile, int P)
 /// profile's lockstep excess at P (cost/lockstep.hpp).
 Expr pass(const detail::sweep::Geometry& g, const SweepTables& tables, const Profile& profile, const char* label) {
     const auto held = static_cast<double>(block_rows_held(g.P, 0, g.height, g.r) * g.width);
-    const double per_pixel = kernel_per_unit_by_footprint(tables.in_cache,
-                                                          tables.in_memory,
-                                                          static_cast<double>(g.k),
-                                                          held * pixel_bytes,
-                                                          4096.0 * 256 * pixel_bytes,
-                                                          4096.0 * 2048 * pixel_bytes);
+    // The in-cache table where the node's working set fits the effective cache, the streamed one where it does not
+    // (kernel_per_unit_by_cache; the blend between the probes' sizes for profiles that record no effective cache).
+    const double per_pixel = kernel_per_unit_by_cache(tables.in_cache,
+                                                      tables.in_memory,
+                                                      static_cast<double>(g.k),
+                                                      held * pixel_bytes,
+                                                      4096.0 * 256 * pixel_bytes,
+                                                      4096.0 * 2048 * pixel_bytes,
+                                                      profile.meta().effective_llc_bytes,
+                                                      ranks_sharing_cache(profile.meta(), g.P));
     if (g.P == 1) {
         const double pixels = static_cast<double>(g.width * g.height);
         return Expr::compute(label, per_pixel * pixels);

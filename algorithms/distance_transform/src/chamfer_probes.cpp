@@ -27,9 +27,10 @@ constexpr std::uint64_t sweep_probe_seed = 13;
 
 /// Seconds per pixel of one pass in segments of 2^j columns on a 4096 × `height` blob image: 2048 rows, 40 MB of image
 /// and distances, beyond the last-level cache like the images worth distributing ("dt.sweep"); 256 rows, 5 MB, in
-/// the caches ("dt.sweep_cache"). The cost reads between the two by the processor's bytes: with the streamed table
-/// alone, 1024² transforms were priced 55–65 % high once the in-row pass was vectorised; with the in-cache one alone,
-/// the 2048² … 8192² ones 16 % low (before).
+/// the caches ("dt.sweep_cache"). The cost reads the one on the side of the profile's effective last-level cache where
+/// the node's data lie (kernel_per_unit_by_cache), between the two by the processor's bytes for profiles that record
+/// no effective cache: with the streamed table alone, 1024² transforms were priced 55–65 % high once the in-row pass
+/// was vectorised; with the in-cache one alone, the 2048² … 8192² ones 16 % low (before).
 double sweep_probe(bool quick, const ChamferMask& mask, int j, int height) {
     constexpr int width = 4096;
     const std::vector<std::uint8_t> image = random_blob_image(width, height, sweep_probe_seed);

@@ -46,23 +46,25 @@ double setup_seconds(int P, std::int64_t width, std::int64_t height, std::int64_
 
 /// Seconds per pixel of a sweep in segments of k columns for a processor holding `pixels` cells: names::path_sweep
 /// (measured on an 8 MiB map, in the caches) and names::path_memory (a 64 MiB map, streamed from memory: slower for
-/// short segments, whose rows are far apart, faster for whole rows, which the prefetchers follow), by the cells' bytes
-/// (kernel_per_unit_by_footprint); a blue sweep at its own tables (names::path_sweep_blue, names::path_memory_blue: it
-/// runs up the rows, and streamed from memory in segments it took 1.25–1.7× a red one's time); the solo constants at
-/// P = 1, the side-by-side ones at P > 1 (the ranks share the memory bus). Every table is required: kernel_size_table
-/// throws naming the key the profile lacks.
+/// short segments, whose rows are far apart, faster for whole rows, which the prefetchers follow), by whether the
+/// node's cells fit the effective last-level cache (kernel_per_unit_by_cache); a blue sweep at its own tables
+/// (names::path_sweep_blue, names::path_memory_blue: it runs up the rows, and streamed from memory in segments it
+/// took 1.25–1.7× a red one's time); the solo constants at P = 1, the side-by-side ones at P > 1 (the ranks share the
+/// memory bus). Every table is required: kernel_size_table throws naming the key the profile lacks.
 double sweep_seconds_per_pixel(const Profile& profile, int P, std::int64_t k, std::int64_t pixels, bool blue) {
     constexpr double cell = sizeof(detail::sweep::Cell);
     // One after the other, so that a profile without either names the in-cache table first.
     const KernelSizeTable in_cache = kernel_size_table(profile, blue ? names::path_sweep_blue : names::path_sweep, P);
     const KernelSizeTable in_memory =
         kernel_size_table(profile, blue ? names::path_memory_blue : names::path_memory, P);
-    return kernel_per_unit_by_footprint(in_cache,
-                                        in_memory,
-                                        static_cast<double>(k),
-                                        static_cast<double>(pixels) * cell,
-                                        static_cast<double>(detail::sweep::path_probe_width) * 256 * cell,
-                                        static_cast<double>(detail::sweep::path_probe_width) * 2048 * cell);
+    return kernel_per_unit_by_cache(in_cache,
+                                    in_memory,
+                                    static_cast<double>(k),
+                                    static_cast<double>(pixels) * cell,
+                                    static_cast<double>(detail::sweep::path_probe_width) * 256 * cell,
+                                    static_cast<double>(detail::sweep::path_probe_width) * 2048 * cell,
+                                    profile.meta().effective_llc_bytes,
+                                    ranks_sharing_cache(profile.meta(), P));
 }
 
 /// One sweep; `before` seconds of local work join its first step (the run's setup, for the first sweep).

@@ -50,4 +50,30 @@ using KernelSizeTable = std::map<int, double>;
                                                   double cache_bytes,
                                                   double memory_bytes);
 
+/// Seconds per unit at size x of a kernel whose working set is `bytes`, from the same two tables read on the side of
+/// the effective last-level cache where the working set lies (issue #32; ProfileMeta::effective_llc_bytes, the step of
+/// the swap's per-byte price, cache_step.hpp): `in_cache` when bytes ≤ effective_cache_bytes, `in_memory` when it
+/// exceeds it, never a blend of the two across that step. (The blend priced 2048² chamfer transforms, 20 MiB that run
+/// at cache speed, two thirds of the way toward the streamed constant: 27–37 % high at p = 1.) The tables keep their
+/// roles whatever their probes' sizes: the streamed table is the slowest measured, so a working set beyond the cache
+/// reads it even when its probe's data (`memory_bytes`) happen to fit the effective cache, as a working set beyond
+/// memory_bytes always did. `bytes`, `cache_bytes` and `memory_bytes` are one rank's; `sharing` ranks hold as much
+/// each in the same cache (ranks_sharing_cache: the side-by-side probes ran so too), so the node's working set,
+/// sharing · bytes, is what is compared. kernel_per_unit_by_footprint's blend (today's price) where there is no step
+/// to read: effective_cache_bytes 0 (not recorded: profiles before it), `in_memory` empty, or an in-cache table whose
+/// own data (sharing · cache_bytes) do not fit the effective cache (no probe on the cache side of the step).
+[[nodiscard]] double kernel_per_unit_by_cache(const KernelSizeTable& in_cache,
+                                              const KernelSizeTable& in_memory,
+                                              double x,
+                                              double bytes,
+                                              double cache_bytes,
+                                              double memory_bytes,
+                                              double effective_cache_bytes,
+                                              int sharing);
+
+/// The ranks of a P-processor run that share one node's last-level cache: 1 at P = 1 (the solo constants were measured
+/// alone); at P > 1, P up to the most ranks a node held when the profile was measured (meta.nodes; meta.world_size when
+/// that is not recorded; P when neither is).
+[[nodiscard]] int ranks_sharing_cache(const ProfileMeta& meta, int P);
+
 }  // namespace llc::cost
