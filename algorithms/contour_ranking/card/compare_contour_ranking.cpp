@@ -10,9 +10,7 @@
 //                        point list is built (findContours builds them), so this row flatters us
 // The peer is findContours in its fastest configuration that gives our point lists: CHAIN_APPROX_NONE is the only
 // method that keeps every point, and RETR_LIST is the cheapest mode (no hierarchy). OpenCV and our one-processor runs
-// are on rank 0 while the other ranks wait; OpenCV with one thread (findContours is sequential anyway). Every rank
-// keeps its heap between calls (keep_heap: glibc's mallopt, for every side alike), so that no side's arrays are
-// faulted in afresh at every call because of what another side left live at the top of its rank's heap.
+// are on rank 0 while the other ranks wait; OpenCV with one thread (findContours is sequential anyway).
 //
 // Before timing, rank 0 checks that our contours at P and at P = 1 are OpenCV's, and the run fails (exit status 1,
 // the difference named) if not. Equivalence: the same multiset of contours, a contour being its pixel sequence as a
@@ -23,7 +21,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <limits>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <optional>
@@ -33,8 +30,7 @@
 #include <utility>
 #include <vector>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
+#if defined(__linux__)
 #endif
 
 #include <llc/algorithms/blob_image.hpp>
@@ -166,21 +162,7 @@ void check_against_opencv(const std::vector<Contour>& at_p,
     check_same(cycles_of(at_p, n, false), theirs_list, p + " (against RETR_LIST)", n);
 }
 
-/// Every rank's heap kept between calls, for every side alike. With glibc's default (a trim threshold that follows
-/// the largest freed block), whether a call's arrays are fresh pages, faulted in at first touch, depends on what
-/// happens to be live at the heap's top: rank 0 keeps the outputs of ours and of OpenCV between calls and never
-/// trimmed, rank 1 keeps nothing and gave its pages back after every call, so that at P = 2 only rank 1 paid ≈ 1400
-/// faults a call (≈ 1.5 µs each on the 2-core VM: ≈ 2 ms, the critical path) while our P = 1 and OpenCV on rank 0 paid
-/// none. Fixed thresholds (mmap above 32 MiB, no trimming) give every side on every rank a warm heap.
-void keep_heap() {
-#if defined(__GLIBC__)
-    (void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    (void)mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-#endif
-}
-
 std::vector<Row> run(Group& world, const Options& options) {
-    keep_heap();
     const std::vector<std::int64_t> sizes = options.sizes.empty() ? std::vector<std::int64_t>{4096} : options.sizes;
     const int repeat = options.repeat > 0 ? options.repeat : 9;
     const int P = world.size();
