@@ -198,15 +198,19 @@ class Halo {
     std::unique_ptr<T[]> halo_;  ///< (rows + 2) × stride, not value-initialised: every slot is written once
 };
 
-/// Step 1: a block's segments, and for each of its nodes its segment (or kNone) and distance to the segment's last;
-/// segment_of and to_last are empty when the block has no segment (every node inactive or on a cycle inside it).
+/// Step 1: a block's segments and their nodes: segment k's nodes, in path order (first … last), are
+/// nodes[start[k] … start[k + 1]). Only the nodes on segments are listed (at P > 1 a small part of the block): an
+/// array a node for the segment and the distance of every node would be written and read again by step 3, and its
+/// fresh pages are faulted in at every call.
 struct LocalRanking {
     std::vector<Segment> segments;
-    std::vector<std::int64_t> segment_of;
-    std::vector<std::int64_t> to_last;
-
-    [[nodiscard]] bool on_segment(std::size_t i) const { return !segment_of.empty() && segment_of[i] != kNone; }
+    std::vector<std::int64_t> nodes;
+    std::vector<std::size_t> start{0};
 };
+
+/// A placeholder head for the nodes on segments between steps 1 and 3 (any value but kNone): rank_cycles skips them,
+/// and step 3 writes their results.
+inline constexpr std::int64_t kOnSegment = -2;
 
 /// Ranks the cycle through `head` (its smallest node) into `result`, walking it from both ends at once: forward by
 /// `view.next` and backward by `predecessor`, two independent chains of loads instead of one (the walk is bound by
@@ -245,21 +249,18 @@ void rank_cycle(const View& view,
     }
 }
 
-/// Ranks the cycles inside the block (every node active, not on a segment and not ranked yet) into `result`, each
-/// from its smallest node (the first met), which is the canonical head since global indices increase with i.
-/// `for_each_link` calls its argument with every link i → j inside the block.
+/// Ranks the cycles inside the block (every node active and not ranked yet: the nodes on segments are marked
+/// kOnSegment) into `result`, each from its smallest node (the first met), which is the canonical head since global
+/// indices increase with i. `for_each_link` calls its argument with every link i → j inside the block.
 template <class Index, class View, class Links>
-void rank_cycles(const View& view,
-                 const LocalRanking& local,
-                 const Links& for_each_link,
-                 std::vector<ContourRank>& result) {
+void rank_cycles(const View& view, const Links& for_each_link, std::vector<ContourRank>& result) {
     const std::size_t n = view.size();
     // The predecessors (and the walk's scratch) are made at the first cycle: maps of lists have none, and pay
     // nothing for them.
     std::unique_ptr<Index[]> predecessor;
     std::unique_ptr<Index[]> forward;
     for (std::size_t start = 0; start < n; ++start) {
-        if (!view.active(start) || local.on_segment(start) || result[start].head != kNone) {
+        if (!view.active(start) || result[start].head != kNone) {
             continue;
         }
         if (!predecessor) {
@@ -274,25 +275,21 @@ void rank_cycles(const View& view,
 }
 
 /// Step 1's segments (rank_locally): every path from an active node without a predecessor in the block, to its last
-/// node in the block, into `out`.
+/// node in the block, into `out`; their nodes marked kOnSegment in `result`.
 template <class View, class Links>
-void find_segments(const View& view, const Links& for_each_link, LocalRanking& out) {
+void find_segments(const View& view, const Links& for_each_link, LocalRanking& out, std::vector<ContourRank>& result) {
     const std::size_t n = view.size();
     std::vector<char> has_predecessor(n, 0);
     for_each_link([&](std::size_t, std::size_t j) { has_predecessor[j] = 1; });
-    std::vector<std::int64_t> path;
     for (std::size_t start = 0; start < n; ++start) {
         if (!view.active(start) || has_predecessor[start] != 0) {
             continue;
         }
-        if (out.segment_of.empty()) {
-            out.segment_of.assign(n, kNone);
-            out.to_last.assign(n, 0);
-        }
-        path.clear();
+        const std::size_t begin = out.nodes.size();
         for (auto i = static_cast<std::int64_t>(start); i != kNone; i = view.next(static_cast<std::size_t>(i))) {
-            path.push_back(i);
+            out.nodes.push_back(i);
         }
+        const std::span<const std::int64_t> path(out.nodes.data() + begin, out.nodes.size() - begin);
         const auto last = static_cast<std::size_t>(path.back());
         Segment s{view.global(static_cast<std::size_t>(path.front())),
                   view.global(last),
@@ -302,14 +299,14 @@ void find_segments(const View& view, const Links& for_each_link, LocalRanking& o
                   0};
         for (std::size_t k = 0; k < path.size(); ++k) {
             const auto slot = static_cast<std::size_t>(path[k]);
-            out.segment_of[slot] = static_cast<std::int64_t>(out.segments.size());
-            out.to_last[slot] = static_cast<std::int64_t>(path.size() - 1 - k);
+            result[slot].head = kOnSegment;
             if (view.global(slot) < s.low) {
                 s.low = view.global(slot);
-                s.low_to_last = out.to_last[slot];
+                s.low_to_last = static_cast<std::int64_t>(path.size() - 1 - k);
             }
         }
         out.segments.push_back(s);
+        out.start.push_back(out.nodes.size());
     }
 }
 
@@ -344,13 +341,13 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
     }
     LocalRanking out;
     if (links != active) {
-        find_segments(view, for_each_link, out);
+        find_segments(view, for_each_link, out, result);
     }
     // What is left are cycles inside the block: every node has a predecessor in it.
     if (n <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-        rank_cycles<std::int32_t>(view, out, for_each_link, result);
+        rank_cycles<std::int32_t>(view, for_each_link, result);
     } else {
-        rank_cycles<std::int64_t>(view, out, for_each_link, result);
+        rank_cycles<std::int64_t>(view, for_each_link, result);
     }
     return out;
 }
@@ -366,20 +363,17 @@ std::vector<ContourRank> rank_graph(
     const std::vector<Segment> boundary = boundary_list(local.segments, block, layout.width, layout.per_pixel);
     // Step 2: the merge of the boundary lists by the pattern, forward and backward.
     const auto resolved = merge_pattern(group, pattern, layout, boundary);
-    // Step 3: every node from its segment's last.
-    std::vector<Resolution> last_of(local.segments.size());
-    for (std::size_t k = 0; k < last_of.size(); ++k) {
+    // Step 3: every node on a segment from its segment's last (the other nodes were done in step 1).
+    for (std::size_t k = 0; k < local.segments.size(); ++k) {
         const auto it = resolved.find(local.segments[k].first);
-        last_of[k] = it == resolved.end() ? Resolution{local.segments[k].last, 0, 0} : it->second;
-    }
-    for (std::size_t i = 0; i < result.size() && !local.segments.empty(); ++i) {
-        const std::int64_t s = local.segment_of[i];
-        if (s == kNone) {
-            continue;  // inactive, or on a cycle inside the block (done in step 1)
+        const Resolution r = it == resolved.end() ? Resolution{local.segments[k].last, 0, 0} : it->second;
+        const std::size_t begin = local.start[k];
+        const std::size_t end = local.start[k + 1];
+        for (std::size_t m = begin; m < end; ++m) {
+            const auto to_last = static_cast<std::int64_t>(end - 1 - m);
+            const std::int64_t rank = to_last + r.rank_last;
+            result[static_cast<std::size_t>(local.nodes[m])] = {r.head, r.period == 0 ? rank : rank % r.period};
         }
-        const Resolution& r = last_of[static_cast<std::size_t>(s)];
-        const std::int64_t rank = local.to_last[i] + r.rank_last;
-        result[i] = {r.head, r.period == 0 ? rank : rank % r.period};
     }
     return result;
 }
