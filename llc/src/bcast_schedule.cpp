@@ -24,10 +24,6 @@ struct Move {
 };
 using Rounds = std::vector<std::vector<Move>>;
 
-bool is_power_of_two(int n) {
-    return n > 0 && (n & (n - 1)) == 0;
-}
-
 std::vector<int> block(int first, int count) {
     std::vector<int> packets(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {

@@ -251,6 +251,23 @@ TEST(RowImageTest, PathPlanningOnAUniformMapIsTheOctileDistance) {
     }
 }
 
+// The size check the transforms and path planning share (detail::rows_problem): rank 0 of 2 holds rows 0, 2 and 4 of a
+// 5-row image in blocks of 1 (3 rows × width 3 = 9 values), counted here by hand.
+TEST(RowImageTest, RowsProblemNamesTheArgumentAndTheSizes) {
+    const auto problem = [](std::size_t input, std::size_t output) {
+        return llc::detail::rows_problem("f", 2, 0, 3, 5, 1, {"image.size()", input, "out.size()", output});
+    };
+    EXPECT_EQ(problem(9, 9), "");
+    const std::string input = problem(10, 9);
+    for (const char* fragment : {"f", "image.size()", "10", "must be this rank's rows × width = 9"}) {
+        EXPECT_NE(input.find(fragment), std::string::npos) << fragment << " in " << input;
+    }
+    const std::string output = problem(9, 8);
+    for (const char* fragment : {"f", "out.size()", "8", "must equal image.size() = 9"}) {
+        EXPECT_NE(output.find(fragment), std::string::npos) << fragment << " in " << output;
+    }
+}
+
 TEST(RowImageTest, BadArgumentsFailOnEveryRank) {
     const int P = world().size();
     const int rank = world().rank();

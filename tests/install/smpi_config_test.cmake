@@ -28,10 +28,19 @@ endforeach()
 set_property(TARGET llc::llc PROPERTY INTERFACE_LINK_LIBRARIES MPI::MPI_CXX)
 ]=])
 
+# Configures tests/install/consumer against the scratch prefix in build-<name> (ARGN: more -D options); sets status,
+# out and err in the caller.
+function(configure_consumer name)
+    execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/install/consumer" -B "${WORK_DIR}/build-${name}"
+                            "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix" -DLLC_COMPONENT=llc ${ARGN}
+                    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    set(status "${status}" PARENT_SCOPE)
+    set(out "${out}" PARENT_SCOPE)
+    set(err "${err}" PARENT_SCOPE)
+endfunction()
+
 # The default compiler: a clear refusal that names SMPI and smpicxx.
-execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/install/consumer" -B "${WORK_DIR}/build-default"
-                        "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix" -DLLC_COMPONENT=llc
-                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+configure_consumer(default)
 if(status EQUAL 0)
     message(FATAL_ERROR "an SMPI install was accepted with the default compiler:\n${out}\n${err}")
 endif()
@@ -49,9 +58,7 @@ if(NOT smpicxx)
     message("smpicxx not installed: the accepting half is not run")
     return()
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/install/consumer" -B "${WORK_DIR}/build-smpicxx"
-                        "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix" -DLLC_COMPONENT=llc -DCMAKE_CXX_COMPILER=${smpicxx}
-                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+configure_consumer(smpicxx -DCMAKE_CXX_COMPILER=${smpicxx})
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "an SMPI install was refused with smpicxx:\n${out}\n${err}")
 endif()

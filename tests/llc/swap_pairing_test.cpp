@@ -3,7 +3,9 @@
 // llc::Error on every rank, naming the function, the argument and the values — before the check, a hang (the timeout
 // fails the test) or a throw on one rank alone. Also the scalar allreduce's agreement on its operation. Registered at
 // P = 2, 3, 4, 5, 8 with a short timeout.
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,6 +44,18 @@ void expect_swap_delivers(const std::vector<int>& partner_of) {
     EXPECT_EQ(recv, payload(partner, 5)) << "rank " << me << " with partner " << partner;
 }
 
+/// Swaps `send_count` doubles for `recv_count` with `partner` on this rank and expects an llc::Error on every rank
+/// whose message contains every fragment (the relation or the sizes that the cases below get wrong on purpose).
+void expect_swap_error(int partner,
+                       std::size_t send_count,
+                       std::size_t recv_count,
+                       std::initializer_list<std::string> fragments) {
+    const std::vector<double> send(send_count, 1.0);
+    std::vector<double> recv(recv_count);
+    expect_error_everywhere([&] { world().swap(partner, std::span<const double>(send), std::span<double>(recv)); },
+                            fragments);
+}
+
 // ---- Relations that pair the ranks up still exchange the right data
 // --------------------------------------------------
 
@@ -71,10 +85,7 @@ TEST(SwapPairing, PartnerThatNamesItselfIsAnErrorEverywhere) {
     // Rank 0 names 1, every other rank (1 too) names itself: rank 0 waited for rank 1 forever.
     auto& g = world();
     const int partner = g.rank() == 0 ? 1 : g.rank();
-    std::vector<double> send(3, 1.0);
-    std::vector<double> recv(3);
-    expect_error_everywhere([&] { g.swap(partner, std::span<const double>(send), std::span<double>(recv)); },
-                            {"llc::Group::swap", "argument 'partner'", "rank 0 names 1, but rank 1 names 1"});
+    expect_swap_error(partner, 3, 3, {"llc::Group::swap", "argument 'partner'", "rank 0 names 1, but rank 1 names 1"});
 }
 
 TEST(SwapPairing, ChainIntoAPairIsAnErrorEverywhere) {
@@ -85,10 +96,7 @@ TEST(SwapPairing, ChainIntoAPairIsAnErrorEverywhere) {
     }
     const int me = g.rank();
     const int partner = me == 0 ? 1 : me == 1 ? 2 : me == 2 ? 1 : me;
-    std::vector<double> send(3, 1.0);
-    std::vector<double> recv(3);
-    expect_error_everywhere([&] { g.swap(partner, std::span<const double>(send), std::span<double>(recv)); },
-                            {"llc::Group::swap", "argument 'partner'", "rank 0 names 1, but rank 1 names 2"});
+    expect_swap_error(partner, 3, 3, {"llc::Group::swap", "argument 'partner'", "rank 0 names 1, but rank 1 names 2"});
 }
 
 TEST(SwapPairing, RingIsAnErrorEverywhere) {
@@ -99,15 +107,10 @@ TEST(SwapPairing, RingIsAnErrorEverywhere) {
     }
     const int P = g.size();
     const int partner = (g.rank() + 1) % P;
-    std::vector<double> send(3, 1.0);
-    std::vector<double> recv(3);
-    const std::string last = "rank " + std::to_string(P - 1) + " names 0, but rank 0 names 1";
-    expect_error_everywhere([&] { g.swap(partner, std::span<const double>(send), std::span<double>(recv)); },
-                            {"llc::Group::swap", "argument 'partner'", "rank 0 names 1, but rank 1 names 2"});
+    expect_swap_error(partner, 3, 3, {"llc::Group::swap", "argument 'partner'", "rank 0 names 1, but rank 1 names 2"});
     // Every rank's message is the same and lists the ranks (up to eight).
     if (P <= 8) {
-        expect_error_everywhere([&] { g.swap(partner, std::span<const double>(send), std::span<double>(recv)); },
-                                {last});
+        expect_swap_error(partner, 3, 3, {"rank " + std::to_string(P - 1) + " names 0, but rank 0 names 1"});
     }
 }
 
@@ -118,16 +121,13 @@ TEST(SwapPairing, PartnerOutsideTheGroupIsAnErrorEverywhere) {
     const int me = g.rank();
     const int n = me % 2 == 0 ? me + 1 : me - 1;
     const int partner = me == P - 1 ? P : (n < P ? n : me);
-    std::vector<double> send(2, 1.0);
-    std::vector<double> recv(2);
-    expect_error_everywhere([&] { g.swap(partner, std::span<const double>(send), std::span<double>(recv)); },
-                            {"llc::Group::swap", "partner"});
+    expect_swap_error(partner, 2, 2, {"llc::Group::swap", "partner"});
     if (me == P - 1) {
-        expect_error_everywhere([&] { g.swap(partner, std::span<const double>(send), std::span<double>(recv)); },
-                                {"argument 'partner' = " + std::to_string(P), "[0, " + std::to_string(P) + ")"});
+        expect_swap_error(
+            partner, 2, 2, {"argument 'partner' = " + std::to_string(P), "[0, " + std::to_string(P) + ")"});
     } else {
-        expect_error_everywhere([&] { g.swap(partner, std::span<const double>(send), std::span<double>(recv)); },
-                                {"rank " + std::to_string(P - 1) + ": llc::Group::swap: argument 'partner' = "});
+        expect_swap_error(
+            partner, 2, 2, {"rank " + std::to_string(P - 1) + ": llc::Group::swap: argument 'partner' = "});
     }
 }
 
@@ -137,23 +137,20 @@ TEST(SwapPairing, SizeMismatchIsAnErrorEverywhere) {
     auto& g = world();
     const int me = g.rank();
     const int partner = me <= 1 ? 1 - me : me;
-    const std::vector<double> send(4, 1.0);
-    std::vector<double> recv(me == 1 ? 5 : 4);
-    expect_error_everywhere([&] { g.swap(partner, std::span<const double>(send), std::span<double>(recv)); },
-                            {"llc::Group::swap",
-                             "mismatched buffer sizes",
-                             "'recv.size()'",
-                             "rank 1 receives 5 elements from rank 0, which sends 4"});
+    expect_swap_error(partner,
+                      4,
+                      me == 1 ? 5 : 4,
+                      {"llc::Group::swap",
+                       "mismatched buffer sizes",
+                       "'recv.size()'",
+                       "rank 1 receives 5 elements from rank 0, which sends 4"});
 }
 
 TEST(SwapPairing, SelfSwapOfUnequalSizesIsAnErrorEverywhere) {
     auto& g = world();
     const int me = g.rank();
     const int last = g.size() - 1;
-    std::vector<double> send(3, 1.0);
-    std::vector<double> recv(me == last ? 2 : 3);
-    expect_error_everywhere([&] { g.swap(me, std::span<const double>(send), std::span<double>(recv)); },
-                            {"llc::Group::swap", "recv.size()"});
+    expect_swap_error(me, 3, me == last ? 2 : 3, {"llc::Group::swap", "recv.size()"});
 }
 
 // ---- The trace: still one superstep "swap", the check inside it ----------------------------------------------------

@@ -3,6 +3,16 @@
 # extrapolated prices is 100 %; at P = 2 only sizes beyond the tiny profile's 4 KiB are) while (a) and (b) at P = 2 use the same profile (the same errors), the wall times and
 # the plot are written; bad arguments exit 2.
 file(REMOVE_RECURSE ${WORK})
+# Runs scale-validate.sh with the environment set before the call and fails unless it exits 0; `what` follows the
+# script's name in the failure.
+function(run_scale_validate what timeout)
+    execute_process(COMMAND ${SOURCE}/scripts/scale-validate.sh RESULT_VARIABLE status OUTPUT_VARIABLE out
+                    ERROR_VARIABLE err TIMEOUT ${timeout})
+    message("${out}")
+    if(NOT status EQUAL 0)
+        message(FATAL_ERROR "scale-validate.sh${what} exited with ${status}: ${err}")
+    endif()
+endfunction()
 set(cases bcast,allreduce,shift)
 set(ENV{LLC_SCALE_RUN} "${MPIEXEC} --oversubscribe --bind-to none -np")
 set(ENV{LLC_SCALE_PS} "2 4")
@@ -12,12 +22,7 @@ set(ENV{LLC_SCALE_BIN} ${BIN})
 set(ENV{LLC_SCALE_ALGORITHMS} ${cases})
 set(ENV{LLC_SCALE_PROBE} "--quick --max-bytes 4096 --sizes 4 --max-reps 5 --no-kernels --quiet")
 set(ENV{LLC_SCALE_VALIDATE} "--quick")
-execute_process(COMMAND ${SOURCE}/scripts/scale-validate.sh RESULT_VARIABLE status OUTPUT_VARIABLE out
-                ERROR_VARIABLE err TIMEOUT 380)
-message("${out}")
-if(NOT status EQUAL 0)
-    message(FATAL_ERROR "scale-validate.sh exited with ${status}: ${err}")
-endif()
+run_scale_validate("" 380)
 foreach(f scale.md scale.csv strong_scaling.png wall-times.csv profile-P2.json profile-P4.json a-P4/results.csv
           b-P4/results.csv)
     if(NOT EXISTS ${WORK}/${f})
@@ -65,12 +70,7 @@ set(ENV{LLC_SCALE_PS} "2")
 set(ENV{LLC_SCALE_ALGORITHMS} matrix-chain)
 set(ENV{LLC_SCALE_PROBE} "--quick --max-bytes 4096 --sizes 4 --max-reps 5 --quiet")
 set(ENV{LLC_SCALE_KERNELS} ${SOURCE}/tests/data/accuracy/profile.json)
-execute_process(COMMAND ${SOURCE}/scripts/scale-validate.sh RESULT_VARIABLE status OUTPUT_VARIABLE out
-                ERROR_VARIABLE err TIMEOUT 300)
-message("${out}")
-if(NOT status EQUAL 0)
-    message(FATAL_ERROR "scale-validate.sh (matrix-chain, kernels from a profile) exited with ${status}: ${err}")
-endif()
+run_scale_validate(" (matrix-chain, kernels from a profile)" 300)
 file(READ ${WORK}/algorithms/profile-P2.json profile)
 if(NOT profile MATCHES "\"mc\\.update\\.2\\^4\"" OR NOT profile MATCHES "\"lockstep\\.excess\\.p2\\.2\\^11\"")
     message(FATAL_ERROR "profile-P2.json lacks the merged kernel constant mc.update.2^4 or its own lockstep table")

@@ -237,18 +237,8 @@ std::string argument_problem(const Group& g,
         return argument_message(
             function, "width × height", size.str(), "is too large for int32 distances with mask " + mask.name());
     }
-    const auto pixels = static_cast<std::size_t>(block_rows_held(g.size(), g.rank(), height, r) * width);
-    if (image != pixels) {
-        return argument_message(function,
-                                "image.size()",
-                                std::to_string(image),
-                                "must be this rank's rows × width = " + std::to_string(pixels));
-    }
-    if (out != pixels) {
-        return argument_message(
-            function, "out.size()", std::to_string(out), "must equal image.size() = " + std::to_string(pixels));
-    }
-    return {};
+    return detail::rows_problem(
+        function, g.size(), g.rank(), width, height, r, {"image.size()", image, "out.size()", out});
 }
 
 /// A mask step as the agreement check shows it when the masks differ: "(dy, dx) weight w".

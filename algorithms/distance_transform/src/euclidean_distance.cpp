@@ -51,17 +51,12 @@ std::string argument_problem(const Group& g,
                                 std::to_string(width) + " × " + std::to_string(height),
                                 "is too large: the squared distances must fit in int32");
     }
+    const std::string rows = detail::rows_problem(
+        function, g.size(), g.rank(), width, height, r, {"image.size()", image, "squared.size()", squared});
+    if (!rows.empty()) {
+        return rows;
+    }
     const auto pixels = static_cast<std::size_t>(block_rows_held(g.size(), g.rank(), height, r) * width);
-    if (image != pixels) {
-        return argument_message(function,
-                                "image.size()",
-                                std::to_string(image),
-                                "must be this rank's rows × width = " + std::to_string(pixels));
-    }
-    if (squared != pixels) {
-        return argument_message(
-            function, "squared.size()", std::to_string(squared), "must equal image.size() = " + std::to_string(pixels));
-    }
     if (nearest != 0 && nearest != pixels) {
         return argument_message(function,
                                 "nearest.size()",

@@ -64,16 +64,10 @@ std::string argument_problem(const char* who,
                 "is outside the " + std::to_string(height) + " × " + std::to_string(width) + " map");
         }
     }
-    const auto pixels = static_cast<std::size_t>(block_rows_held(P, rank, height, r) * width);
-    if (costs.size() != pixels) {
-        return argument_message(who,
-                                "costs.size()",
-                                std::to_string(costs.size()),
-                                "must be this rank's rows × width = " + std::to_string(pixels));
-    }
-    if (out != pixels) {
-        return argument_message(
-            who, "out.size()", std::to_string(out), "must equal costs.size() = " + std::to_string(pixels));
+    const std::string rows =
+        detail::rows_problem(who, P, rank, width, height, r, {"costs.size()", costs.size(), "out.size()", out});
+    if (!rows.empty()) {
+        return rows;
     }
     // A bad cost: name the pixel by its place in the map.
     std::size_t at = 0;

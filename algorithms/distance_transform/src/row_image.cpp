@@ -67,6 +67,24 @@ std::string image_problem(
     return {};
 }
 
+std::string rows_problem(
+    const char* function, int P, int rank, std::int64_t width, std::int64_t height, std::int64_t r, RowsArguments a) {
+    const auto pixels = static_cast<std::size_t>(block_rows_held(P, rank, height, r) * width);
+    if (a.input_size != pixels) {
+        return argument_message(function,
+                                a.input,
+                                std::to_string(a.input_size),
+                                "must be this rank's rows × width = " + std::to_string(pixels));
+    }
+    if (a.output_size != pixels) {
+        return argument_message(function,
+                                a.output,
+                                std::to_string(a.output_size),
+                                std::string("must equal ") + a.input + " = " + std::to_string(pixels));
+    }
+    return {};
+}
+
 }  // namespace detail
 
 }  // namespace llc

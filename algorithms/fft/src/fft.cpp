@@ -15,6 +15,7 @@
 #include <llc/clock.hpp>
 #include <llc/error.hpp>
 #include <llc/group.hpp>
+#include <llc/log2.hpp>
 #include <llc/par.hpp>
 #include <llc/partners.hpp>
 #include <llc/trace.hpp>
@@ -88,18 +89,6 @@ Agreement agree_on_options(Group& g, const char* function, const FftOptions& opt
 
 int sign_of(FftDirection direction) {
     return direction == FftDirection::forward ? -1 : 1;
-}
-
-bool is_power_of_two(std::int64_t x) {
-    return x > 0 && (x & (x - 1)) == 0;
-}
-
-int log2_exact(std::int64_t x) {
-    int s = 0;
-    while ((std::int64_t{1} << s) < x) {
-        ++s;
-    }
-    return s;
 }
 
 /// The replicated (common-common) algorithm of the paper's Figure 4 on one group: even/odd division with a division
@@ -199,7 +188,7 @@ class Block {
         : group_(&g), natural_(options.order == FftOrder::natural) {
         const int P = g.size();
         const int r = g.rank();
-        s_ = log2_exact(P);
+        s_ = ceil_log2(P);  // P is a power of two (fft picks this layout only then)
         L_ = static_cast<std::size_t>(n / P);
         const int sign = sign_of(options.direction);
         for (int t = 0; t < s_; ++t) {
@@ -438,7 +427,7 @@ FftPlan::FftPlan(Group& g, std::int64_t n, FftOptions options) : impl_(std::make
         impl.serial.emplace(static_cast<std::size_t>(n), 1, false, options.direction, options.planner);
     } else if (is_power_of_two(P) && n % P == 0) {
         impl.method = FftMethod::split;
-        impl.s = log2_exact(P);
+        impl.s = ceil_log2(P);
         impl.block.emplace(g, n, options);
     } else {
         impl.method = FftMethod::gathered;

@@ -11,6 +11,7 @@
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/operation_names.hpp>
 #include <llc/error.hpp>
+#include <llc/log2.hpp>
 #include <llc/partners.hpp>
 
 #include "fft_kernels.hpp"
@@ -23,10 +24,6 @@ constexpr double complex_bytes = 16.0;
 
 double n_log_n(double n) {
     return n > 1.0 ? n * std::log2(n) : 0.0;
-}
-
-bool is_power_of_two(std::int64_t x) {
-    return x > 0 && (x & (x - 1)) == 0;
 }
 
 /// Seconds per unit at size x from the table of `kernel` (a names::fft key). @throws llc::Error naming the key if the

@@ -3,7 +3,9 @@
 // asks for the same size: on the para-virtualised 2-core VM a first touch of a fresh page cost ≈ 16 µs per 4 KiB (the
 // kernel's clear_page was up to a quarter of a one-processor run at n = 1000 in perf when transparent huge pages were
 // not granted), and a loop that calls matrix_chain again and again (a user's, llc-compare's, the probes') otherwise
-// faults in the whole table each call, which a sequential DP that keeps its tables does not.
+// faults in the whole table each call, which a sequential DP that keeps its tables does not. A program that wants the
+// memory back (or a smaller bound) says so: llc::release_matrix_chain_cache, set_matrix_chain_cache_limit
+// (<llc/algorithms/matrix_chain.hpp>).
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include <llc/algorithms/detail/interval_table.hpp>
+#include <llc/algorithms/matrix_chain.hpp>
 
 namespace llc::detail {
 
@@ -22,9 +25,6 @@ struct Block {
     std::size_t alignment;
 };
 
-/// Kept blocks at most this many bytes in all: the freed arrays of a table at n = 4000 on one processor (96 MiB) and
-/// a few message buffers; older blocks are freed first.
-constexpr std::size_t kept_limit = std::size_t{256} << 20;
 /// And at most this many blocks (each run asks for a handful: values, splits, two message buffers as they grow).
 constexpr std::size_t kept_count = 16;
 
@@ -33,11 +33,30 @@ struct Cache {
     std::vector<Block> live;  ///< handed out by take_block, not yet given back
     std::vector<Block> kept;  ///< given back, oldest first
     std::size_t kept_bytes = 0;
+    /// Kept blocks at most this many bytes in all (set_matrix_chain_cache_limit): by default the freed arrays of a
+    /// table at n = 4000 on one processor (96 MiB) and a few message buffers; older blocks are freed first.
+    std::size_t limit = matrix_chain_cache_default_limit;
 };
 
+/// The one cache of the process. A documented exception to "no raw new": it is never destroyed, on purpose. A
+/// function-local `static Cache c` would be destroyed at exit in the reverse order of construction, and a table that
+/// outlives it — a user's static or global MatrixChainResult built before the first run (its empty table holds no
+/// block, so constructing it does not construct the cache), or one still alive in a static destructor around
+/// MPI_Finalize — would give its blocks back to a destroyed mutex and vectors. Never destroyed, the cache stays
+/// valid to the very end; what it keeps then is returned by the process's exit (release_matrix_chain_cache frees it
+/// earlier), and the pointer keeps it reachable, so leak checkers do not report it.
 Cache& cache() {
-    static Cache* c = new Cache;  // never destroyed: blocks may be freed during static destruction
+    static Cache* const c = new Cache;
     return *c;
+}
+
+/// Frees the oldest kept blocks until at most `limit` bytes and kept_count blocks remain (c.mutex held).
+void trim(Cache& c, std::size_t limit) noexcept {
+    while (!c.kept.empty() && (c.kept_bytes > limit || c.kept.size() > kept_count)) {
+        c.kept_bytes -= c.kept.front().bytes;
+        std::free(c.kept.front().p);
+        c.kept.erase(c.kept.begin());
+    }
 }
 
 /// Records b as handed out (c.mutex held) and returns its address; frees it and returns nullptr when even that
@@ -69,15 +88,7 @@ void* take_block(std::size_t bytes, std::size_t alignment) {
     }
     void* p = std::aligned_alloc(alignment, bytes);
     if (p == nullptr) {  // out of memory: the kept blocks go first, then one more try
-        std::vector<Block> kept;
-        {
-            const std::lock_guard lock(c.mutex);
-            kept.swap(c.kept);
-            c.kept_bytes = 0;
-        }
-        for (const Block& b : kept) {
-            std::free(b.p);
-        }
+        release_matrix_chain_cache();
         p = std::aligned_alloc(alignment, bytes);
     }
     if (p == nullptr) {
@@ -101,7 +112,7 @@ void give_back_block(void* p) noexcept {
         }
         const Block b = *it;
         c.live.erase(it);
-        if (b.bytes > kept_limit) {
+        if (b.bytes > c.limit) {
             std::free(p);
             return;
         }
@@ -112,12 +123,40 @@ void give_back_block(void* p) noexcept {
             return;
         }
         c.kept_bytes += b.bytes;
-        while (c.kept_bytes > kept_limit || c.kept.size() > kept_count) {
-            c.kept_bytes -= c.kept.front().bytes;
-            std::free(c.kept.front().p);
-            c.kept.erase(c.kept.begin());
-        }
+        trim(c, c.limit);
     }
 }
 
 }  // namespace llc::detail
+
+namespace llc {
+
+MatrixChainCacheUsage matrix_chain_cache_usage() noexcept {
+    detail::Cache& c = detail::cache();
+    const std::lock_guard lock(c.mutex);
+    return {c.kept_bytes, c.kept.size(), c.limit};
+}
+
+void release_matrix_chain_cache() noexcept {
+    detail::Cache& c = detail::cache();
+    std::vector<detail::Block> kept;
+    {
+        const std::lock_guard lock(c.mutex);
+        kept.swap(c.kept);
+        c.kept_bytes = 0;
+    }
+    for (const detail::Block& b : kept) {  // freed outside the lock
+        std::free(b.p);
+    }
+}
+
+std::size_t set_matrix_chain_cache_limit(std::size_t bytes) noexcept {
+    detail::Cache& c = detail::cache();
+    const std::lock_guard lock(c.mutex);
+    const std::size_t previous = c.limit;
+    c.limit = bytes;
+    detail::trim(c, bytes);
+    return previous;
+}
+
+}  // namespace llc

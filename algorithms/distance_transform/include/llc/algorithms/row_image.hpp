@@ -137,6 +137,20 @@ std::vector<T> image_from_ranks(const RowBlocks& layout, std::span<const T> by_r
 /// "" when `image` is a whole width × height image, else the message naming `function` and `argument`.
 std::string image_problem(
     const char* function, const char* argument, std::int64_t width, std::int64_t height, std::size_t pixels);
+
+/// A row-distributed input and the output written beside it, as the transforms and path planning take them: their
+/// names ("image.size()") and sizes.
+struct RowsArguments {
+    const char* input;
+    std::size_t input_size;
+    const char* output;
+    std::size_t output_size;
+};
+/// "" when the input holds processor `rank`'s rows of a width-wide image of `height` rows in blocks of r
+/// (block_rows_held(P, rank, height, r) × width values) and the output as many, else the message naming `function`,
+/// the argument and the sizes.
+std::string rows_problem(
+    const char* function, int P, int rank, std::int64_t width, std::int64_t height, std::int64_t r, RowsArguments a);
 }  // namespace detail
 
 /// Processor g.rank()'s rows of an image that every processor holds whole (a replicated image). No data moves; one

@@ -10,6 +10,7 @@
 /// Each processor stores only its own columns (about n²/(2P) costs and as many split indices).
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -79,6 +80,29 @@ struct IntervalDpOptions {
 /// The block size matrix_chain and optimal_bst use for n indices on P processors when options.r is unset and there is
 /// no profile: 64 (or n) at P = 1, else the article's r_opt ≈ √(2ρn/(3P)) with ρ = 8, within 1 … ⌈n/P⌉.
 [[nodiscard]] std::int64_t default_block_size(int P, std::int64_t n);
+
+/// The engine's kept arrays (matrix_chain and optimal_bst). A table's large arrays (256 KiB and more: its costs and
+/// splits, the ring's message buffers), given back when their result is dropped, are kept per process for the next run
+/// that asks for the same size, so that a loop of runs does not fault its tables in again (a fresh page cost ≈ 16 µs
+/// per 4 KiB on a para-virtualised VM). At most 16 arrays and set_matrix_chain_cache_limit's bytes are kept, the oldest
+/// freed first; all are freed when an allocation fails. A program that needs the memory for something else releases
+/// them; none of these calls is collective, all are thread safe.
+struct MatrixChainCacheUsage {
+    std::size_t bytes = 0;        ///< bytes kept now (not counting arrays that live results still hold)
+    std::size_t arrays = 0;       ///< arrays kept now
+    std::size_t limit_bytes = 0;  ///< the most bytes kept (set_matrix_chain_cache_limit)
+};
+/// The default of set_matrix_chain_cache_limit: 256 MiB, the arrays of a one-processor table at n = 4000 (96 MiB) with
+/// room for a few message buffers.
+inline constexpr std::size_t matrix_chain_cache_default_limit = std::size_t{256} << 20;
+/// What the engine keeps now.
+[[nodiscard]] MatrixChainCacheUsage matrix_chain_cache_usage() noexcept;
+/// Frees every kept array now. Tables still held by results are untouched (they are kept, within the limit, when
+/// their results go); the next run allocates afresh and is as correct, only its first touch of the pages is slower.
+void release_matrix_chain_cache() noexcept;
+/// Keeps at most `bytes` from now on (0: keep nothing, every array freed when given back), freeing the oldest kept
+/// arrays above it; returns the previous limit.
+std::size_t set_matrix_chain_cache_limit(std::size_t bytes) noexcept;
 
 /// The result of matrix_chain.
 struct MatrixChainResult {
