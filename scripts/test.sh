@@ -6,7 +6,7 @@
 # stay well under 30 minutes. The builds use precompiled headers (-DLLC_PRECOMPILED_HEADERS, default ON).
 #
 # The phases, in order: install; Release build; Release ctest (every test, alone on the machine: the timing-sensitive
-# ones run here only); ASan build (the libraries at -O1, the tools, cards and tests at -O0); ASan ctest with the SMPI
+# ones run here only); ASan build (-O1; the tools' own code at -O0); ASan ctest with the SMPI
 # build alongside at nice 19 (on the core the tests leave idle); the rest of the SMPI build; SMPI ctest. What the ASan
 # ctest leaves to the Release build is listed at asan_ctest below. A fresh clone on the 2-core development machine,
 # before these last three changes (and before the quick kernel probes ran at P = 2 only), took 1890 s: Release build
@@ -53,13 +53,14 @@ phase "Release ctest" ctest --test-dir build --output-on-failure -j "$LLC_JOBS"
 
 if [ "${LLC_SKIP_SANITIZERS:-0}" != "1" ]; then
     echo "== Sanitizer build (build-asan/): AddressSanitizer + UndefinedBehaviorSanitizer"
-    # -O1 -g1: what ASan recommends, and a faster build than -O2 -g; the tools, the cards and the tests at -O0
-    # (LLC_DRIVER_CXX_FLAGS; the libraries, where the tests spend their time, stay at -O1): their compiles take a third
-    # less CPU (ccache off: models_test.cpp 7.8 -> 4.5 s, contour_ranking_test.cpp 9.6 -> 6.1 s, run_symv.cpp 14.7 ->
-    # 9.7 s, llc-probe's main.cpp 18.8 -> 13.2 s; a precompiled header's compile is the same), and they are 116 of the
-    # 174 compiles.
+    # -O1 -g1: what ASan recommends, and a faster build than -O2 -g. The tools' own code at -O0 (LLC_TOOLS_CXX_FLAGS:
+    # llc-run, llc-probe, llc-validate, llc-compare and tools/common, 23 compiles; not the cards, libraries or tests):
+    # a third less CPU each (ccache off: llc-probe's main.cpp 18.8 -> 13.2 s, llc-validate's report.cpp 21.1 -> 12.6 s),
+    # and the ASan tests run little of it (options, reports). The tests and cards stay at -O1: at -O0 their compiles
+    # take a third less too, but the tests' run time grows more (the tests at -O0: mpi_fft_test.np4 37 s of CPU
+    # instead of 22 s, mpi_matrix_chain_test.np5 40 s instead of 17 s).
     asan_build() {
-        cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DLLC_DRIVER_CXX_FLAGS=-O0 \
+        cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DLLC_TOOLS_CXX_FLAGS=-O0 \
             -DLLC_SANITIZE=ON -DLLC_NATIVE=OFF \
             -DLLC_BUILD_BENCHMARKS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_WARNINGS_AS_ERRORS=ON
         cmake --build build-asan -j "$LLC_JOBS"
