@@ -6,12 +6,13 @@
 # stay well under 30 minutes. The builds use precompiled headers (-DLLC_PRECOMPILED_HEADERS, default ON).
 #
 # The phases, in order: install; Release build; Release ctest (every test, alone on the machine: the timing-sensitive
-# ones run here only); ASan build (-O1; the tools' own code at -O0); ASan ctest with the SMPI
-# build alongside at nice 19 (on the core the tests leave idle); the rest of the SMPI build; SMPI ctest. What the ASan
-# ctest leaves to the Release build is listed at asan_ctest below. A fresh clone on the 2-core development machine,
-# before these last three changes (and before the quick kernel probes ran at P = 2 only), took 1890 s: Release build
-# 398 s (CPU 777 s), Release ctest 346 s, ASan build 648 s (CPU 1265 s), ASan ctest 241 s, SMPI build 147 s, SMPI
-# ctest 110 s. A fresh CI machine has an empty ccache: every compile counts.
+# ones run here only); ASan build (-O1, the tools' own code at -O0); ASan ctest, with the SMPI build alongside at nice
+# 19 (on the core the tests leave idle); the rest of the SMPI build; SMPI ctest. What the ASan ctest leaves to the
+# Release build is listed at asan_ctest below. A fresh clone on the 2-core development machine took 1890 s before the
+# SMPI build ran alongside the ASan ctest, before the tools' -O0 and the ASan ctest's shorter list, and before the
+# quick kernel probes ran at P = 2 only: Release build 398 s (CPU 777 s), Release ctest 346 s, ASan build 648 s (CPU
+# 1265 s), ASan ctest 241 s, SMPI build 147 s, SMPI ctest 110 s. A fresh CI machine has an empty ccache: every
+# compile counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -54,11 +55,11 @@ phase "Release ctest" ctest --test-dir build --output-on-failure -j "$LLC_JOBS"
 if [ "${LLC_SKIP_SANITIZERS:-0}" != "1" ]; then
     echo "== Sanitizer build (build-asan/): AddressSanitizer + UndefinedBehaviorSanitizer"
     # -O1 -g1: what ASan recommends, and a faster build than -O2 -g. The tools' own code at -O0 (LLC_TOOLS_CXX_FLAGS:
-    # llc-run, llc-probe, llc-validate, llc-compare and tools/common, 23 compiles; not the cards, libraries or tests):
-    # a third less CPU each (ccache off: llc-probe's main.cpp 18.8 -> 13.2 s, llc-validate's report.cpp 21.1 -> 12.6 s),
-    # and the ASan tests run little of it (options, reports). The tests and cards stay at -O1: at -O0 their compiles
-    # take a third less too, but the tests' run time grows more (the tests at -O0: mpi_fft_test.np4 37 s of CPU
-    # instead of 22 s, mpi_matrix_chain_test.np5 40 s instead of 17 s).
+    # llc-run, llc-probe, llc-validate, llc-compare and tools/common, 25 of the 174 compiles; not the cards, libraries
+    # or tests): a third less CPU each (ccache off: llc-probe's main.cpp 18.8 -> 13.2 s, llc-validate's report.cpp
+    # 21.1 -> 12.6 s), and the ASan tests run little of that code (options, reports). The tests stay at -O1: at -O0
+    # their compiles take a third less CPU too, but they run the llc layer's templates at -O0 (under ASan,
+    # mpi_fft_test.np4 took 37 s of CPU instead of 22 s, mpi_matrix_chain_test.np5 40 s instead of 17 s).
     asan_build() {
         cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DLLC_TOOLS_CXX_FLAGS=-O0 \
             -DLLC_SANITIZE=ON -DLLC_NATIVE=OFF \
