@@ -71,7 +71,8 @@ if [ "${LLC_SKIP_SANITIZERS:-0}" != "1" ]; then
     # (every one of them runs there): the tests labelled nosan (timing, calibration, address-space limits, the install);
     # the MPI tests at P = 8 (four ranks a core, the slowest entries under ASan; 1, 2, 3, 4, 5 run here); and the bad
     # arguments of the tools and of llc-probe at P = 3 (the same parsing and error paths as at P = 1 and 2, which run
-    # here: some 18 s of ASan time).
+    # here: some 18 s of ASan time). Under the sanitizers mpi_tools_cards_test runs the two of its tests that price
+    # every case (tests/tools/CMakeLists.txt: its absence tests, 60 % of its 93 s there, re-price the same cases).
     asan_ctest() {
         (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$LLC_JOBS" -LE nosan \
             -E '\.np8$|^mpi_tools_bad_arguments\.np3$|^mpi_llc_probe_bad_arguments\.np3$')
@@ -88,9 +89,9 @@ smpi_build() {
 
 if [ "${LLC_SKIP_SANITIZERS:-0}" != "1" ] && [ "${LLC_SKIP_SMPI:-0}" != "1" ]; then
     # The ASan ctest leaves a core idle much of its time (mpirun's launches; P = 1 tests with nothing beside them): the
-    # SMPI build runs alongside it at nice 19, on what the tests leave. The ASan tests time nothing (the timing-sensitive
-    # ones are labelled nosan and run in the Release build only, which runs alone). The build's output is printed when
-    # it is done; if it fails, the run fails there.
+    # SMPI build runs alongside it at nice 19, on what the tests leave. The ASan tests time nothing (the ones that
+    # measure, llc-probe's and llc-validate's runs, are labelled nosan and run in the Release ctest, which runs alone).
+    # The build's output is printed when it is done; if it fails, the run fails there.
     smpi_log=$(mktemp)
     trap 'rm -f "$times_file" "$smpi_log"' EXIT
     (renice -n 19 -p "$BASHPID" > /dev/null && smpi_build) > "$smpi_log" 2>&1 &
