@@ -17,8 +17,9 @@ constexpr int default_slices_per_round = 3;
 /// The sampling rule of one slice, from the rule of a whole round (`round`) shared among `slices` visits: a slice
 /// takes max(1, min_samples / slices) samples at least, ⌈max_samples / slices⌉ at most (as max_short_samples), a
 /// `slices`-th of the budget and of the minimum of timed seconds, and stops by the median's relative standard error
-/// at √slices times the round's target (the error of a median of a third of the samples). One slice: the rule as it
-/// is. @throws llc::Error when `slices` < 1.
+/// at √slices times the round's target (the error of a median of a third of the samples); a slice's warm-up counts
+/// towards its budget (SamplingRule::budget_counts_warm_up), so a round takes about the time one visit took. One
+/// slice: the rule as it is. @throws llc::Error when `slices` < 1.
 [[nodiscard]] tools::SamplingRule slice_rule(const tools::SamplingRule& round, int slices);
 
 /// The round a pass over the points belongs to: passes go round 0, 1, 2, 0, 1, 2, … (`rounds` of them), so that the
