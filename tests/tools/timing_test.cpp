@@ -152,6 +152,27 @@ TEST(ToolsTiming, RunStopsAtTheRuleAndRanksAgree) {
     expect_same_everywhere(flat(budget_samples));
 }
 
+TEST(ToolsTiming, AWarmUpCountsTowardsTheBudgetOnlyWhenTheRuleSaysSo) {
+    llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
+                                          std::numeric_limits<double>::infinity());
+    const auto body = [] { std::this_thread::sleep_for(std::chrono::milliseconds(10)); };
+    // A 19 ms budget, 10 ms calls (or longer, on a loaded machine). Counted, the warm-up and the first sample spend it
+    // (≥ 20 ms): one sample. Not counted (the default, llc-probe's), a first sample short of 19 ms needs a second.
+    llc::tools::SamplingRule rule{1, 10, 0.019, 0.0};
+    const auto plain = llc::tools::sample(MPI_COMM_WORLD, body, rule, everything);
+    EXPECT_TRUE(plain.size() >= 2U || plain[0].seconds >= 0.019) << plain.size() << " " << plain[0].seconds;
+    expect_same_everywhere(flat(plain));
+    rule.budget_counts_warm_up = true;
+    const auto counted = llc::tools::sample(MPI_COMM_WORLD, body, rule, everything);
+    EXPECT_EQ(counted.size(), 1U);
+    expect_same_everywhere(flat(counted));
+    // The warm-up's time as the rule counts it: one call of ≥ 10 ms (batch 1), the same on every rank.
+    double seconds = 0.0;
+    EXPECT_EQ(llc::tools::warm_up_and_choose_batch(MPI_COMM_WORLD, body, &seconds), 1);
+    EXPECT_GE(seconds, 0.010);
+    expect_same_everywhere({seconds});
+}
+
 TEST(ToolsTiming, ShortRunsSampleUntilTheirMinimumTime) {
     llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
                                           std::numeric_limits<double>::infinity());

@@ -59,6 +59,8 @@ struct Options {
     /// --largest: only the largest size of each case's class (one size a case: the SMPI scale runs, where every
     /// rank's compute runs on the host in turn and a size costs P times its share of wall time).
     bool largest = false;
+    /// --slices: visits a round is made of (slices.hpp); 1 measures a round in one visit, as before 2026-11-26 16:00.
+    int slices = default_slices_per_round;
 };
 
 const std::vector<std::string> model_names{"ccm", "bsp", "loggp", "hockney", "p3pc", "c3"};
@@ -410,12 +412,13 @@ int run(Group& world, const Options& options) {
                                                    : tools::SamplingRule{4, 34, 0.2, 0.01, 0.02, 400};
 
     const std::vector<Point> points = list_points(*cases, options.size_class, P, options, report);
-    ProgressBar progress(static_cast<int>(points.size()) * measuring_rounds, root);
+    ProgressBar progress(static_cast<int>(points.size()) * measuring_rounds * options.slices, root);
     // The machine's full speed, by the canary of llc/tools/timing.hpp: samples taken while it ran slower are left out
     // of the measured median (and counted), as llc-probe leaves them out of the profile.
     tools::SpeedReference speed;
     speed.calibrate(world.native());
-    const Rounds rounds{world, *cases, *profile, find_ccm(models, report.models), rule, std::min(P, report.cores)};
+    const Rounds rounds{
+        world, *cases, *profile, find_ccm(models, report.models), rule, std::min(P, report.cores), options.slices};
     Taken taken = measure_in_rounds(rounds, points, speed, [&](const std::string& what) { progress.step(what); });
     progress.finish();
     if (!root) {
@@ -446,6 +449,9 @@ int main(int argc, char** argv) {
         "largest", po::bool_switch(&options.largest), "only the largest size of each case's --sizes class")(
         "out", po::value(&options.out)->default_value("validate-report"), "report directory")(
         "quick", po::bool_switch(&options.quick), "fewer repetitions (the demo's setting)")(
+        "slices",
+        po::value(&options.slices)->default_value(llc::validate::default_slices_per_round),
+        "visits each measuring round is made of, spread over the run (1: one visit a round)")(
         "no-plots", po::bool_switch(&no_plots), "skip the matplotlib plots")(
         "strict", po::bool_switch(&options.strict), "exit 3 when a case misses its bound (docs/validation.md)")(
         "cores",
@@ -483,6 +489,10 @@ int main(int argc, char** argv) {
         if (vm.count("cores") != 0 && options.cores < 1) {
             throw llc::Error(llc::argument_message(
                 "llc-validate", "--cores", std::to_string(options.cores), "must be a positive number of cores"));
+        }
+        if (options.slices < 1 || options.slices > 10) {
+            throw llc::Error(llc::argument_message(
+                "llc-validate", "--slices", std::to_string(options.slices), "must be 1 … 10 visits a round"));
         }
         if (!options.supplement.empty() && options.reprice.empty()) {
             throw llc::Error(llc::argument_message(

@@ -64,20 +64,21 @@ bool trace_and_compare(Group& g,
 
 }  // namespace
 
-/// Measures every point in measuring_rounds rounds, each in a new shuffled order (the same on every rank: the
-/// sub-groups are made collectively); the last round also traces the largest size of each case at trace_p. `speed`
-/// leaves every point agreed on every rank. Collective over the world.
+/// Measures every point in measuring_rounds rounds of r.slices slices (see rounds.hpp). Collective over the world.
 Taken measure_in_rounds(const Rounds& r,
                         const std::vector<Point>& points,
                         tools::SpeedReference& speed,
                         const std::function<void(const std::string&)>& step) {
     Group& world = r.world;
     const int P = world.size();
+    const tools::SamplingRule rule = slice_rule(r.rule, r.slices);
+    const int passes = measuring_rounds * r.slices;
     Taken taken(points.size());
     std::vector<std::size_t> order(points.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::mt19937_64 rng(20240601);  // the same order on every rank: the sub-groups are made collectively
-    for (int round = 0; round < measuring_rounds; ++round) {
+    for (int pass = 0; pass < passes; ++pass) {
+        const int round = round_of_pass(pass, measuring_rounds);
         std::shuffle(order.begin(), order.end(), rng);
         std::deque<std::size_t> todo(order.begin(), order.end());
         std::vector<int> retries(points.size(), 0);
@@ -88,15 +89,16 @@ Taken measure_in_rounds(const Rounds& r,
             const Case& c = r.cases[point.case_index];
             step(c.algorithm + " n=" + std::to_string(point.n) + " p=" + std::to_string(point.p));
             Group& sub = point.p == P ? world : world.subgroup({point.p, P - point.p});
-            int again = 0;  // the visit fell in a slow phase: measured again at the end of the round
+            int again = 0;  // the visit fell in a slow phase: measured again at the end of the pass
             if (world.rank() < point.p) {
                 const auto instance = c.prepare(sub, point.n);
                 std::vector<tools::Sample> samples = tools::sample(
-                    sub.native(), [&] { instance->run(); }, r.rule, speed);
-                again = retries[i] < max_visit_retries && slow_visit(samples, speed, r.rule) ? 1 : 0;
+                    sub.native(), [&] { instance->run(); }, rule, speed);
+                again = retries[i] < max_visit_retries && slow_visit(samples, speed, rule) ? 1 : 0;
                 if (again == 0) {
-                    taken.samples[i].push_back(std::move(samples));
-                    if (round + 1 == measuring_rounds && point.largest && point.p == r.trace_p && r.ccm != nullptr) {
+                    auto& pooled = taken.samples[i][static_cast<std::size_t>(round)];
+                    pooled.insert(pooled.end(), samples.begin(), samples.end());
+                    if (pass + 1 == passes && point.largest && point.p == r.trace_p && r.ccm != nullptr) {
                         taken.traced[i] =
                             trace_and_compare(sub, *instance, c, point.n, r.profile, *r.ccm, taken.steps[i]);
                     }

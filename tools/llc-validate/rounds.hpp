@@ -1,6 +1,7 @@
 #pragma once
-// llc-validate's measuring rounds: every point visited in rounds of a new shuffled order, a visit the canaries mark
-// slow measured again at the end of its round, and the largest sizes traced in the last round.
+// llc-validate's measuring rounds: every point visited in passes of a new shuffled order, each pass one slice of a
+// round (slices.hpp), a visit the canaries mark slow measured again at the end of its pass, and the largest sizes
+// traced in the last pass.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <llc/tools/timing.hpp>
 
 #include "report.hpp"
+#include "slices.hpp"
 
 namespace llc::validate {
 
@@ -22,9 +24,10 @@ namespace llc::validate {
 /// measured 0.60 to 0.92 ms from one case to the next of the same run). llc-probe's cells are visited the same way.
 constexpr int measuring_rounds = 3;
 
-/// A visit the canaries mark slow — fewer than the rule's minimum of undisturbed samples, or more disturbed samples
-/// than undisturbed ones — is not counted but measured again at the end of its round, up to this many times (then it
-/// counts as it is): a round taken in one of the host's slow phases moved the round spread of whole cases by 10–30 %.
+/// A visit the canaries mark slow — fewer than the slice rule's minimum of undisturbed samples, or more disturbed
+/// samples than undisturbed ones — is not counted but measured again at the end of its pass, up to this many times
+/// (then it counts as it is): a round taken in one of the host's slow phases moved the round spread of whole cases by
+/// 10–30 %.
 constexpr int max_visit_retries = 2;
 
 /// One point of a validation: a case, a size, a group size.
@@ -38,14 +41,17 @@ struct Point {
 /// What the measuring rounds took, by point: the samples of every round (on the ranks of the point's group), and the
 /// superstep comparison of the traced points (on rank 0).
 struct Taken {
-    explicit Taken(std::size_t points) : samples(points), steps(points), traced(points, false) {}
-    std::vector<std::vector<std::vector<tools::Sample>>> samples;  // by point, then by round
+    explicit Taken(std::size_t points)
+        : samples(points, std::vector<std::vector<tools::Sample>>(measuring_rounds)),
+          steps(points),
+          traced(points, false) {}
+    std::vector<std::vector<std::vector<tools::Sample>>> samples;  // by point, then by round (its slices pooled)
     std::vector<SuperstepReport> steps;
     std::vector<bool> traced;
 };
 
 /// What the measuring rounds need besides the points: the world, the cases, the profile and the CCM (for the traced
-/// points), the timing rule, the group size whose largest sizes are traced.
+/// points), the timing rule of a whole round, the group size whose largest sizes are traced, the slices of a round.
 struct Rounds {
     Group& world;
     const std::vector<Case>& cases;
@@ -53,11 +59,13 @@ struct Rounds {
     const cost::Model* ccm;
     const tools::SamplingRule& rule;
     int trace_p;
+    int slices = default_slices_per_round;
 };
 
-/// Measures every point in measuring_rounds rounds, each in a new shuffled order (the same on every rank: the
-/// sub-groups are made collectively); the last round also traces the largest size of each case at trace_p. `speed`
-/// leaves every point agreed on every rank. Collective over the world.
+/// Measures every point in measuring_rounds rounds of r.slices slices: measuring_rounds × r.slices passes over the
+/// points, each in a new shuffled order (the same on every rank: the sub-groups are made collectively), pass k a slice
+/// of round round_of_pass(k) sampled by slice_rule(r.rule, r.slices); the last pass also traces the largest size of
+/// each case at trace_p. `speed` leaves every point agreed on every rank. Collective over the world.
 Taken measure_in_rounds(const Rounds& r,
                         const std::vector<Point>& points,
                         tools::SpeedReference& speed,

@@ -178,12 +178,22 @@ Sample time_sample_on_rank(MPI_Comm comm, int who, int batch, const std::functio
     return agreed(comm, rank == who ? (MPI_Wtime() - start) / calls : 0.0, canary);
 }
 
-int warm_up_and_choose_batch(MPI_Comm comm, const std::function<void()>& body) {
+int warm_up_and_choose_batch(MPI_Comm comm, const std::function<void()>& body, double* seconds) {
+    double spent = 0.0;  // agreed: every sample's time is
+    int batch = 1;
     if (size_of(comm) > 1) {
-        (void)time_sample(comm, 1, body);
-        return 1;
+        spent = time_sample(comm, 1, body).seconds;
+    } else {
+        batch = choose_batch_by_doubling([&](int calls) {
+            const Sample s = time_sample(comm, calls, body);
+            spent += s.seconds * calls;
+            return s;
+        });
     }
-    return choose_batch_by_doubling([&](int batch) { return time_sample(comm, batch, body); });
+    if (seconds != nullptr) {
+        *seconds = spent;
+    }
+    return batch;
 }
 
 int choose_batch_by_doubling(const std::function<Sample(int batch)>& take) {
@@ -209,7 +219,9 @@ std::vector<Sample> sample(MPI_Comm comm,
                            const std::function<void()>& body,
                            const SamplingRule& rule,
                            SpeedReference& reference) {
-    const int batch = warm_up_and_choose_batch(comm, body);
+    double warm_up = 0.0;
+    const int batch = warm_up_and_choose_batch(comm, body, &warm_up);
+    const double budget_offset = rule.budget_counts_warm_up ? warm_up : 0.0;
     std::vector<Sample> samples;
     double spent = 0.0;
     while (true) {
@@ -224,9 +236,9 @@ std::vector<Sample> sample(MPI_Comm comm,
         const int count = too_few ? 0 : static_cast<int>(counted.size());
         const bool long_enough = spent >= rule.min_seconds;
         const int cap = long_enough ? rule.max_samples : std::max(rule.max_samples, rule.max_short_samples);
-        if (count >= cap ||
-            (count >= rule.min_samples && long_enough &&
-             (spent >= rule.budget_seconds || (rule.target_rse > 0.0 && median_rse(counted) <= rule.target_rse)))) {
+        if (count >= cap || (count >= rule.min_samples && long_enough &&
+                             (budget_offset + spent >= rule.budget_seconds ||
+                              (rule.target_rse > 0.0 && median_rse(counted) <= rule.target_rse)))) {
             break;
         }
         // Out of patience: a machine slow for this long is the machine, and the disturbed samples count too.

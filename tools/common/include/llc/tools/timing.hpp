@@ -114,7 +114,8 @@ class SpeedReference {
 /// min_sample_seconds (at most max_batch calls): the clock's own cost then weighs less than 1 % per call. (Sizing the
 /// batch from one call would not do: a cold first call gives a small batch, and the clock's cost then doubles a
 /// 20 ns operation.) Same value on every rank of `comm`. Collective over `comm`.
-[[nodiscard]] int warm_up_and_choose_batch(MPI_Comm comm, const std::function<void()>& body);
+/// `seconds`, when given, receives the time the warm-up took (agreed: the same on every rank).
+[[nodiscard]] int warm_up_and_choose_batch(MPI_Comm comm, const std::function<void()>& body, double* seconds = nullptr);
 
 /// The batch by doubling, on any group: `take(batch)` takes one sample of `batch` calls (agreed over the ranks), and
 /// the batch doubles from 1 until a sample lasts at least min_sample_seconds (at most max_batch); the first sample is
@@ -143,6 +144,9 @@ struct SamplingRule {
     double target_rse = 0.0;
     double min_seconds = 0.0;   ///< timed seconds a run takes at least (0: no minimum)
     int max_short_samples = 0;  ///< the cap while min_seconds is not reached (below max_samples: max_samples)
+    /// The warm-up's time counts towards budget_seconds: llc-validate's slices (one round's budget shared among three
+    /// visits, each with its own warm-up) then take about the time one visit took, not three warm-ups more.
+    bool budget_counts_warm_up = false;
 };
 
 /// A run of samples of `body` on `comm`: the warm-up that picks the batch (warm_up_and_choose_batch), then samples
