@@ -212,6 +212,45 @@ TEST(ContourRankCost, TracingAndRankingOfBorders) {
     }
 }
 
+TEST(ContourRankCost, BlocksWithCutBordersArePricedByTheCutRankingWhenTheProfileHasIt) {
+    // At P > 1 every block has borders that leave it, and ranking them costs more per state than a one-processor run
+    // of cycles (tr.rank): tr.rank_cut prices the busiest block's local ranking there, at the block's side.
+    const cost::Profile without = profile(1e-5, 1e-5);
+    cost::Profile with = without;
+    with.set_kernel("tr.rank_cut.2^9", {3e-8, "state"});
+    with.set_kernel("tr.rank_cut.2^11", {5e-8, "state"});
+    const auto model_without = cost::make_model("ccm", without);
+    const auto model_with = cost::make_model("ccm", with);
+    const cost::BorderDensity density{0.02};
+    const auto price = [&](int P, std::int64_t n, const cost::Profile& p, const cost::Model& m) {
+        return cost::predict(cost::contour_rank(P, n, n, density, ContourPattern::one_level_direct, p), m);
+    };
+    // 16 blocks of 256² (side 256, below 2^9: its end value) and of 1024² (side 2^10, halfway in log2 between the two).
+    const double lists = 16 * std::ceil(511 * 2 * 0.02 / std::numbers::pi);
+    const double merge = 1e-5 + 1e-10 * lists * 48 + lists * 1e-8;
+    EXPECT_NEAR(price(16, 1024, without, *model_without), 256.0 * 256 * 0.02 * 1e-8 + merge, 1e-12);
+    EXPECT_NEAR(price(16, 1024, with, *model_with), 256.0 * 256 * 0.02 * 3e-8 + merge, 1e-12);
+    const double big_lists = 16 * std::ceil(2047 * 2 * 0.02 / std::numbers::pi);
+    const double big_merge = 1e-5 + 1e-10 * big_lists * 48 + big_lists * 1e-8;
+    EXPECT_NEAR(price(16, 4096, with, *model_with), 1024.0 * 1024 * 0.02 * 4e-8 + big_merge, 1e-12);
+    // P = 1: every border a cycle, tr.rank with or without the key.
+    EXPECT_NEAR(
+        cost::predict(cost::contour_rank(1, 100, 100, density, ContourPattern::log_level_quad, with), *model_with),
+        200 * 1e-8,
+        1e-15);
+    EXPECT_EQ(price(1, 100, with, *model_with), price(1, 100, without, *model_without));
+    // With the key, P > 1 needs no tr.rank; P = 1 does.
+    cost::Profile cut_only;
+    for (const auto& [key, constant] : with.kernels()) {
+        if (key != "tr.rank.2^10") {
+            cut_only.set_kernel(key, constant);
+        }
+    }
+    EXPECT_NO_THROW((void)cost::contour_rank(16, 1024, 1024, density, ContourPattern::one_level_direct, cut_only));
+    EXPECT_THROW((void)cost::contour_rank(1, 100, 100, density, ContourPattern::one_level_direct, cut_only),
+                 llc::Error);
+}
+
 TEST(ContourRankCost, TracingBadArguments) {
     const cost::Profile p = profile(1e-5, 1e-5);
     EXPECT_THROW((void)cost::trace_contours(0, 8, 8, {0.1}, p), llc::Error);

@@ -218,6 +218,19 @@ void append_merge(std::vector<Expr>& items,
     }
 }
 
+/// Seconds of the busiest block's local ranking of `states` border states (a block of `pixels` pixels): tr.rank, a
+/// one-processor run where every border is a cycle; at P > 1, where every block has borders that leave it and its
+/// ranking also finds their segments (a predecessor pass, two fresh arrays of 16 B a state) and resolves every state
+/// from its segment's last (step 3), tr.rank_cut, measured on a block with cut borders. A profile without tr.rank_cut
+/// (llc-probe before it) prices tr.rank at every P, as it always did.
+double border_local_seconds(double states, double pixels, int P, const Profile& profile) {
+    constexpr const char* name = "llc::cost::contour_rank";
+    const std::string cut_sizes = std::string(names::trace_rank_cut) + ".2^";
+    const auto next = profile.kernels().lower_bound(cut_sizes);
+    const bool cut = P > 1 && next != profile.kernels().end() && next->first.starts_with(cut_sizes);
+    return local_seconds(name, {{cut ? names::trace_rank_cut : names::trace_rank, states}}, pixels, P, profile);
+}
+
 }  // namespace
 
 Expr contour_rank(int P,
@@ -288,8 +301,7 @@ Expr contour_rank(int P,
     check_borders(name, P, width, height, density, pattern);
     const double pixels = largest_block_pixels(P, width, height);
     const double states = pixels * density.states_per_pixel;
-    std::vector<Expr> items = {
-        Expr::compute(names::border_local, local_seconds(name, {{names::trace_rank, states}}, pixels, P, profile))};
+    std::vector<Expr> items = {Expr::compute(names::border_local, border_local_seconds(states, pixels, P, profile))};
     // Cauchy–Crofton: lines of length ℓ meet borders of length λ per pixel 2λℓ/π times; two ends a segment.
     const double list_density = 2.0 * density.states_per_pixel / std::numbers::pi;
     append_merge(items, P, width, height, list_density, pattern, profile);

@@ -18,7 +18,10 @@
 //   2^e × 2^e image without foreground;
 // - tr.state.2^e: seconds per border state on top of that, from the random blob image (llc::random_blob_image, the
 //   image llc-compare and llc-validate trace) less the empty one;
-// - tr.rank.2^e: seconds per border state of a one-processor contour_rank of that blob image's BorderMap.
+// - tr.rank.2^e: seconds per border state of a one-processor contour_rank of that blob image's BorderMap;
+// - tr.rank_cut.2^e (e = 9 … 11): seconds per border state of the local ranking of that BorderMap cut at its middle
+//   column (step 1 finding the segments, the boundary list, step 3): the work a block with cut borders does at P > 1
+//   and a one-processor run, where every border is a cycle, skips.
 // The per-size constants are measured alone on the node too (the one-processor run's prices).
 #include <algorithm>
 #include <cstdint>
@@ -34,6 +37,7 @@
 #include <llc/cost/kernel_timing.hpp>
 #include <llc/group.hpp>
 
+#include "cut_ranking.hpp"
 #include "merge.hpp"
 
 namespace llc::detail::contour_ranking {
@@ -127,6 +131,24 @@ double trace_rank_probe(bool quick, int e) {
     return t / static_cast<double>(std::max<std::size_t>(map.states().size(), 1));
 }
 
+/// Seconds per border state of the local ranking of a block with cut borders: the blob image's one-processor
+/// BorderMap with the links across its middle column cut, as the line between two blocks cuts them at P = 2.
+double trace_rank_cut_probe(bool quick, int e) {
+    Group& alone = Group::world().self();
+    const std::int64_t side = std::int64_t{1} << e;
+    const BorderMap map = trace_contours(alone, probe_image(side, true));
+    const std::vector<std::int32_t> cut = cut_at_column(map, side / 2);
+    std::int64_t sink = 0;
+    const double t = cost::median_seconds_per_call(quick, [&] {
+        std::size_t boundary = 0;
+        const auto ranks = rank_cut_block(map, cut, boundary);
+        sink += static_cast<std::int64_t>(boundary) + (ranks.empty() ? 0 : ranks.back().rank);
+    });
+    volatile std::int64_t keep = sink;
+    (void)keep;
+    return t / static_cast<double>(std::max<std::size_t>(map.states().size(), 1));
+}
+
 double merge_probe(bool quick) {
     constexpr std::int64_t segments = 1 << 14;
     std::vector<Segment> lists;
@@ -194,13 +216,22 @@ std::vector<cost::KernelProbe> kernel_probes() {
                           [e](bool quick) { return trace_rank_probe(quick, e); },
                           solo(names::trace_rank, e)});
     }
+    // The ranking of a block with cut borders, priced at P > 1 only (no solo constant): at the sides of the validated
+    // blocks at P = 2 (452–2534), the smallest and largest priced at the end values.
+    for (int e = 9; e <= 11; ++e) {
+        probes.push_back({key(names::trace_rank_cut, e),
+                          "border state of a block's local ranking with cut borders (segments, boundary list, step 3), "
+                          "random blobs cut at the middle column, 2^" +
+                              std::to_string(e) + " image",
+                          [e](bool quick) { return trace_rank_cut_probe(quick, e); }});
+    }
     // Every probe above times a whole one-processor run (ranking, or tracing) of a 2^e × 2^e image: at sides the
     // validation cases never run (tests/tools/calibration_disjoint_test.cpp).
     for (cost::KernelProbe& probe : probes) {
         const auto at = probe.name.rfind(".2^");
         probe.whole_run_of = "contour-ranking";
         probe.whole_run_size = std::int64_t{1} << std::stoi(probe.name.substr(at + 3));
-        if (probe.name.find("trace") != std::string::npos) {
+        if (probe.name.starts_with("tr.")) {  // the tracing probes' blob images
             probe.seed = blob_probe_seed;
         }
     }

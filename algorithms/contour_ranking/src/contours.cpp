@@ -11,6 +11,7 @@
 #include <llc/error.hpp>
 
 #include "border_kernels.hpp"
+#include "cut_ranking.hpp"
 #include "graph.hpp"
 
 namespace llc {
@@ -75,6 +76,36 @@ std::vector<ContourRank> contour_rank(Group& group,
     return rank_graph(
         group, pattern, layout, borders.block(), StateView(borders.states_, borders.successors_, borders.local_next_));
 }
+
+namespace detail::contour_ranking {
+
+std::vector<std::int32_t> cut_at_column(const BorderMap& borders, std::int64_t column) {
+    const auto states = borders.states();
+    const auto next = BorderMapAccess::local_next(borders);
+    std::vector<std::int32_t> cut(next.begin(), next.end());
+    const auto side = [&](std::size_t i) { return states[i] / kStatesPerPixel % borders.width() < column; };
+    for (std::size_t i = 0; i < cut.size(); ++i) {
+        if (cut[i] >= 0 && side(i) != side(static_cast<std::size_t>(cut[i]))) {
+            cut[i] = -1;
+        }
+    }
+    return cut;
+}
+
+std::vector<ContourRank> rank_cut_block(const BorderMap& borders,
+                                        const std::vector<std::int32_t>& local_next,
+                                        std::size_t& boundary_segments) {
+    const StateView view(borders.states(), borders.successors(), local_next);
+    std::vector<ContourRank> result(view.size());
+    const LocalRanking local = rank_locally(view, result);
+    const std::vector<Segment> boundary =
+        boundary_list(local.segments, borders.block(), borders.width(), kStatesPerPixel);
+    resolve_locally(local, {}, result);
+    boundary_segments = boundary.size();
+    return result;
+}
+
+}  // namespace detail::contour_ranking
 
 namespace {
 

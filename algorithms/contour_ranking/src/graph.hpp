@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <llc/algorithms/contour_ranking.hpp>
@@ -352,18 +353,11 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
     return out;
 }
 
-/// Steps 1–3 on the block's part of a successor graph (`view` as for rank_locally): every node's head and rank (one
-/// entry per node; inactive nodes (−1, −1)). `pattern` is not automatic. Collective over `group`.
-template <class View>
-std::vector<ContourRank> rank_graph(
-    Group& group, ContourPattern pattern, const ImageLayout& layout, const PixelBlock& block, const View& view) {
-    std::vector<ContourRank> result(view.size());
-    // Step 1: local ranking. The boundary list keeps the segments that leave the block or may be entered from outside.
-    const LocalRanking local = rank_locally(view, result);
-    const std::vector<Segment> boundary = boundary_list(local.segments, block, layout.width, layout.per_pixel);
-    // Step 2: the merge of the boundary lists by the pattern, forward and backward.
-    const auto resolved = merge_pattern(group, pattern, layout, boundary);
-    // Step 3: every node on a segment from its segment's last (the other nodes were done in step 1).
+/// Step 3: every node on one of `local`'s segments from its segment's last, whose resolution `resolved` holds by the
+/// segment's first (a segment it does not list ends at a head inside the block: its last, rank 0), into `result`.
+inline void resolve_locally(const LocalRanking& local,
+                            const std::unordered_map<std::int64_t, Resolution>& resolved,
+                            std::vector<ContourRank>& result) {
     for (std::size_t k = 0; k < local.segments.size(); ++k) {
         const auto it = resolved.find(local.segments[k].first);
         const Resolution r = it == resolved.end() ? Resolution{local.segments[k].last, 0, 0} : it->second;
@@ -375,6 +369,21 @@ std::vector<ContourRank> rank_graph(
             result[static_cast<std::size_t>(local.nodes[m])] = {r.head, r.period == 0 ? rank : rank % r.period};
         }
     }
+}
+
+/// Steps 1–3 on the block's part of a successor graph (`view` as for rank_locally): every node's head and rank (one
+/// entry per node; inactive nodes (−1, −1)). `pattern` is not automatic. Collective over `group`.
+template <class View>
+std::vector<ContourRank> rank_graph(
+    Group& group, ContourPattern pattern, const ImageLayout& layout, const PixelBlock& block, const View& view) {
+    std::vector<ContourRank> result(view.size());
+    // Step 1: local ranking. The boundary list keeps the segments that leave the block or may be entered from outside.
+    const LocalRanking local = rank_locally(view, result);
+    const std::vector<Segment> boundary = boundary_list(local.segments, block, layout.width, layout.per_pixel);
+    // Step 2: the merge of the boundary lists by the pattern, forward and backward.
+    const auto resolved = merge_pattern(group, pattern, layout, boundary);
+    // Step 3: every node from its segment's last.
+    resolve_locally(local, resolved, result);
     return result;
 }
 

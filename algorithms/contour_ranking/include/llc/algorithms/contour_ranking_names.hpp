@@ -24,6 +24,9 @@ inline constexpr const char* merge = "cr.merge";  ///< per segment of a merge of
 inline constexpr const char* trace_pixel = "tr.pixel";  ///< per pixel of trace_contours on an empty image
 inline constexpr const char* trace_state = "tr.state";  ///< per border state of trace_contours on top
 inline constexpr const char* trace_rank = "tr.rank";    ///< per border state of contour_rank of a BorderMap
+/// Per border state of a block's local ranking when borders leave it (P > 1): step 1 finding the segments, the
+/// boundary list and step 3, which a one-processor run (tr.rank: every border a cycle) skips.
+inline constexpr const char* trace_rank_cut = "tr.rank_cut";
 
 // Superstep labels: recorded by the implementation's trace, priced by the cost expressions.
 inline constexpr const char* ranking = "cr";                            ///< the whole contour_rank of a successor map
