@@ -7,7 +7,6 @@
 #include <exception>
 #include <functional>
 #include <limits>
-#include <numeric>
 #include <random>
 #include <string>
 
@@ -131,7 +130,21 @@ KernelRounds::KernelRounds(std::vector<cost::KernelProbe> probes, const Settings
       round_slots_(probes_.empty() ? std::vector<int>{} : kernel_round_slots(kernel_rounds(s), slots)) {}
 
 double KernelRounds::work() const {
-    return static_cast<double>(probes_.size() + solo_count(probes_)) * kernel_rounds(settings_);
+    const auto rounds = static_cast<double>(kernel_rounds(settings_));
+    double units = static_cast<double>(probes_.size() + solo_count(probes_)) * rounds;
+    for (std::size_t i = 0; i < probes_.size(); ++i) {
+        if (!together_in_round(i, 0)) {
+            units -= rounds - 1.0;  // side by side in one round only
+        }
+    }
+    return units;
+}
+
+/// Whether probe i runs side by side in round `round`: every probe in every round, but in a quick calibration a
+/// quick_one_round probe in the last round only (after the collectives: the heap has grown, so its one call, which has
+/// no warm-up, pays no first-touch page faults).
+bool KernelRounds::together_in_round(std::size_t i, int round) const {
+    return !(settings_.quick && probes_[i].quick_one_round) || round == kernel_rounds(settings_) - 1;
 }
 
 void KernelRounds::run_rounds_at(Group& world, int slot, Progress& progress, std::vector<RawSample>& samples) {
@@ -161,8 +174,14 @@ void KernelRounds::run_together(Group& world, int round, Progress& progress, std
     std::string failure;
     const bool all_run = !crowded(world);
     if (all_run || root) {
+        std::vector<std::size_t> order;
+        for (std::size_t i = 0; i < count; ++i) {
+            if (together_in_round(i, round)) {
+                order.push_back(i);
+            }
+        }
         failure = run_kernel_round(probes_,
-                                   all_indices(),
+                                   order,
                                    settings_,
                                    settings_.seed + 2000 + static_cast<std::uint64_t>(round),
                                    false,
@@ -225,12 +244,6 @@ void KernelRounds::run_alone(Group& world, int round, Progress& progress, std::v
                                    });
     }
     agree_on_kernel_failure(world, failure, "on rank 0");
-}
-
-std::vector<std::size_t> KernelRounds::all_indices() const {
-    std::vector<std::size_t> order(probes_.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    return order;
 }
 
 std::vector<double> KernelRounds::medians_of(const std::vector<std::vector<double>>& values) {

@@ -48,7 +48,7 @@ class KernelRounds {
     void run_round(Group& world, int round, Progress& progress, std::vector<RawSample>& samples);
     void run_together(Group& world, int round, Progress& progress, std::vector<RawSample>& samples);
     void run_alone(Group& world, int round, Progress& progress, std::vector<RawSample>& samples);
-    [[nodiscard]] std::vector<std::size_t> all_indices() const;
+    [[nodiscard]] bool together_in_round(std::size_t i, int round) const;
     static std::vector<double> medians_of(const std::vector<std::vector<double>>& values);
 
     std::vector<cost::KernelProbe> probes_;

@@ -240,7 +240,12 @@ void visit(Cell& cell,
         // Out of patience after 4 × the cap or the budget: a machine slow for this long is the machine.
         const bool impatient =
             n >= 4 * settings.max_reps || (n >= settings.min_reps && cell.spent >= 4.0 * settings.cell_budget);
-        if (impatient || undisturbed >= settings.max_reps ||
+        // A cell whose samples already spent the budget stops after two visits' worth when their median is twice as
+        // tight as the target: the swaps of 10–256 MiB (10–40 ms a call) took 11 samples and 4 warm-ups each, a
+        // tenth of a quick calibration, where 6 samples spread less than 2 % around their median.
+        const bool tight_early = undisturbed >= 2 * std::max(settings.block, 1) && cell.spent >= settings.cell_budget &&
+                                 tools::median_rse(counted) <= 0.5 * settings.target_rse;
+        if (impatient || undisturbed >= settings.max_reps || tight_early ||
             (undisturbed >= settings.min_reps &&
              (cell.spent >= settings.cell_budget || tools::median_rse(counted) <= settings.target_rse))) {
             cell.done = true;

@@ -15,9 +15,14 @@ namespace llc::cost {
 /// Median seconds of one call of `body`. One warm-up call (first touch of the output, cold caches), which also sizes
 /// the batch: a sample times as many calls as last at least 200 µs (sub-µs kernels are timed accurately), and there
 /// are as many samples as fit in the budget (0.15 s quick, 1.5 s full), between 2 and 5 (quick) or 9; a quick probe
-/// whose one call takes more than a third of the budget takes one sample, llc-probe's rounds giving it more. The
-/// median (of two: their mean), as llc-validate takes the median of what it measures: taking the lower median made
-/// every probe the faster of its samples, and the constants ran low.
+/// whose one call takes more than a third of the budget takes one sample, llc-probe's rounds giving it more. A quick
+/// probe whose first call takes more than quick_single_call_seconds has that call as its one sample, without a warm-up
+/// before it: a call of seconds is not moved by cold caches, and llc-probe keeps freed memory (no first-touch page
+/// faults once an earlier call or probe has grown the heap); the warm-up doubled the time of the contour line runs at
+/// 2^12, the longest probes of a quick calibration. The median (of two: their mean), as llc-validate takes the median
+/// of what it measures: taking the lower median made every probe the faster of its samples, and the constants ran low.
+inline constexpr double quick_single_call_seconds = 1.0;
+
 template <class Body>
 double median_seconds_per_call(bool quick, Body&& body) {
     constexpr double min_sample = 200e-6;
@@ -26,6 +31,9 @@ double median_seconds_per_call(bool quick, Body&& body) {
     const double start = clock_seconds();  // llc's one clock (<llc/clock.hpp>): simulated time under SMPI
     body();
     const double once = std::max(clock_seconds() - start, 1e-9);
+    if (quick && once > quick_single_call_seconds) {
+        return once;
+    }
     const auto calls = static_cast<long>(std::ceil(min_sample / once));
     const int samples = quick && 3.0 * once > budget
                             ? 1
