@@ -13,6 +13,9 @@
 #   LLC_SCALE_OUT      report directory (default build-smpi/scale-report)
 #   LLC_SCALE_BIN      where llc-probe and llc-validate are (default build-smpi/bin: the -DLLC_MPI=smpi build)
 #   LLC_SCALE_SIZES    llc-validate --sizes (default small); LLC_SCALE_ALGORITHMS llc-validate --algorithms
+#   LLC_SCALE_PROBE_LARGE, LLC_SCALE_LARGE_P  llc-probe options of the probes at P ≥ LLC_SCALE_LARGE_P (default 32)
+#                      instead of LLC_SCALE_PROBE, when set: a smaller message ladder for the large P, whose probe's
+#                      wall time grows with P (docs/scaling.md says which ladder the results used)
 #   LLC_SCALE_PROBE    extra llc-probe options of the probes at P (default --quick); LLC_SCALE_VALIDATE (default
 #                      --quick). The probes at P measure the collectives only (--no-kernels is added): the kernel
 #                      constants, host-timed bursts that SMPI charges as they ran here, come from one profile:
@@ -95,6 +98,14 @@ case " $probe_opts " in
     *" --no-kernels "*) kernels=none ;;
     *) probe_opts="$probe_opts --no-kernels" ;;
 esac
+large_p=${LLC_SCALE_LARGE_P:-32}
+probe_large=${LLC_SCALE_PROBE_LARGE:-}
+if [ -n "$probe_large" ]; then
+    case " $probe_large " in
+        *" --no-kernels "*) ;;
+        *) probe_large="$probe_large --no-kernels" ;;
+    esac
+fi
 largest=1
 [ "$kernels" = none ] && largest=0
 [ "${LLC_SCALE_LARGEST:-$largest}" = 1 ] && algorithms+=(--largest)
@@ -142,9 +153,10 @@ fi
 # (its lockstep tables, measured with the collectives at its own p, stay), as llc-validate --reprice-supplement fills
 # a profile in.
 probe() {
-    local p=$1
+    local p=$1 opts=$probe_opts
+    [ -n "$probe_large" ] && [ "$p" -ge "$large_p" ] && opts=$probe_large
     # shellcheck disable=SC2086  # $run and the option strings are word lists on purpose
-    step probe "$p" $run "$p" "$bin/llc-probe" $probe_opts --out "$out/profile-P$p.json"
+    step probe "$p" $run "$p" "$bin/llc-probe" $opts --out "$out/profile-P$p.json"
     [ "$kernels" = none ] && return 0
     /usr/bin/python3 - "$out/profile-P$p.json" "$kernels" <<'PY'
 import json, sys
