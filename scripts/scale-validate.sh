@@ -13,6 +13,12 @@
 #   LLC_SCALE_OUT      report directory (default build-smpi/scale-report)
 #   LLC_SCALE_BIN      where llc-probe and llc-validate are (default build-smpi/bin: the -DLLC_MPI=smpi build)
 #   LLC_SCALE_SIZES    llc-validate --sizes (default small); LLC_SCALE_ALGORITHMS llc-validate --algorithms
+#   LLC_SCALE_PROBE_LARGE, LLC_SCALE_LARGE_P  llc-probe options of the probes at P ≥ LLC_SCALE_LARGE_P (default 32)
+#                      instead of LLC_SCALE_PROBE, when set: a smaller message ladder for the large P, whose probe's
+#                      wall time grows with P (docs/scaling.md says which ladder the results used)
+#   LLC_SCALE_RESUME   1: keep OUT's profiles (OUT/profile-P<P>.json) and validations (OUT/a-P<P>/results.csv) that
+#                      exist, and OUT/wall-times.csv, and run only the missing steps (a run stopped early, or probes
+#                      run by hand with the same options)
 #   LLC_SCALE_PROBE    extra llc-probe options of the probes at P (default --quick); LLC_SCALE_VALIDATE (default
 #                      --quick). The probes at P measure the collectives only (--no-kernels is added): the kernel
 #                      constants, host-timed bursts that SMPI charges as they ran here, come from one profile:
@@ -95,6 +101,14 @@ case " $probe_opts " in
     *" --no-kernels "*) kernels=none ;;
     *) probe_opts="$probe_opts --no-kernels" ;;
 esac
+large_p=${LLC_SCALE_LARGE_P:-32}
+probe_large=${LLC_SCALE_PROBE_LARGE:-}
+if [ -n "$probe_large" ]; then
+    case " $probe_large " in
+        *" --no-kernels "*) ;;
+        *) probe_large="$probe_large --no-kernels" ;;
+    esac
+fi
 largest=1
 [ "$kernels" = none ] && largest=0
 [ "${LLC_SCALE_LARGEST:-$largest}" = 1 ] && algorithms+=(--largest)
@@ -110,7 +124,8 @@ for tool in llc-probe llc-validate; do
 done
 mkdir -p "$out"
 timings="$out/wall-times.csv"
-echo "step,P,wall_s" >"$timings"
+resume=${LLC_SCALE_RESUME:-0}
+[ "$resume" = 1 ] && [ -f "$timings" ] || echo "step,P,wall_s" >"$timings"
 
 # step NAME P COMMAND…: runs COMMAND with its output in OUT/NAME-P.log, records its wall time.
 step() {
@@ -142,9 +157,14 @@ fi
 # (its lockstep tables, measured with the collectives at its own p, stay), as llc-validate --reprice-supplement fills
 # a profile in.
 probe() {
-    local p=$1
-    # shellcheck disable=SC2086  # $run and the option strings are word lists on purpose
-    step probe "$p" $run "$p" "$bin/llc-probe" $probe_opts --out "$out/profile-P$p.json"
+    local p=$1 opts=$probe_opts
+    [ -n "$probe_large" ] && [ "$p" -ge "$large_p" ] && opts=$probe_large
+    if [ "$resume" = 1 ] && [ -f "$out/profile-P$p.json" ]; then
+        echo "== probe at P = $p: kept $out/profile-P$p.json (LLC_SCALE_RESUME)"
+    else
+        # shellcheck disable=SC2086  # $run and the option strings are word lists on purpose
+        step probe "$p" $run "$p" "$bin/llc-probe" $opts --out "$out/profile-P$p.json"
+    fi
     [ "$kernels" = none ] && return 0
     /usr/bin/python3 - "$out/profile-P$p.json" "$kernels" <<'PY'
 import json, sys
@@ -168,8 +188,12 @@ probe "$base"
 # shellcheck disable=SC2086
 for p in $ps; do
     [ "$p" = "$base" ] || probe "$p"
-    step validate "$p" $run "$p" "$bin/llc-validate" $validate_opts --no-plots --sizes "$sizes" "${algorithms[@]}" \
+    if [ "$resume" = 1 ] && [ -f "$out/a-P$p/results.csv" ]; then
+        echo "== validate at P = $p: kept $out/a-P$p (LLC_SCALE_RESUME)"
+    else
+        step validate "$p" $run "$p" "$bin/llc-validate" $validate_opts --no-plots --sizes "$sizes" "${algorithms[@]}" \
         --p "$p" --profile "$out/profile-P$p.json" --out "$out/a-P$p"
+    fi
     # (b): the same measurements, priced by the base profile; no simulation, but the SMPI binary needs smpirun.
     step reprice "$p" $run 1 "$bin/llc-validate" --no-plots --reprice "$out/a-P$p" \
         --profile "$out/profile-P$base.json" --out "$out/b-P$p"

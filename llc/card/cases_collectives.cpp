@@ -116,7 +116,8 @@ class CollectiveInstance final : public Instance {
         return {count * (op == names::op::scatter ? P : 1),
                 count * (op == names::op::gather || op == names::op::allgather ? P : 1),
                 1.0,
-                0.0};
+                0.0,
+                tools::Contents::payload};  // values nobody reads: shared by the ranks under SMPI
     }
 
     Group& g_;

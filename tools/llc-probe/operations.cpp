@@ -92,8 +92,13 @@ std::size_t double_buffer_size(int p, const SizeLimits& limits) {
 
 CollectiveBench::CollectiveBench(Group& g, const SizeLimits& limits)
     : g_(g),
-      bytes_(byte_buffer_size(g.size(), limits), byte_buffer_size(g.size(), limits), 1, 2),
-      doubles_(double_buffer_size(g.size(), limits), double_buffer_size(g.size(), limits), 1.0, 0.0) {}
+      // Payloads: under SMPI shared by the simulated ranks (tools::Contents), P·(2 × 256 MiB) at P = 64 otherwise.
+      bytes_(byte_buffer_size(g.size(), limits), byte_buffer_size(g.size(), limits), 1, 2, tools::Contents::payload),
+      doubles_(double_buffer_size(g.size(), limits),
+               double_buffer_size(g.size(), limits),
+               1.0,
+               0.0,
+               tools::Contents::payload) {}
 
 std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
     const std::size_t h = as_size(bytes);
