@@ -392,7 +392,7 @@ TEST(TraceContoursTest, CostExpressionsMirrorTheTrace) {
     // structure is compared).
     const llc::cost::Profile profile =
         llc::test::structure_profile(world().size(),
-                                     {"tr.pixel.2^10", "tr.state.2^10", "tr.rank.2^10", "cr.merge"},
+                                     {"tr.pixel.2^10", "tr.state.2^10", "tr.rank.2^10", "tr.rank_cut.2^10", "cr.merge"},
                                      {"allgatherv", "allreduce", "alltoallv"});
     const auto model = llc::cost::make_model("ccm", profile);
     const Image image = blobs(48, 40, 3, 7);

@@ -221,14 +221,11 @@ void append_merge(std::vector<Expr>& items,
 /// Seconds of the busiest block's local ranking of `states` border states (a block of `pixels` pixels): tr.rank, a
 /// one-processor run where every border is a cycle; at P > 1, where every block has borders that leave it and its
 /// ranking also finds their segments (a predecessor pass, two fresh arrays of 16 B a state) and resolves every state
-/// from its segment's last (step 3), tr.rank_cut, measured on a block with cut borders. A profile without tr.rank_cut
-/// (llc-probe before it) prices tr.rank at every P, as it always did.
+/// from its segment's last (step 3), tr.rank_cut, measured on a block with cut borders. Like every other key, a
+/// profile without tr.rank_cut (llc-probe before it) is an error naming it at P > 1: re-calibrate, no silent fallback.
 double border_local_seconds(double states, double pixels, int P, const Profile& profile) {
     constexpr const char* name = "llc::cost::contour_rank";
-    const std::string cut_sizes = std::string(names::trace_rank_cut) + ".2^";
-    const auto next = profile.kernels().lower_bound(cut_sizes);
-    const bool cut = P > 1 && next != profile.kernels().end() && next->first.starts_with(cut_sizes);
-    return local_seconds(name, {{cut ? names::trace_rank_cut : names::trace_rank, states}}, pixels, P, profile);
+    return local_seconds(name, {{P > 1 ? names::trace_rank_cut : names::trace_rank, states}}, pixels, P, profile);
 }
 
 }  // namespace
