@@ -93,7 +93,14 @@ if [ "${LLC_SKIP_SANITIZERS:-0}" != "1" ] && [ "${LLC_SKIP_SMPI:-0}" != "1" ]; t
     # measure, llc-probe's and llc-validate's runs, are labelled nosan and run in the Release ctest, which runs alone).
     # The build's output is printed when it is done; if it fails, the run fails there.
     smpi_log=$(mktemp)
-    trap 'rm -f "$times_file" "$smpi_log"' EXIT
+    # kill_tree PID: ends PID and every process under it (cmake, the build tool, the compilers).
+    kill_tree() {
+        local child
+        for child in $(ps -o pid= --ppid "$1" 2> /dev/null); do kill_tree "$child"; done
+        kill "$1" 2> /dev/null || true
+    }
+    # If the ASan ctest fails, `set -e` ends the run there: the build alongside must not outlive it.
+    trap 'kill_tree "$smpi_pid"; rm -f "$times_file" "$smpi_log"' EXIT
     (renice -n 19 -p "$BASHPID" > /dev/null && smpi_build) > "$smpi_log" 2>&1 &
     smpi_pid=$!
     phase "ASan ctest (the SMPI build alongside at nice 19)" asan_ctest

@@ -6,6 +6,7 @@
 
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
+#include <llc/log2.hpp>
 #include <llc/partners.hpp>
 
 #include "model_util.hpp"
@@ -78,10 +79,6 @@ C3Units finish(const C3Machine& m, C3Units u, double packets_total) {
     return u;
 }
 
-bool power_of_two(int p) {
-    return p >= 1 && (p & (p - 1)) == 0;
-}
-
 }  // namespace
 
 double c3_mesh_latency(int k, int k2) {
@@ -120,7 +117,7 @@ double c3_latency(C3Topology topology, int p) {
             return c3_mesh_latency(k, p / k);
         }
         case C3Topology::hypercube:
-            if (!power_of_two(p)) {
+            if (!llc::is_power_of_two(p)) {
                 throw_argument_error("llc::cost::c3_latency",
                                      "p",
                                      std::to_string(p),
@@ -148,7 +145,7 @@ double c3_bisection(C3Topology topology, int p) {
         case C3Topology::mesh:
             return mesh_side(p);
         case C3Topology::hypercube:
-            if (!power_of_two(p)) {
+            if (!llc::is_power_of_two(p)) {
                 throw_argument_error("llc::cost::c3_bisection",
                                      "p",
                                      std::to_string(p),

@@ -19,6 +19,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include <unistd.h>
 
@@ -181,6 +182,12 @@ Prediction predict(const Case& c,
         prediction.why_not = e.what();
     }
     return prediction;
+}
+
+/// `what` prefixed with the tool's name, unless it already names it (llc::argument_message does).
+std::string tool_message(const std::string& what) {
+    constexpr std::string_view tool = "llc-validate";
+    return what.starts_with(tool) ? what : std::string(tool) + ": " + what;
 }
 
 /// The profile at `profile_path`; nothing, said on `root`, if it cannot be loaded.
@@ -509,7 +516,7 @@ int main(int argc, char** argv) {
         options.plots = !no_plots;
     } catch (const std::exception& e) {
         if (root) {
-            std::cerr << "llc-validate: " << e.what() << '\n';
+            std::cerr << llc::validate::tool_message(e.what()) << '\n';
         }
         return 2;
     }
@@ -520,6 +527,6 @@ int main(int argc, char** argv) {
         return llc::validate::run(world, options);
     } catch (const std::exception& e) {
         // One rank failed mid-sweep; the others may be inside a collective: end the whole job, never hang.
-        llc::abort_job("/", std::string("llc-validate: ") + e.what());
+        llc::abort_job("/", llc::validate::tool_message(e.what()));
     }
 }

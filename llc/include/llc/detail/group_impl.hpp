@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// The bodies of llc::Group's collective templates, declared and documented in <llc/group.hpp>. Included at the end of
-/// <llc/group.hpp> only (it relies on the declarations there and does not include it back): include <llc/group.hpp>.
+/// The bodies of llc::Group's collective templates, declared and documented in <llc/group.hpp>, which includes this
+/// file at its end. Including this file first also works: it includes <llc/group.hpp> for the declarations (#pragma
+/// once keeps the cycle to one pass).
 
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <llc/detail/comm.hpp>
 #include <llc/detail/mpi_type.hpp>
 #include <llc/error.hpp>
+#include <llc/group.hpp>
 #include <llc/trace_record.hpp>
 
 namespace llc {
