@@ -46,8 +46,8 @@ constexpr double whole_rows = 4096.0;
 /// Whether a pass on P processors of `bytes` a processor reads the small table: one processor below the in-cache
 /// probe's bytes. (At P > 1 the pipelined steps of such images cost more than their segments at these constants and
 /// their shifts: re-pricing the 17:14 quiet demo with the small table at p = 2 too put the 256² and 512² transforms
-/// 34–51 % low, the p > 1 medians from 5–13 % to 24–40 %. The in-cache constants price them 0–31 % low, by a
-/// compensation this change leaves as it is: the steps' own cost is not priced.)
+/// 34–51 % low, the p > 1 medians from 5–13 % to 24–40 %. The in-cache constants price them from 31 % low to 42 %
+/// high, by a compensation this change leaves as it is: the steps' own cost is not priced.)
 bool reads_small_table(int P, double bytes) {
     return P == 1 && bytes < cache_probe_bytes;
 }
@@ -111,7 +111,7 @@ Expr pass(const detail::sweep::Geometry& g, const SweepTables& tables, const Pro
     // By the processor's bytes: the small, the in-cache or the streamed table (per_pixel_seconds). One processor runs
     // every row in one segment (g.k ≥ width): priced at the probes' whole rows, the constants they also measured
     // alone, as a one-processor run is. (At x = g.k, strips of k columns of a 4096-wide probe image measured side by
-    // side, the 1024² d8 transform, k = 2048, was priced 16–22 % high in the quiet runs; 10–12 % at whole rows.)
+    // side, the 1024² d8 transform, k = 2048, was priced 16–22 % high in the quiet runs; 9–12 % at whole rows.)
     const double x = g.P == 1 ? whole_rows : static_cast<double>(g.k);
     const double per_pixel = per_pixel_seconds(tables, profile, g.P, x, held * pixel_bytes);
     if (g.P == 1) {
