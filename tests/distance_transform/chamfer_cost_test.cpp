@@ -39,12 +39,12 @@ TEST(ChamferCostTest, ArticleTwoReferenceValues) {
     EXPECT_NEAR(n * n * tau_a / (p * llc::cost::miguet_sweep_time(n, p, 6, 52, beta, tau_c, tau_a)), 0.821, 0.001);
 }
 
-/// Both tables of every standard mask, the in-cache one equal to the streamed one (so a pixel costs the same at every
-/// footprint); `in_cache` false: a profile made before the in-cache tables were measured.
+/// The three tables of every standard mask, all equal (so a pixel costs the same at every footprint); `in_cache`
+/// false: a profile made before the in-cache tables were measured.
 llc::cost::Profile profile(bool in_cache = true) {
     llc::cost::Profile profile;
     for (const char* mask : {"d4", "d8", "chamfer34", "chamfer5711"}) {
-        for (const std::string table : {"dt.sweep.", "dt.sweep_cache."}) {
+        for (const std::string table : {"dt.sweep.", "dt.sweep_cache.", "dt.sweep_small."}) {
             if (table == "dt.sweep_cache." && !in_cache) {
                 continue;
             }
@@ -88,6 +88,47 @@ TEST(ChamferCostTest, OneProcessorReadsTheTableOnItsSideOfTheEffectiveCache) {
     // A 16 MiB one: 20 MiB is past the step, and priced streamed, not blended.
     two.meta().effective_llc_bytes = 16.0 * 1024 * 1024;
     EXPECT_NEAR(price(two, 1024), 4e-9, 1e-18);
+}
+
+TEST(ChamferCostTest, OneProcessorBelowTheInCacheProbeGoesToTheSmallTable) {
+    // Small table 0.5 ns a pixel (its probe: 4096 × 32, 640 KiB), in-cache 1 ns (4096 × 256, 5 MiB), streamed 4 ns;
+    // whole rows of 4096 at P = 1 (2^12). By log2 of the bytes between the two probes: 4096 × 64 (1.25 MiB) is a third
+    // of the way from 640 KiB to 5 MiB; 4096 × 16 (320 KiB) is below the small probe and 4096 × 512 above the in-cache
+    // one, each at its table alone. The effective cache does not move the prices below the in-cache probe's bytes. A
+    // profile without the small table prices what does not read it and names it for what does.
+    llc::cost::Profile three = profile();
+    three.set_kernel(llc::cost::kernel_size_key("dt.sweep_small.d4", 12), {0.5e-9, "pixel"});
+    three.set_kernel(llc::cost::kernel_size_key("dt.sweep.d4", 12), {4e-9, "pixel"});
+    const auto price = [](const llc::cost::Profile& profile, std::int64_t rows) {
+        const Expr e = llc::cost::chamfer_distance_transform(1, 4096, rows, 7, 1, ChamferMask::d4(), profile);
+        return llc::cost::predict(e, *llc::cost::make_model("ccm", profile)) / (2.0 * 4096.0 * double(rows));
+    };
+    for (const double effective : {0.0, 47811988.0}) {
+        three.meta().effective_llc_bytes = effective;
+        EXPECT_NEAR(price(three, 16), 0.5e-9, 1e-18) << effective;
+        EXPECT_NEAR(price(three, 32), 0.5e-9, 1e-18) << effective;
+        EXPECT_NEAR(price(three, 64), 0.5e-9 + 0.5e-9 / 3.0, 1e-18) << effective;
+        EXPECT_NEAR(price(three, 256), 1e-9, 1e-18) << effective;
+    }
+    EXPECT_NEAR(price(three, 512), 1e-9, 1e-18);  // 10 MiB in the 45.6 MiB effective cache
+    // At P > 1 the small table is not read (reads_small_table): 4096 × 128 on two processors, 64 rows of 4096 each, is
+    // priced at the in-cache table.
+    const Expr e = llc::cost::chamfer_distance_transform(2, 4096, 128, 64, 4096, ChamferMask::d4(), three);
+    EXPECT_NEAR(e.children()[0].children()[0].work(), 1e-9 * 64 * 4096, 1e-15);
+    // A profile without the small table: an error naming it.
+    llc::cost::Profile old;
+    for (const auto& [key, constant] : three.kernels()) {
+        if (key.rfind("dt.sweep_small.", 0) != 0) {
+            old.set_kernel(key, constant);
+        }
+    }
+    EXPECT_NO_THROW((void)llc::cost::chamfer_distance_transform(1, 4096, 256, 7, 1, ChamferMask::d4(), old));
+    try {
+        (void)llc::cost::chamfer_distance_transform(1, 64, 64, 64, 64, ChamferMask::d4(), old);
+        FAIL() << "a profile without dt.sweep_small.d4 priced the d4 transform";
+    } catch (const llc::Error& error) {
+        EXPECT_NE(std::string(error.what()).find("'dt.sweep_small.d4.2^e'"), std::string::npos) << error.what();
+    }
 }
 
 TEST(ChamferCostTest, PipelineStepsFollowTheSchedule) {

@@ -23,18 +23,62 @@ namespace names = llc::names::distance_transform;
 
 constexpr const char* name = "llc::cost::chamfer_distance_transform";
 
-/// The per-pixel tables of one mask: measured on an image in the caches and on one streamed from memory.
+/// The per-pixel tables of one mask: measured on an image in the last-level cache and on one streamed from memory;
+/// `in_small` on an image in a core's own caches, read only by one-processor runs of less than the in-cache probe's
+/// bytes (empty otherwise: a profile without it prices every other run).
 struct SweepTables {
     KernelSizeTable in_cache;   ///< "dt.sweep_cache.<mask>.2^j": a 4096 × 256 image (5 MiB of image and distances)
     KernelSizeTable in_memory;  ///< "dt.sweep.<mask>.2^j": a 4096 × 2048 image (40 MiB)
+    KernelSizeTable in_small;   ///< "dt.sweep_small.<mask>.2^j": a 4096 × 32 image (640 KiB)
 };
 
 /// Bytes a pixel of a pass holds: its image byte and its int32 distance.
 constexpr double pixel_bytes = 5.0;
 
+/// One processor's bytes in each probe's image (chamfer_probes.cpp): 4096 columns of 32, 256 and 2048 rows.
+constexpr double small_probe_bytes = 4096.0 * 32 * pixel_bytes;
+constexpr double cache_probe_bytes = 4096.0 * 256 * pixel_bytes;
+constexpr double memory_probe_bytes = 4096.0 * 2048 * pixel_bytes;
+
+/// The probes' segment of whole rows: 2^12 columns, the width of their images (measured alone too).
+constexpr double whole_rows = 4096.0;
+
+/// Whether a pass on P processors of `bytes` a processor reads the small table: one processor below the in-cache
+/// probe's bytes. (At P > 1 the pipelined steps of such images cost more than their segments at these constants and
+/// their shifts: re-pricing the 17:14 quiet demo with the small table at p = 2 too put the 256² and 512² transforms
+/// 34–51 % low, the p > 1 medians from 5–13 % to 24–40 %. The in-cache constants price them from 31 % low to 42 %
+/// high, by a compensation this change leaves as it is: the steps' own cost is not priced.)
+bool reads_small_table(int P, double bytes) {
+    return P == 1 && bytes < cache_probe_bytes;
+}
+
+/// Seconds per pixel in segments of x columns for a processor holding `bytes` of image and distances on P processors.
+/// From the in-cache probe's bytes up, the in-cache or the streamed table by the side of the effective last-level
+/// cache the node's data lie on (kernel_per_unit_by_cache). Below them at P = 1 (reads_small_table), from the in-cache
+/// table to the small one by log2 of the bytes (kernel_per_unit_by_footprint), the small one alone below its own
+/// probe's bytes: a working set that shrinks from 5 MiB into a core's own caches runs faster the more of it stays
+/// there (the 17:14 quiet demo: a 256² or 512² pass, 0.3 and 1.3 MiB, ran a d8 pixel in 0.71–0.72 ns, where the 5 MiB
+/// probe took 0.90 ns alone; 1024², 5 MiB, 0.81 ns). The bytes are one processor's against a probe's, and a one-
+/// processor run reads the probes' constants measured alone.
+double per_pixel_seconds(const SweepTables& tables, const Profile& profile, int P, double x, double bytes) {
+    if (reads_small_table(P, bytes)) {
+        return kernel_per_unit_by_footprint(
+            tables.in_small, tables.in_cache, x, bytes, small_probe_bytes, cache_probe_bytes);
+    }
+    return kernel_per_unit_by_cache(tables.in_cache,
+                                    tables.in_memory,
+                                    x,
+                                    bytes,
+                                    cache_probe_bytes,
+                                    memory_probe_bytes,
+                                    profile.meta().effective_llc_bytes,
+                                    ranks_sharing_cache(profile.meta(), P));
+}
+
 /// The profile's per-pixel tables of the standard mask nearest to `mask` in number of steps (the probes measure the
-/// standard masks only). @throws llc::Error naming the key the profile lacks: both tables are required.
-SweepTables sweep_tables(const ChamferMask& mask, const Profile& profile, int P) {
+/// standard masks only); the small one only when `small` (reads_small_table). @throws llc::Error naming the key the
+/// profile lacks: every table read is required.
+SweepTables sweep_tables(const ChamferMask& mask, const Profile& profile, int P, bool small) {
     const ChamferMask standard[] = {
         ChamferMask::d4(), ChamferMask::d8(), ChamferMask::chamfer34(), ChamferMask::chamfer5711()};
     const ChamferMask* nearest = &standard[0];
@@ -53,7 +97,10 @@ SweepTables sweep_tables(const ChamferMask& mask, const Profile& profile, int P)
     // One after the other, so that a profile without either names the in-cache table first.
     KernelSizeTable in_cache = kernel_size_table(profile, names::sweep_key(names::sweep_cache, nearest->name()), P);
     KernelSizeTable in_memory = kernel_size_table(profile, names::sweep_key(names::sweep, nearest->name()), P);
-    return {std::move(in_cache), std::move(in_memory)};
+    KernelSizeTable in_small =
+        small ? kernel_size_table(profile, names::sweep_key(names::sweep_small, nearest->name()), P)
+              : KernelSizeTable{};
+    return {std::move(in_cache), std::move(in_memory), std::move(in_small)};
 }
 
 /// The pass of geometry g, its steps priced per pixel by the tables at the busiest processor's bytes. Every step is a
@@ -61,16 +108,12 @@ SweepTables sweep_tables(const ChamferMask& mask, const Profile& profile, int P)
 /// profile's lockstep excess at P (cost/lockstep.hpp).
 Expr pass(const detail::sweep::Geometry& g, const SweepTables& tables, const Profile& profile, const char* label) {
     const auto held = static_cast<double>(block_rows_held(g.P, 0, g.height, g.r) * g.width);
-    // The in-cache table where the node's working set fits the effective cache, the streamed one where it does not
-    // (kernel_per_unit_by_cache; the blend between the probes' sizes for profiles that record no effective cache).
-    const double per_pixel = kernel_per_unit_by_cache(tables.in_cache,
-                                                      tables.in_memory,
-                                                      static_cast<double>(g.k),
-                                                      held * pixel_bytes,
-                                                      4096.0 * 256 * pixel_bytes,
-                                                      4096.0 * 2048 * pixel_bytes,
-                                                      profile.meta().effective_llc_bytes,
-                                                      ranks_sharing_cache(profile.meta(), g.P));
+    // By the processor's bytes: the small, the in-cache or the streamed table (per_pixel_seconds). One processor runs
+    // every row in one segment (g.k ≥ width): priced at the probes' whole rows, the constants they also measured
+    // alone, as a one-processor run is. (At x = g.k, strips of k columns of a 4096-wide probe image measured side by
+    // side, the 1024² d8 transform, k = 2048, was priced 16–22 % high in the quiet runs; 9–12 % at whole rows.)
+    const double x = g.P == 1 ? whole_rows : static_cast<double>(g.k);
+    const double per_pixel = per_pixel_seconds(tables, profile, g.P, x, held * pixel_bytes);
     if (g.P == 1) {
         const double pixels = static_cast<double>(g.width * g.height);
         return Expr::compute(label, per_pixel * pixels);
@@ -120,7 +163,8 @@ Expr chamfer_distance_transform(int P,
             throw_argument_error(name, argument, std::to_string(value), "must be at least 1");
         }
     }
-    const SweepTables tables = sweep_tables(mask, profile, P);
+    const SweepTables tables =
+        sweep_tables(mask, profile, P, reads_small_table(P, static_cast<double>(width * height) * pixel_bytes));
     detail::sweep::Geometry g{
         .width = width, .height = height, .r = r, .k = k, .lead = mask.lead(), .reach = mask.reach(), .P = P};
     if (P == 1) {

@@ -27,10 +27,14 @@ constexpr std::uint64_t sweep_probe_seed = 13;
 
 /// Seconds per pixel of one pass in segments of 2^j columns on a 4096 × `height` blob image: 2048 rows, 40 MB of image
 /// and distances, beyond the last-level cache like the images worth distributing ("dt.sweep"); 256 rows, 5 MB, in
-/// the caches ("dt.sweep_cache"). The cost reads the one on the side of the profile's effective last-level cache where
-/// the node's data lie (kernel_per_unit_by_cache), between the two by the processor's bytes for profiles that record
-/// no effective cache: with the streamed table alone, 1024² transforms were priced 55–65 % high once the in-row pass
-/// was vectorised; with the in-cache one alone, the 2048² … 8192² ones 16 % low (before).
+/// the caches ("dt.sweep_cache"); 32 rows, 640 KiB, in a core's own caches (L2: "dt.sweep_small"). The cost reads the
+/// streamed or the in-cache one on the side of the profile's effective last-level cache where the node's data lie
+/// (kernel_per_unit_by_cache), between the two by the processor's bytes for profiles that record no effective cache:
+/// with the streamed table alone, 1024² transforms were priced 55–65 % high once the in-row pass was vectorised; with
+/// the in-cache one alone, the 2048² … 8192² ones 16 % low (before). Below the in-cache probe's 5 MB it goes from the
+/// in-cache table to the small one by log2 of the processor's bytes, at one processor: with the in-cache table alone
+/// the 256² and 512² transforms (0.3 and 1.3 MB, in L2) were priced 24–37 % high at p = 1 (the 17:14 quiet demo). The
+/// small probe is cheap: whole rows only (what a one-processor run reads), an eighth of the in-cache one's pixels.
 double sweep_probe(bool quick, const ChamferMask& mask, int j, int height) {
     constexpr int width = 4096;
     const std::vector<std::uint8_t> image = random_blob_image(width, height, sweep_probe_seed);
@@ -85,7 +89,11 @@ std::vector<cost::KernelProbe> kernel_probes() {
             // The largest segment is what a one-processor run reads (whole rows): measured alone too.
             for (const auto& [key, height, where] :
                  {std::tuple{names::sweep_key(names::sweep, mask.name()), 2048, ""},
-                  std::tuple{names::sweep_key(names::sweep_cache, mask.name()), 256, ", in the caches"}}) {
+                  std::tuple{names::sweep_key(names::sweep_cache, mask.name()), 256, ", in the caches"},
+                  std::tuple{names::sweep_key(names::sweep_small, mask.name()), 32, ", in a core's own caches"}}) {
+                if (height == 32 && j != 12) {
+                    continue;  // only one-processor runs read the small table, at whole rows (chamfer_cost.cpp)
+                }
                 probes.push_back(
                     {cost::kernel_size_key(key, j),
                      "pixel of one " + mask.name() + " pass in segments of 2^" + std::to_string(j) + " columns" + where,

@@ -22,6 +22,7 @@ inline constexpr const char* edt_carry = "dt.edt_carry";      ///< column and bl
 // The chamfer passes (chamfer.hpp), one table per standard mask: sweep_key(sweep, mask.name()).
 inline constexpr const char* sweep = "dt.sweep";              ///< table, solo: pixel of a pass, 40 MB image
 inline constexpr const char* sweep_cache = "dt.sweep_cache";  ///< table, solo: pixel of a pass, 5 MB image
+inline constexpr const char* sweep_small = "dt.sweep_small";  ///< table (2^12 only), solo: pass pixel, 640 KiB image
 
 /// The key of a chamfer table for one mask: "<table>.<mask>", e.g. "dt.sweep.d8".
 [[nodiscard]] inline std::string sweep_key(std::string_view table, std::string_view mask) {
