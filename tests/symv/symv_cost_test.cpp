@@ -8,6 +8,7 @@
 #include <llc/algorithms/symv.hpp>
 #include <llc/algorithms/symv_names.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
 
@@ -38,9 +39,12 @@ TEST(SymvCost, ArticleClosedForms) {
 
 /// The article's machine as a profile: a packed off-diagonal entry is two multiply-adds; a shift of h bytes (sent +
 /// received, 8-byte words) costs β + (h/16)τ_c, split-phase or not; x's allgather is free, as the article duplicates x
-/// beforehand.
-cost::Profile article_profile(int P) {
+/// beforehand; every processor runs at one speed (a lockstep excess of 0 at P > 1: the article prices the mean one).
+cost::Profile article_profile(int P, double excess = 0.0) {
     cost::Profile p;
+    if (P > 1) {
+        p.set_kernel(cost::kernel_size_key(cost::lockstep_key(P), 16), {excess, "excess"});
+    }
     for (const int e : {0, 20}) {
         p.set_kernel(cost::kernel_size_key(llc::names::symv::entry, e), {2.0 * tau_a, "packed entry"});
         p.set_kernel(cost::kernel_size_key(llc::names::symv::row, e), {tau_a, "entry"});
@@ -96,20 +100,89 @@ std::string error_of(SymvMapping mapping, const cost::Profile& profile) {
     return "";
 }
 
+/// Each step ends in a shift that every processor waits for: at P > 1 it lasts as long as the slowest processor, the
+/// busiest one's work times 1 + the profile's lockstep excess at P; P = 1 has no excess to read.
+TEST(SymvCost, EachStepIsPricedAtTheSlowestProcessor) {
+    for (const SymvMapping mapping : {SymvMapping::reflection, SymvMapping::standard}) {
+        // n = 4096, P = 4 without overlap: the work dominates and sums over the steps, the shifts do not move.
+        const auto at = [&](double excess) {
+            const cost::Profile p = article_profile(4, excess);
+            return cost::predict(cost::symv(4, 4096, mapping, p, false), *cost::make_model("ccm", p));
+        };
+        const double work = 4096.0 * 4096 * tau_a / 4;  // the balanced share: every step's busiest work summed
+        EXPECT_NEAR(at(0.25) - at(0.0), 0.25 * work, 1e-6 * work) << llc::to_string(mapping);
+    }
+    cost::Profile no_lockstep = article_profile(1);
+    no_lockstep.set_collective("shift", 2, cost::Piecewise::linear(beta, tau_c / 16.0));
+    no_lockstep.set_collective("shift.overlap", 2, cost::Piecewise::linear(beta, tau_c / 16.0));
+    EXPECT_NO_THROW((void)cost::symv(1, 100, SymvMapping::reflection, no_lockstep));
+    try {
+        (void)cost::symv(2, 100, SymvMapping::reflection, no_lockstep);
+        ADD_FAILURE() << "priced P = 2 without a lockstep table";
+    } catch (const llc::Error& e) {
+        EXPECT_NE(std::string(e.what()).find(cost::lockstep_key(2)), std::string::npos) << e.what();
+    }
+}
+
 TEST(SymvCost, AMissingKernelTableIsAnErrorNamingTheKey) {
     // No silent fallback: each mapping needs its own table, and the error names the key llc-probe writes.
     const std::string entry_key = std::string(llc::names::symv::entry) + ".2^e";
     const std::string row_key = std::string(llc::names::symv::row) + ".2^e";
     EXPECT_NE(error_of(SymvMapping::reflection, cost::Profile{}).find(entry_key), std::string::npos);
     EXPECT_NE(error_of(SymvMapping::standard, cost::Profile{}).find(row_key), std::string::npos);
-    cost::Profile only_row;
+    cost::Profile only_row;  // and the lockstep excess that every step at P = 2 reads
+    only_row.set_kernel(cost::kernel_size_key(cost::lockstep_key(2), 16), {0.0, "excess"});
     only_row.set_kernel(cost::kernel_size_key(llc::names::symv::row, 4), {1e-9, "entry"});
     EXPECT_NE(error_of(SymvMapping::reflection, only_row).find(entry_key), std::string::npos);
     EXPECT_EQ(error_of(SymvMapping::standard, only_row), "");
     cost::Profile only_entry;
+    only_entry.set_kernel(cost::kernel_size_key(cost::lockstep_key(2), 16), {0.0, "excess"});
     only_entry.set_kernel(cost::kernel_size_key(llc::names::symv::entry, 4), {1e-9, "packed entry"});
     EXPECT_NE(error_of(SymvMapping::standard, only_entry).find(row_key), std::string::npos);
     EXPECT_EQ(error_of(SymvMapping::reflection, only_entry), "");
+}
+
+/// symv recognises vectors placed as A's layout without walking the indices (detail::places_as): an equal layout
+/// does; the other mapping's layout of the same n and P does not at P ≥ 2 (the reflection mapping deals its rows in
+/// two blocks a processor), as the index-by-index walk says; a BlockDistribution places as the standard mapping.
+TEST(SymvLayout, PlacesAsAgreesWithTheIndexWalk) {
+    for (const std::int64_t n : {1, 2, 7, 64, 1001}) {
+        for (const int P : {1, 2, 3, 5}) {
+            const llc::SymvLayout reflection(n, P, SymvMapping::reflection);
+            const llc::SymvLayout standard(n, P, SymvMapping::standard);
+            EXPECT_TRUE(llc::detail::places_as(reflection, reflection)) << n << ' ' << P;
+            EXPECT_TRUE(llc::detail::places_as(standard, standard)) << n << ' ' << P;
+            EXPECT_EQ(llc::detail::places_as(standard, reflection), llc::same_placement(standard, reflection))
+                << n << ' ' << P;
+            EXPECT_TRUE(llc::detail::places_as(llc::BlockDistribution(n, P), standard)) << n << ' ' << P;
+            if (P >= 2 && n >= 4 * P) {
+                EXPECT_FALSE(llc::detail::places_as(standard, reflection)) << n << ' ' << P;
+                EXPECT_FALSE(llc::detail::places_as(llc::BlockDistribution(n, P), reflection)) << n << ' ' << P;
+            }
+        }
+    }
+}
+
+/// local_rows counts processor q's rows without blocks_of's vector: the sizes of the blocks blocks_of(q) lists, n in
+/// all.
+TEST(SymvLayout, LocalRowsAreTheSizesOfTheProcessorsBlocks) {
+    for (const SymvMapping mapping : {SymvMapping::reflection, SymvMapping::standard}) {
+        for (const std::int64_t n : {1, 2, 3, 7, 64, 1001}) {
+            for (const int P : {1, 2, 3, 5, 8}) {
+                const llc::SymvLayout layout(n, P, mapping);
+                std::int64_t all = 0;
+                for (int q = 0; q < P; ++q) {
+                    std::int64_t rows = 0;
+                    for (const int b : layout.blocks_of(q)) {
+                        rows += layout.block_begin(b + 1) - layout.block_begin(b);
+                    }
+                    EXPECT_EQ(layout.local_rows(q), rows) << n << ' ' << P << ' ' << q;
+                    all += layout.local_rows(q);
+                }
+                EXPECT_EQ(all, n) << n << ' ' << P;
+            }
+        }
+    }
 }
 
 }  // namespace

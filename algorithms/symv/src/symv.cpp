@@ -74,11 +74,9 @@ std::vector<int> SymvLayout::blocks_of(int q) const {
 }
 
 std::int64_t SymvLayout::local_rows(int q) const {
-    std::int64_t rows = 0;
-    for (const int b : blocks_of(q)) {
-        rows += block_size(b);
-    }
-    return rows;
+    // blocks_of(q)'s blocks without its vector: local_size (= local_rows) is called per index by the Distribution
+    // algorithms (same_placement, redistribute's plans), where an allocation a call cost more than the rest.
+    return mapping_ == SymvMapping::standard ? block_size(q) : block_size(q) + block_size(2 * P_ - 1 - q);
 }
 
 std::int64_t SymvLayout::local_entries(int q) const {

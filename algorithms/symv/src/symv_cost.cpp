@@ -8,6 +8,7 @@
 #include <llc/algorithms/symv.hpp>
 #include <llc/algorithms/symv_names.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/error.hpp>
 
 namespace llc::cost {
@@ -50,11 +51,18 @@ double busiest(int P, F&& per_processor) {
     return most;
 }
 
-Expr reflection(const SymvLayout& layout, double tau, bool overlap) {
+/// A step's work of `seconds` (the busiest processor's) on P processors: each step ends in a shift every processor
+/// waits for, so at P > 1 it lasts as long as the slowest of them (cost/lockstep.hpp; the profile's excess at P).
+double step_seconds(const Profile& profile, int P, double seconds) {
+    return P == 1 ? seconds : lockstep_seconds(profile, P, seconds);
+}
+
+Expr reflection(const SymvLayout& layout, const Profile& profile, double tau, bool overlap) {
     const int P = layout.P();
     std::vector<double> work(static_cast<std::size_t>(P) + 1, 0.0);  // W of steps 1 … P, seconds
     for (int s = 1; s <= P; ++s) {
-        work[static_cast<std::size_t>(s)] = tau * busiest(P, [&](int q) { return reflection_units(layout, q, s); });
+        work[static_cast<std::size_t>(s)] =
+            step_seconds(profile, P, tau * busiest(P, [&](int q) { return reflection_units(layout, q, s); }));
     }
     if (P == 1) {
         return Expr::sequence(names::symv::whole, {Expr::compute(names::symv::compute, work[1])});
@@ -81,11 +89,12 @@ Expr reflection(const SymvLayout& layout, double tau, bool overlap) {
     return Expr::sequence(names::symv::whole, std::move(items));
 }
 
-Expr standard(const SymvLayout& layout, double tau, bool overlap) {
+Expr standard(const SymvLayout& layout, const Profile& profile, double tau, bool overlap) {
     const int P = layout.P();
     std::vector<Expr> items;
     for (int s = 0; s < P; ++s) {
-        const double w = tau * busiest(P, [&](int q) { return standard_units(layout, q, s); });
+        const double w =
+            step_seconds(profile, P, tau * busiest(P, [&](int q) { return standard_units(layout, q, s); }));
         if (s + 1 == P) {
             items.push_back(Expr::compute(names::symv::final_step, w));
             break;
@@ -119,7 +128,8 @@ Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bo
     // entries as the busiest rank holds.
     const double entries = busiest(P, [&](int q) { return static_cast<double>(layout.local_entries(q)); });
     const double tau = kernel_per_unit(table, std::max(1.0, std::sqrt(entries)), 0.0);  // never empty: no fallback
-    return mapping == SymvMapping::reflection ? reflection(layout, tau, overlap) : standard(layout, tau, overlap);
+    return mapping == SymvMapping::reflection ? reflection(layout, profile, tau, overlap)
+                                              : standard(layout, profile, tau, overlap);
 }
 
 double grigg_symv_time(double n, double p, double beta, double tau_c, double tau_a, bool distributed_x) {
