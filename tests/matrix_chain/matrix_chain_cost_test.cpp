@@ -6,9 +6,12 @@
 
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/algorithms/matrix_chain_names.hpp>
+#include <llc/cost/expr.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
+#include <llc/error.hpp>
 
 namespace {
 
@@ -73,6 +76,8 @@ cost::Profile block_tables(double tau_a, double shift_seconds, double tau_edge =
     for (const int P : {2, 4, 16}) {
         p.set_collective("shift", P, cost::Piecewise::constant(shift_seconds));
         p.set_collective("bcast", P, cost::Piecewise::constant(0.0));
+        // No lockstep excess: each ring step costs its busiest processor's priced blocks (LockstepExcess… adds one).
+        p.set_kernel(cost::kernel_size_key(cost::lockstep_key(P), 16), {0.0, "excess"});
     }
     return p;
 }
@@ -190,6 +195,39 @@ TEST(MatrixChainCost, BlockPricesAreScaledToTheWholeEngine) {
     const double side_by_side = 9e-10 * updates(512) / one_processor_blocks(512, 64, 1e-9, 2e-9, 3e-9);
     EXPECT_NEAR(cost::predict(cost::matrix_chain(2, 1024, 64, p), *model), plain(2, 1024, 64) * side_by_side, 1e-12);
     EXPECT_LT(side_by_side, 1.0);  // the engine here is faster per update than the blocks' 1–3 ns
+}
+
+TEST(MatrixChainCost, LockstepExcessRaisesEveryRingStepAndItsAbsenceIsAnError) {
+    // At P > 1 every macro-step is a lockstep step: its W is raised by the profile's excess at P (here 10 % at every
+    // step length), the shifts are not; one processor has no one to wait for.
+    const cost::Profile plain = profile(1e-9, 1e-5);
+    cost::Profile excess = plain;
+    excess.set_kernel(cost::kernel_size_key(cost::lockstep_key(2), 16), {0.1, "excess"});
+    const auto plain_model = cost::make_model("ccm", plain);
+    const auto excess_model = cost::make_model("ccm", excess);
+    const cost::Breakdown before = cost::evaluate(cost::matrix_chain(2, 300, 20, plain), *plain_model);
+    const cost::Breakdown after = cost::evaluate(cost::matrix_chain(2, 300, 20, excess), *excess_model);
+    EXPECT_GT(before.compute, 0.0);
+    EXPECT_NEAR(after.compute, 1.1 * before.compute, 1e-12 * before.compute);
+    EXPECT_NEAR(after.comm, before.comm, 1e-15);
+    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 300, 20, excess), *excess_model),
+                cost::predict(cost::matrix_chain(1, 300, 20, plain), *plain_model),
+                1e-15);
+    // A profile without the lockstep table at P = 2 (made before it was measured): an error naming it.
+    cost::Profile without;
+    without.set_collective("shift", 2, cost::Piecewise::constant(1e-5));
+    without.set_collective("bcast", 2, cost::Piecewise::constant(0.0));
+    for (const auto& [key, value] : plain.kernels()) {
+        if (key.rfind("lockstep.", 0) != 0) {
+            without.set_kernel(key, value);
+        }
+    }
+    try {
+        (void)cost::matrix_chain(2, 300, 20, without);
+        FAIL() << "a profile without lockstep.excess.p2 priced the ring";
+    } catch (const llc::Error& error) {
+        EXPECT_NE(std::string(error.what()).find("'lockstep.excess.p2.2^e'"), std::string::npos) << error.what();
+    }
 }
 
 }  // namespace

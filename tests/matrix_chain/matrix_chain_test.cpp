@@ -16,6 +16,7 @@
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/group.hpp>
 #include <llc/trace.hpp>
 
@@ -523,6 +524,9 @@ llc::cost::Profile shape_profile() {
     llc::cost::Profile p;
     for (const char* key : {names::middle, names::edge, names::diag, names::run}) {
         p.set_kernel(llc::cost::kernel_size_key(key, 6), {1e-9, "update"});
+    }
+    for (int P = 2; P <= 8; ++P) {  // the ring's lockstep steps read the excess at their P (np 2 … 8)
+        p.set_kernel(llc::cost::kernel_size_key(llc::cost::lockstep_key(P), 16), {0.0, "excess"});
     }
     return p;
 }

@@ -10,6 +10,7 @@
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/cost/kernel_table.hpp>
+#include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/error.hpp>
 
@@ -173,14 +174,20 @@ double engine_scale(const Kernels& kernels, const Profile& profile, int P, std::
 }
 
 /// The run on P processors priced block by block, every W times `scale` (engine_scale): one compute node at P = 1, the
-/// ring's macro-steps otherwise.
-Expr blocks_expr(int P, std::int64_t n, std::int64_t r, const Kernels& kernels, double scale) {
+/// ring's macro-steps otherwise. At P > 1 each macro-step is a lockstep step (every processor computes its blocks, then
+/// all shift together): it lasts as long as its slowest processor, so its W, the busiest processor's priced work, is
+/// raised by the profile's lockstep excess at P for a step of that length (cost::lockstep_seconds; a profile without
+/// the table at P is refused naming it).
+Expr blocks_expr(int P, std::int64_t n, std::int64_t r, const Kernels& kernels, double scale, const Profile& profile) {
     std::vector<double> steps = step_seconds(kernels, P, n, r);
     for (double& t : steps) {
         t *= scale;
     }
     if (P == 1) {
         return Expr::sequence(names::sequence, {Expr::compute(names::compute, sum(steps))});
+    }
+    for (double& t : steps) {
+        t = lockstep_seconds(profile, P, t);
     }
     std::vector<Expr> items;
     for (std::size_t d = 1; d < steps.size(); ++d) {
@@ -206,7 +213,7 @@ Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile)
                               {Expr::compute(names::compute, updates * kernel_per_unit(run, nd, 0.0))});
     }
     // The blocks' prices, brought to the whole engine's measured level.
-    return blocks_expr(P, n, r, kernels, engine_scale(kernels, profile, P, n));
+    return blocks_expr(P, n, r, kernels, engine_scale(kernels, profile, P, n), profile);
 }
 
 std::int64_t matrix_chain_best_r(int P, std::int64_t n, const Profile& profile) {
@@ -224,7 +231,7 @@ std::int64_t matrix_chain_best_r(int P, std::int64_t n, const Profile& profile) 
     double best = std::numeric_limits<double>::max();
     // Every r up to 64, then steps of about 6 %: the time is flat near its minimum.
     for (std::int64_t r = 1; r <= top; r = r < 64 ? r + 1 : r + std::max<std::int64_t>(1, r / 16)) {
-        const double t = predict(blocks_expr(P, n, r, kernels, scale), *model);
+        const double t = predict(blocks_expr(P, n, r, kernels, scale, profile), *model);
         if (t < best) {
             best = t;
             best_r = r;
