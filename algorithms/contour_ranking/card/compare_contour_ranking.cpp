@@ -26,13 +26,18 @@
 // way without the flags.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <functional>
+#include <map>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
 #include <utility>
 #include <vector>
 
@@ -51,20 +56,104 @@ namespace llc::cards {
 
 namespace {
 
-/// Ours on `g`: the blob image's block, traced and ranked (and assembled on g's rank 0 when asked).
+/// LLC_COMPARE_PHASES=1 (diagnosis, off by default: no clock is read then): every call of ours notes on each rank the
+/// wall and thread-CPU time of its three phases (trace, rank, contours; the wall time of a phase includes the waits
+/// in its collectives, the CPU time includes a spinning wait too but not a descheduled one), its involuntary context
+/// switches and minor page faults; each rank prints its medians on stderr at the end, so that a quiet run says where
+/// P = 2's wall time goes, rank by rank.
+class PhaseLog {
+  public:
+    static bool on() {
+        static const bool wanted = [] {
+            const char* v = std::getenv("LLC_COMPARE_PHASES");
+            return v != nullptr && std::string(v) != "0";
+        }();
+        return wanted;
+    }
+    /// Starts a call's record under `tag`.
+    void start(std::string tag) {
+        tag_ = std::move(tag);
+        last_ = now();
+    }
+    /// Ends phase `phase` of the call started last.
+    void lap(const std::string& phase) {
+        const Stamp t = now();
+        samples_[tag_ + " " + phase + " wall ms"].push_back(1e3 * (t.wall - last_.wall));
+        samples_[tag_ + " " + phase + " cpu ms"].push_back(1e3 * (t.cpu - last_.cpu));
+        samples_[tag_ + " " + phase + " invol. switches"].push_back(static_cast<double>(t.switches - last_.switches));
+        samples_[tag_ + " " + phase + " minor faults"].push_back(static_cast<double>(t.faults - last_.faults));
+        last_ = t;
+    }
+    /// Collective over `world`: each rank's medians on stderr, rank by rank.
+    void print(Group& world) const {
+        for (int r = 0; r < world.size(); ++r) {
+            world.barrier();
+            if (r == world.rank()) {
+                for (const auto& [key, values] : samples_) {
+                    std::fprintf(stderr,
+                                 "phases rank %d: %-48s median %9.3f  min %9.3f  (%zu calls)\n",
+                                 r,
+                                 key.c_str(),
+                                 tools::median(values),
+                                 *std::min_element(values.begin(), values.end()),
+                                 values.size());
+                }
+                std::fflush(stderr);
+            }
+        }
+    }
+
+  private:
+    struct Stamp {
+        double wall = 0.0;
+        double cpu = 0.0;
+        long switches = 0;
+        long faults = 0;
+    };
+    static Stamp now() {
+        timespec cpu{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+        rusage usage{};
+        getrusage(RUSAGE_THREAD, &usage);
+        return {MPI_Wtime(),
+                static_cast<double>(cpu.tv_sec) + 1e-9 * static_cast<double>(cpu.tv_nsec),
+                usage.ru_nivcsw,
+                usage.ru_minflt};
+    }
+    std::string tag_;
+    Stamp last_;
+    std::map<std::string, std::vector<double>> samples_;
+};
+
+/// Ours on `g`: the blob image's block, traced and ranked (and assembled on g's rank 0 when asked). `log`, when
+/// given, notes each call's phases under `tag`.
 struct Ours {
-    Ours(Group& g, const std::vector<std::uint8_t>& whole, std::int64_t n)
-        : group(g), image(BinaryImage::from_whole(g, n, n, whole)) {}
+    Ours(
+        Group& g, const std::vector<std::uint8_t>& whole, std::int64_t n, PhaseLog* log = nullptr, std::string tag = {})
+        : group(g), image(BinaryImage::from_whole(g, n, n, whole)), phases(log), name(std::move(tag)) {}
     void operator()(bool assemble) {
+        if (phases != nullptr) {
+            phases->start(name + (assemble ? " +contours" : " no-lists"));
+        }
         const BorderMap borders = trace_contours(group, image);
+        lap("1 trace");
         const std::vector<ContourRank> ranks = contour_rank(group, borders);
+        lap("2 rank");
         if (assemble) {
             found = contours(group, borders, ranks);
+            lap("3 contours");
+        }
+    }
+    void lap(const char* phase) const {
+        if (phases != nullptr) {
+            phases->lap(phase);
         }
     }
     Group& group;
     BinaryImage image;
     std::vector<Contour> found;
+    PhaseLog* phases;
+    std::string name;
 };
 
 /// A contour as a cycle: its hole flag (0 outer, 1 hole, 2 not known) and its pixels (row·n + col) rotated to their
@@ -176,7 +265,10 @@ void one_while_others_sleep(Group& world, std::optional<Ours>& one, bool assembl
         tools::sleepy_barrier(world.native());
         return;
     }
+    const std::string name = one->name;
+    one->name += " others-asleep";  // its phases apart from those beside spinning ranks
     (*one)(assemble);
+    one->name = name;
     MPI_Request request = MPI_REQUEST_NULL;
     MPI_Ibarrier(world.native(), &request);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
@@ -215,17 +307,20 @@ std::vector<Row> run(Group& world, const Options& options) {
     const int P = world.size();
     cv::setNumThreads(1);
     std::vector<Row> rows;
+    PhaseLog phases;
     for (const std::int64_t n : sizes) {
         const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
         advise_huge_pages(whole);
         const int side = static_cast<int>(n);
         const cv::Mat source(side, side, CV_8U, const_cast<std::uint8_t*>(whole.data()));
         std::vector<std::vector<cv::Point>> found;
-        Ours ours(world, whole, n);
+        PhaseLog* log = PhaseLog::on() ? &phases : nullptr;
+        const std::string at = "n=" + std::to_string(n);
+        Ours ours(world, whole, n, log, at + " P=" + std::to_string(P));
         ours(true);
         std::optional<Ours> one;  // ours on rank 0 alone
         if (world.rank() == 0) {
-            one.emplace(world.self(), whole, n);
+            one.emplace(world.self(), whole, n, log, at + " P=1");
             (*one)(true);
             cv::findContours(source, found, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
             check_against_opencv(ours.found, one->found, source, found, n, P);
@@ -254,6 +349,9 @@ std::vector<Row> run(Group& world, const Options& options) {
                 rows.push_back({name, P, n, time[0], "ours-P1-others-asleep", time[3]});
             }
         }
+    }
+    if (PhaseLog::on()) {
+        phases.print(world);
     }
     return rows;
 }
