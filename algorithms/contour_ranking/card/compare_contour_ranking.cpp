@@ -8,6 +8,12 @@
 //   trace + rank, no point lists: not equal work
 //                        trace_contours + contour_rank only: every border state knows its contour and position, but no
 //                        point list is built (findContours builds them), so this row flatters us
+//   ours-P1-others-asleep  (P > 1) the peer column of both rows: our P = 1 on rank 0 while the other ranks sleep
+//                        (tools::sleepy_barrier) instead of spinning in the timer's closing reduction, timed on rank
+//                        0's clock. A spinning rank shares what the host gives the run (issue slots, caches) with
+//                        rank 0, and the 17:13 quiet run measured ours-P1 at 10.68 ms inside the P = 2 run against
+//                        9.60 ms in the P = 1 run: this row says which of the two P = 2's speed-up should be read
+//                        against.
 // The peer is findContours in its fastest configuration that gives our point lists: CHAIN_APPROX_NONE is the only
 // method that keeps every point, and RETR_LIST is the cheapest mode (no hierarchy). OpenCV and our one-processor runs
 // are on rank 0 while the other ranks wait; OpenCV with one thread (findContours is sequential anyway).
@@ -20,23 +26,29 @@
 // way without the flags.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <functional>
+#include <map>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
 #include <utility>
 #include <vector>
 
-#if defined(__linux__)
-#endif
+#include <mpi.h>
 
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/algorithms/contour_ranking.hpp>
 #include <llc/group.hpp>
 #include <llc/tools/comparison.hpp>
+#include <llc/tools/statistics.hpp>
+#include <llc/tools/timing.hpp>
 
 #include "card.hpp"
 
@@ -44,20 +56,104 @@ namespace llc::cards {
 
 namespace {
 
-/// Ours on `g`: the blob image's block, traced and ranked (and assembled on g's rank 0 when asked).
+/// LLC_COMPARE_PHASES=1 (diagnosis, off by default: no clock is read then): every call of ours notes on each rank the
+/// wall and thread-CPU time of its three phases (trace, rank, contours; the wall time of a phase includes the waits
+/// in its collectives, the CPU time includes a spinning wait too but not a descheduled one), its involuntary context
+/// switches and minor page faults; each rank prints its medians on stderr at the end, so that a quiet run says where
+/// P = 2's wall time goes, rank by rank.
+class PhaseLog {
+  public:
+    static bool on() {
+        static const bool wanted = [] {
+            const char* v = std::getenv("LLC_COMPARE_PHASES");
+            return v != nullptr && std::string(v) != "0";
+        }();
+        return wanted;
+    }
+    /// Starts a call's record under `tag`.
+    void start(std::string tag) {
+        tag_ = std::move(tag);
+        last_ = now();
+    }
+    /// Ends phase `phase` of the call started last.
+    void lap(const std::string& phase) {
+        const Stamp t = now();
+        samples_[tag_ + " " + phase + " wall ms"].push_back(1e3 * (t.wall - last_.wall));
+        samples_[tag_ + " " + phase + " cpu ms"].push_back(1e3 * (t.cpu - last_.cpu));
+        samples_[tag_ + " " + phase + " invol. switches"].push_back(static_cast<double>(t.switches - last_.switches));
+        samples_[tag_ + " " + phase + " minor faults"].push_back(static_cast<double>(t.faults - last_.faults));
+        last_ = t;
+    }
+    /// Collective over `world`: each rank's medians on stderr, rank by rank.
+    void print(Group& world) const {
+        for (int r = 0; r < world.size(); ++r) {
+            world.barrier();
+            if (r == world.rank()) {
+                for (const auto& [key, values] : samples_) {
+                    std::fprintf(stderr,
+                                 "phases rank %d: %-48s median %9.3f  min %9.3f  (%zu calls)\n",
+                                 r,
+                                 key.c_str(),
+                                 tools::median(values),
+                                 *std::min_element(values.begin(), values.end()),
+                                 values.size());
+                }
+                std::fflush(stderr);
+            }
+        }
+    }
+
+  private:
+    struct Stamp {
+        double wall = 0.0;
+        double cpu = 0.0;
+        long switches = 0;
+        long faults = 0;
+    };
+    static Stamp now() {
+        timespec cpu{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+        rusage usage{};
+        getrusage(RUSAGE_THREAD, &usage);
+        return {MPI_Wtime(),
+                static_cast<double>(cpu.tv_sec) + 1e-9 * static_cast<double>(cpu.tv_nsec),
+                usage.ru_nivcsw,
+                usage.ru_minflt};
+    }
+    std::string tag_;
+    Stamp last_;
+    std::map<std::string, std::vector<double>> samples_;
+};
+
+/// Ours on `g`: the blob image's block, traced and ranked (and assembled on g's rank 0 when asked). `log`, when
+/// given, notes each call's phases under `tag`.
 struct Ours {
-    Ours(Group& g, const std::vector<std::uint8_t>& whole, std::int64_t n)
-        : group(g), image(BinaryImage::from_whole(g, n, n, whole)) {}
+    Ours(
+        Group& g, const std::vector<std::uint8_t>& whole, std::int64_t n, PhaseLog* log = nullptr, std::string tag = {})
+        : group(g), image(BinaryImage::from_whole(g, n, n, whole)), phases(log), name(std::move(tag)) {}
     void operator()(bool assemble) {
+        if (phases != nullptr) {
+            phases->start(name + (assemble ? " +contours" : " no-lists"));
+        }
         const BorderMap borders = trace_contours(group, image);
+        lap("1 trace");
         const std::vector<ContourRank> ranks = contour_rank(group, borders);
+        lap("2 rank");
         if (assemble) {
             found = contours(group, borders, ranks);
+            lap("3 contours");
+        }
+    }
+    void lap(const char* phase) const {
+        if (phases != nullptr) {
+            phases->lap(phase);
         }
     }
     Group& group;
     BinaryImage image;
     std::vector<Contour> found;
+    PhaseLog* phases;
+    std::string name;
 };
 
 /// A contour as a cycle: its hole flag (0 outer, 1 hole, 2 not known) and its pixels (row·n + col) rotated to their
@@ -162,45 +258,100 @@ void check_against_opencv(const std::vector<Contour>& at_p,
     check_same(cycles_of(at_p, n, false), theirs_list, p + " (against RETR_LIST)", n);
 }
 
+/// Our P = 1 on rank 0 (`one`) while the other ranks sleep: they wait in tools::sleepy_barrier, rank 0 meets them in
+/// the same nonblocking barrier once done (they entered it first, so it completes at once and rank 0 does not sleep).
+void one_while_others_sleep(Group& world, std::optional<Ours>& one, bool assemble) {
+    if (world.rank() != 0) {
+        tools::sleepy_barrier(world.native());
+        return;
+    }
+    const std::string name = one->name;
+    one->name += " others-asleep";  // its phases apart from those beside spinning ranks
+    (*one)(assemble);
+    one->name = name;
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Ibarrier(world.native(), &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+}
+
+/// As compare::time_medians_interleaved (the same rotation, one warm-up call each), but the bodies from index
+/// `on_root` on are timed on rank 0's clock alone (tools::time_sample_on_rank): their other ranks only wait.
+std::vector<double> medians_interleaved(Group& world,
+                                        int repeat,
+                                        const std::vector<std::function<void()>>& bodies,
+                                        std::size_t on_root) {
+    const auto take = [&](std::size_t b) {
+        return b < on_root ? tools::time_sample(world.native(), 1, bodies[b]).seconds
+                           : tools::time_sample_on_rank(world.native(), 0, 1, bodies[b]).seconds;
+    };
+    std::vector<std::vector<double>> samples(bodies.size());
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+        (void)take(b);
+    }
+    for (int i = 0; i < repeat; ++i) {
+        for (std::size_t k = 0; k < bodies.size(); ++k) {
+            const std::size_t b = (static_cast<std::size_t>(i) + k) % bodies.size();
+            samples[b].push_back(take(b));
+        }
+    }
+    std::vector<double> medians;
+    for (auto& s : samples) {
+        medians.push_back(tools::median(std::move(s)));
+    }
+    return medians;
+}
+
 std::vector<Row> run(Group& world, const Options& options) {
     const std::vector<std::int64_t> sizes = options.sizes.empty() ? std::vector<std::int64_t>{4096} : options.sizes;
     const int repeat = options.repeat > 0 ? options.repeat : 9;
     const int P = world.size();
     cv::setNumThreads(1);
     std::vector<Row> rows;
+    PhaseLog phases;
     for (const std::int64_t n : sizes) {
         const std::vector<std::uint8_t> whole = random_blob_image(n, n, 20261125);
         advise_huge_pages(whole);
         const int side = static_cast<int>(n);
         const cv::Mat source(side, side, CV_8U, const_cast<std::uint8_t*>(whole.data()));
         std::vector<std::vector<cv::Point>> found;
-        Ours ours(world, whole, n);
+        PhaseLog* log = PhaseLog::on() ? &phases : nullptr;
+        const std::string at = "n=" + std::to_string(n);
+        Ours ours(world, whole, n, log, at + " P=" + std::to_string(P));
         ours(true);
         std::optional<Ours> one;  // ours on rank 0 alone
         if (world.rank() == 0) {
-            one.emplace(world.self(), whole, n);
+            one.emplace(world.self(), whole, n, log, at + " P=1");
             (*one)(true);
             cv::findContours(source, found, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
             check_against_opencv(ours.found, one->found, source, found, n, P);
         }
         for (const bool assemble : {true, false}) {
-            const std::vector<std::function<void()>> bodies{
-                [&] { ours(assemble); },
-                [&] {
-                    if (one) {
-                        (*one)(assemble);
-                    }
-                },
-                [&] {
-                    if (world.rank() == 0) {
-                        cv::findContours(source, found, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
-                    }
-                }};
-            const std::vector<double> time = time_medians_interleaved(world, repeat, bodies);
+            std::vector<std::function<void()>> bodies{[&] { ours(assemble); },
+                                                      [&] {
+                                                          if (one) {
+                                                              (*one)(assemble);
+                                                          }
+                                                      },
+                                                      [&] {
+                                                          if (world.rank() == 0) {
+                                                              cv::findContours(
+                                                                  source, found, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
+                                                          }
+                                                      }};
+            if (P > 1) {
+                bodies.emplace_back([&] { one_while_others_sleep(world, one, assemble); });
+            }
+            const std::vector<double> time = medians_interleaved(world, repeat, bodies, 3);
             const std::string name = assemble ? "trace+rank+contours" : "trace + rank, no point lists: not equal work";
             rows.push_back({name, P, n, time[0], "opencv-findContours", time[2]});
             rows.push_back({name, P, n, time[0], "ours-P1", time[1]});
+            if (P > 1) {
+                rows.push_back({name, P, n, time[0], "ours-P1-others-asleep", time[3]});
+            }
         }
+    }
+    if (PhaseLog::on()) {
+        phases.print(world);
     }
     return rows;
 }
