@@ -115,7 +115,8 @@ double local_seconds(const char* function,
     return seconds;
 }
 
-/// Seconds per edge pixel on top of cr.pixel, in a block of `pixels` pixels, for lines 1/`density` apart: from the
+/// Seconds per edge pixel on top of cr.pixel, read at the side `side` (a square 2^e block's: the probes'), for lines
+/// 1/`density` apart: from the
 /// whole run's table `run` (seconds per pixel of a run of such lines) less cr.pixel's (the run without edge pixels,
 /// measured once a size and shared by the three line spacings), per edge pixel; from `on_top` (the difference an older
 /// llc-probe took itself) when the profile has no `run` table. At least a thousandth of the whole run, as the probes
@@ -126,10 +127,9 @@ double edge_seconds(const char* function,
                     const char* run,
                     const char* on_top,
                     double density,
-                    double pixels,
+                    double side,
                     int P,
                     const Profile& profile) {
-    const double side = std::sqrt(std::max(1.0, pixels));
     KernelSizeTable table;
     try {
         const KernelSizeTable runs = kernel_size_table(profile, run, P);
@@ -171,11 +171,29 @@ EdgeShares edge_shares(double density) {
     return {0.0, 1.0 - s, s};
 }
 
-/// Pixels of the largest block of a width × height image on P processors (part() puts the remainder last).
-double largest_block_pixels(int P, std::int64_t width, std::int64_t height) {
+/// The largest block of a width × height image on P processors (part() puts the remainder last).
+PixelBlock largest_block(int P, std::int64_t width, std::int64_t height) {
     const PixelBlock first = block_of(0, P, width, height);
     const PixelBlock last = block_of(P - 1, P, width, height);
-    return static_cast<double>(std::max(first.size(), last.size()));
+    return last.size() > first.size() ? last : first;
+}
+
+/// Pixels of the largest block of a width × height image on P processors.
+double largest_block_pixels(int P, std::int64_t width, std::int64_t height) {
+    return static_cast<double>(largest_block(P, width, height).size());
+}
+
+/// The side at which the dense lines' walks are priced: the length of the longest diagonal walk in the block,
+/// min(rows, cols). Along lines side by side eight neighbouring walks share every cache line and page of the per-pixel
+/// arrays, and a walk reuses what its neighbour brought in only while the lines and pages of one walk stay cached: the
+/// price follows the walk's length, not the block's pixel count (the one-processor step between sides 3584 and ~3968
+/// follows the side too). A square block (P = 1, P = 4^k) walks its side, √pixels as before; a row strip of P = 2
+/// (n/2 × n) walks n/2. Priced at √pixels, P = 2's strips were priced 20–48 % high at 1536²–3584² (quiet 17:20
+/// recording: 2.4–2.7× faster than P = 1). Lines 4 and 16 apart share few or no cache lines between walks: their
+/// prices stay at √pixels (read at the walk, the 25 % maps were priced 30–45 % low at 640²–1280², P = 2).
+double walk_side(int P, std::int64_t width, std::int64_t height) {
+    const PixelBlock block = largest_block(P, width, height);
+    return static_cast<double>(std::max<std::int64_t>(1, std::min(block.rows, block.cols)));
 }
 
 /// Bytes of the allgatherv of every block's perimeter, one byte a pixel (validation's, and tracing's halo).
@@ -245,15 +263,18 @@ Expr contour_rank(int P,
     // at three line spacings by edge_shares().
     const double edges = pixels * edge_density;
     const EdgeShares shares = edge_shares(edge_density);
+    const double side = std::sqrt(std::max(1.0, pixels));
+    const double walk = walk_side(P, width, height);
     // All three spacings' prices are required, whatever the shares: a profile that lacks one is not priced.
     const double local_work =
         local_seconds(name, {{names::pixel, pixels}}, pixels, P, profile) +
-        edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, pixels, P, profile) +
+        edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, walk, P, profile) +
         edges * shares.quarter *
-            edge_seconds(name, names::quarter_run, names::quarter_edge, kQuarterDensity, pixels, P, profile) +
+            edge_seconds(name, names::quarter_run, names::quarter_edge, kQuarterDensity, side, P, profile) +
         edges * shares.sparse *
-            edge_seconds(name, names::sparse_run, names::sparse_edge, kSparseDensity, pixels, P, profile);
-    const Expr local = Expr::compute(names::local, local_work);
+            edge_seconds(name, names::sparse_run, names::sparse_edge, kSparseDensity, side, P, profile);
+    // Every processor ranks its block, then the merge's first collective waits for the slowest (cost/lockstep.hpp).
+    const Expr local = Expr::compute(names::local, lockstep_seconds(profile, P, local_work));
     // Validation's exchange of the blocks' borders (one byte a pixel) and the verdict; at P = 1 too, as the code runs
     // them (the CCM charges what the profile measured at P = 1).
     std::vector<Expr> items = {
