@@ -5,6 +5,7 @@
 #include <numbers>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -183,6 +184,61 @@ TEST(ContourRankCost, TheLinesWholeRunsArePricedLessTheRunWithoutEdgePixels) {
     EXPECT_NEAR(cost::predict(cost::contour_rank(1, 100, 50, 1.0, ContourPattern::log_level_quad, noisy), *model),
                 fixed + 100 * 50 * (2e-9 + 1e-3 * 1e-9),
                 1e-15);
+}
+
+TEST(ContourRankCost, DenseLinesArePricedAtTheWalkLengthTheRestAtTheBlocksSide) {
+    // Every per-size constant at two sides, 2^9 and 2^11, five times dearer at 2^11 (log-linear between). P = 2 on
+    // 1024²: row strips of 512 × 1024. The dense lines' walks are 512 long: their price is read at 2^9; the edge-free
+    // pixels and the quarter and sparse lines' prices at the strip's side √(512 · 1024) = 2^9.5, a quarter of the way.
+    // The same prices from one-size tables holding those values must agree (read at √pixels, the strips' dense walks
+    // would cost twice as much: 2^9.5). P = 1 on 2048² (a square walks its side): every price at 2^11.
+    const std::set<std::string> sized = {
+        "cr.pixel.2^10", "cr.edge.2^10", "cr.quarter_edge.2^10", "cr.sparse_edge.2^10"};
+    cost::Profile two = profile(1e-5, 1e-5, sized);
+    cost::Profile strip = profile(1e-5, 1e-5, sized);
+    cost::Profile square = profile(1e-5, 1e-5, sized);
+    for (const auto& [key, cheap, at_walk] : {std::tuple{"cr.pixel", 1e-9, false},
+                                              std::tuple{"cr.edge", 2e-9, true},
+                                              std::tuple{"cr.quarter_edge", 4e-9, false},
+                                              std::tuple{"cr.sparse_edge", 8e-9, false}}) {
+        two.set_kernel(cost::kernel_size_key(key, 9), {cheap, "pixel"});
+        two.set_kernel(cost::kernel_size_key(key, 11), {5 * cheap, "pixel"});
+        strip.set_kernel(cost::kernel_size_key(key, 10), {at_walk ? cheap : 2 * cheap, "pixel"});
+        square.set_kernel(cost::kernel_size_key(key, 10), {5 * cheap, "pixel"});
+    }
+    const auto model = cost::make_model("ccm", two);
+    for (const double density : {1.0, 0.5, 0.25, 0.05}) {
+        for (const auto pattern : kPatterns) {
+            const auto price = [&](int P, std::int64_t n, const cost::Profile& p) {
+                return cost::predict(cost::contour_rank(P, n, n, density, pattern, p), *model);
+            };
+            EXPECT_NEAR(price(2, 1024, two), price(2, 1024, strip), 1e-12) << density << ' ' << llc::to_string(pattern);
+            EXPECT_NEAR(price(1, 2048, two), price(1, 2048, square), 1e-12)
+                << density << ' ' << llc::to_string(pattern);
+        }
+    }
+}
+
+TEST(ContourRankCost, TheWalksCacheStepIsReadAsAStepBelow4096) {
+    // cr.pixel and cr.edge at 2^11 and five times dearer at 2^12: a 3584² map (P = 1) is priced at the 2^11 constants
+    // (the step lies above it), a 4096² map at the 2^12 ones; a 2^11-only profile prices both at 2^11.
+    const std::set<std::string> sized = {"cr.pixel.2^10", "cr.edge.2^10"};
+    cost::Profile two = profile(1e-5, 1e-5, sized);
+    cost::Profile below = profile(1e-5, 1e-5, sized);
+    cost::Profile beyond = profile(1e-5, 1e-5, sized);
+    for (const auto& [key, seconds] : {std::pair{"cr.pixel", 1e-9}, std::pair{"cr.edge", 2e-9}}) {
+        two.set_kernel(cost::kernel_size_key(key, 11), {seconds, "pixel"});
+        two.set_kernel(cost::kernel_size_key(key, 12), {5 * seconds, "pixel"});
+        below.set_kernel(cost::kernel_size_key(key, 11), {seconds, "pixel"});
+        beyond.set_kernel(cost::kernel_size_key(key, 11), {5 * seconds, "pixel"});
+    }
+    const auto model = cost::make_model("ccm", two);
+    const auto price = [&](std::int64_t n, const cost::Profile& p) {
+        return cost::predict(cost::contour_rank(1, n, n, 1.0, ContourPattern::one_level_direct, p), *model);
+    };
+    EXPECT_NEAR(price(3584, two), price(3584, below), 1e-9);
+    EXPECT_NEAR(price(4096, two), price(4096, beyond), 1e-9);
+    EXPECT_GT(price(4096, two), 3.0 * price(3584, two));
 }
 
 TEST(ContourRankCost, TracingAndRankingOfBorders) {
