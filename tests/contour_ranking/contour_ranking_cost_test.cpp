@@ -219,28 +219,6 @@ TEST(ContourRankCost, DenseLinesArePricedAtTheWalkLengthTheRestAtTheBlocksSide) 
     }
 }
 
-TEST(ContourRankCost, TheWalksCacheStepIsReadAsAStepBelow4096) {
-    // cr.pixel and cr.edge at 2^11 and five times dearer at 2^12: a 3584² map (P = 1) is priced at the 2^11 constants
-    // (the step lies above it), a 4096² map at the 2^12 ones; a 2^11-only profile prices both at 2^11.
-    const std::set<std::string> sized = {"cr.pixel.2^10", "cr.edge.2^10"};
-    cost::Profile two = profile(1e-5, 1e-5, sized);
-    cost::Profile below = profile(1e-5, 1e-5, sized);
-    cost::Profile beyond = profile(1e-5, 1e-5, sized);
-    for (const auto& [key, seconds] : {std::pair{"cr.pixel", 1e-9}, std::pair{"cr.edge", 2e-9}}) {
-        two.set_kernel(cost::kernel_size_key(key, 11), {seconds, "pixel"});
-        two.set_kernel(cost::kernel_size_key(key, 12), {5 * seconds, "pixel"});
-        below.set_kernel(cost::kernel_size_key(key, 11), {seconds, "pixel"});
-        beyond.set_kernel(cost::kernel_size_key(key, 11), {5 * seconds, "pixel"});
-    }
-    const auto model = cost::make_model("ccm", two);
-    const auto price = [&](std::int64_t n, const cost::Profile& p) {
-        return cost::predict(cost::contour_rank(1, n, n, 1.0, ContourPattern::one_level_direct, p), *model);
-    };
-    EXPECT_NEAR(price(3584, two), price(3584, below), 1e-9);
-    EXPECT_NEAR(price(4096, two), price(4096, beyond), 1e-9);
-    EXPECT_GT(price(4096, two), 3.0 * price(3584, two));
-}
-
 TEST(ContourRankCost, TracingAndRankingOfBorders) {
     cost::Profile p = profile(1e-5, 1e-5);
     p.set_kernel("tr.rank_cut.2^10", {1e-8, "state"});  // at P > 1 the cut-border ranking, here as dear as tr.rank

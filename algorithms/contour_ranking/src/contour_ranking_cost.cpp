@@ -93,43 +93,14 @@ Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double d
                           {Expr::weighted_division(names::division, P, weights, std::move(tasks), bytes), merge});
 }
 
-/// The exponent of the side at which the ranking's walks step from cache to memory speed: the probes at 2^12 lie
-/// beyond it and those at 2^11 before it. On the quiet VM the one-processor step lay between the sides 3584 and ~3968
-/// (last session's measurements: 3584² still ran near the 2^11 price per pixel; the step follows the side, not the
-/// pixel count, as the lines and pages one walk keeps for its neighbours do). A straight line from 2^11 to 2^12 in
-/// log2 of the side spreads that step over the sides below it: it priced the 2560² and 3584² maps 20–55 % high at
-/// p = 1 (17:20 recording). Where the step lies depends on the machine's caches (on this VM, just below 2^12); no probe
-/// measures it, so this constant is this kind of VM's.
-constexpr int kWalkStepExponent = 12;
-
-/// Seconds per unit at `side` of a contour ranking's per-size table: a side below the walks' cache step
-/// (kWalkStepExponent) reads only the sizes below it (flat beyond the largest of them), a side at or beyond it the
-/// whole table: a step, not a slope.
-double walk_table_per_unit(const KernelSizeTable& table, double side) {
-    if (side < std::ldexp(1.0, kWalkStepExponent)) {
-        KernelSizeTable below;
-        for (const auto& [e, seconds] : table) {
-            if (e < kWalkStepExponent) {
-                below[e] = seconds;
-            }
-        }
-        if (!below.empty()) {
-            return kernel_per_unit(below, side, 0.0);
-        }
-    }
-    return kernel_per_unit(table, side, 0.0);
-}
-
 /// Seconds of local work priced per unit from per-size kernel tables ("<kernel>.2^e", e = log2 of the side of a
-/// square block of `pixels` pixels; the solo constants at P = 1): the sum of units·τ over `terms`; read across the
-/// walks' cache step as a step (walk_table_per_unit) when `walk_step`.
+/// square block of `pixels` pixels; the solo constants at P = 1): the sum of units·τ over `terms`.
 /// @throws llc::Error (missing_kernel_message, naming `function` and the key) when a table is missing.
 double local_seconds(const char* function,
                      std::initializer_list<std::pair<const char*, double>> terms,
                      double pixels,
                      int P,
-                     const Profile& profile,
-                     bool walk_step = false) {
+                     const Profile& profile) {
     const double side = std::sqrt(std::max(1.0, pixels));
     double seconds = 0.0;
     for (const auto& [kernel, units] : terms) {
@@ -139,14 +110,14 @@ double local_seconds(const char* function,
         } catch (const Error&) {
             throw Error(missing_kernel_message(function, std::string(kernel) + ".2^e"));
         }
-        seconds += units * (walk_step ? walk_table_per_unit(table, side) : kernel_per_unit(table, side, 0.0));
+        seconds += units * kernel_per_unit(table, side, 0.0);
     }
     return seconds;
 }
 
-/// Seconds per edge pixel on top of cr.pixel, read at the side `side` (a square 2^e block's: the probes') across the
-/// walks' cache step as a step (walk_table_per_unit), for lines 1/`density` apart: from the whole run's table `run`
-/// (seconds per pixel of a run of such lines) less cr.pixel's (the run without edge pixels,
+/// Seconds per edge pixel on top of cr.pixel, read at the side `side` (a square 2^e block's: the probes'), for lines
+/// 1/`density` apart: from the
+/// whole run's table `run` (seconds per pixel of a run of such lines) less cr.pixel's (the run without edge pixels,
 /// measured once a size and shared by the three line spacings), per edge pixel; from `on_top` (the difference an older
 /// llc-probe took itself) when the profile has no `run` table. At least a thousandth of the whole run, as the probes
 /// took it: noise must not make the difference zero or negative.
@@ -164,7 +135,7 @@ double edge_seconds(const char* function,
         const KernelSizeTable runs = kernel_size_table(profile, run, P);
         const KernelSizeTable without = kernel_size_table(profile, names::pixel, P);
         for (const auto& [e, whole] : runs) {
-            const double empty = walk_table_per_unit(without, std::ldexp(1.0, e));
+            const double empty = kernel_per_unit(without, std::ldexp(1.0, e), 0.0);
             table[e] = std::max(whole - empty, 1e-3 * whole) / density;
         }
     } catch (const Error&) {
@@ -175,7 +146,7 @@ double edge_seconds(const char* function,
                         on_top + ".2^e')");
         }
     }
-    return walk_table_per_unit(table, side);
+    return kernel_per_unit(table, side, 0.0);
 }
 
 /// The shares of an edge pixel of the paper's lines at `density` priced at the dense (cr.edge, lines 1 apart), quarter
@@ -296,7 +267,7 @@ Expr contour_rank(int P,
     const double walk = walk_side(P, width, height);
     // All three spacings' prices are required, whatever the shares: a profile that lacks one is not priced.
     const double local_work =
-        local_seconds(name, {{names::pixel, pixels}}, pixels, P, profile, true) +
+        local_seconds(name, {{names::pixel, pixels}}, pixels, P, profile) +
         edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, walk, P, profile) +
         edges * shares.quarter *
             edge_seconds(name, names::quarter_run, names::quarter_edge, kQuarterDensity, side, P, profile) +
