@@ -134,15 +134,18 @@ double KernelRounds::work() const {
     double units = static_cast<double>(probes_.size() + solo_count(probes_)) * rounds;
     for (std::size_t i = 0; i < probes_.size(); ++i) {
         if (!together_in_round(i, 0)) {
-            units -= rounds - 1.0;  // side by side in one round only
+            units -= (rounds - 1.0) * (probes_[i].solo_name.empty() ? 1.0 : 2.0);  // side by side and alone: one round
         }
     }
     return units;
 }
 
-/// Whether probe i runs side by side in round `round`: every probe in every round, but in a quick calibration a
-/// quick_one_round probe in the last round only (after the collectives: the heap has grown, so its one call, which has
-/// no warm-up, pays no first-touch page faults).
+/// Whether probe i runs side by side in round `round`, and alone when it has a solo_name: every probe in every round,
+/// but in a quick calibration a quick_one_round probe in the last round only (after the collectives: the heap has
+/// grown, so its one call, which has no warm-up, pays no first-touch page faults). Alone, the contour line runs at
+/// 2^12 took 2 × (2.2 + 1.3 + 0.7) s of a quiet quick calibration (17:14 demo profile) while the other ranks slept;
+/// their two rounds there: cr.edge_run_solo 2.43 / 2.06 s a call (17 % apart), quarter 1.31 / 1.28, sparse
+/// 0.70 / 0.74 (2–7 %), so one round moves the edge constant by up to ±8 % from the two rounds' mean.
 bool KernelRounds::together_in_round(std::size_t i, int round) const {
     return !(settings_.quick && probes_[i].quick_one_round) || round == kernel_rounds(settings_) - 1;
 }
@@ -223,7 +226,7 @@ void KernelRounds::run_together(Group& world, int round, Progress& progress, std
 void KernelRounds::run_alone(Group& world, int round, Progress& progress, std::vector<RawSample>& samples) {
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < probes_.size(); ++i) {
-        if (!probes_[i].solo_name.empty()) {
+        if (!probes_[i].solo_name.empty() && together_in_round(i, round)) {
             order.push_back(i);
         }
     }

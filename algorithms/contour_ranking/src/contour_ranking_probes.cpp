@@ -196,8 +196,8 @@ std::vector<cost::KernelProbe> kernel_probes() {
                                   names::pixel + " is the run without edge pixels), " + side + " block",
                               [e, density](bool quick) { return lines_run_probe(quick, e, density); },
                               solo(name, e)});
-            // 0.7–2.5 s a call at 2^12 (16 M pixels): side by side in one round of a quick calibration (its two
-            // rounds there were 1–8 % apart, as the rounds of the smaller sizes), alone in both.
+            // 0.7–2.5 s a call at 2^12 (16 M pixels): side by side and alone in one round of a quick calibration
+            // (its two rounds were 1–8 % apart side by side, as the rounds of the smaller sizes; 2–17 % alone).
             probes.back().quick_one_round = e == 12;
         }
     }

@@ -28,9 +28,9 @@ struct KernelProbe {
     /// Measured only by a full calibration (not `llc-probe --quick`): the largest sizes, whose probes take about a
     /// second each (a quick profile prices them with the constant of the largest size it has).
     bool full_only = false;
-    /// A quick calibration measures it side by side in its last round only (alone in every round): a probe whose one
-    /// call lasts seconds, whose rounds side by side differed by a few percent (the contour line runs at 2^12, a
-    /// quarter of a quick calibration's time before).
+    /// A quick calibration measures it in its last round only, side by side and (with a solo_name) alone: a probe
+    /// whose one call lasts seconds, whose rounds differed by a few percent side by side and by 2–17 % alone (the
+    /// contour line runs at 2^12, a quarter of a quick calibration's time before).
     bool quick_one_round = false;
     /// The seed of the random input the probe measures on (0: none: a fixed pattern, or contents that do not change
     /// the time). Never a validation case's seed: the calibration must not see a validated input.
