@@ -16,6 +16,33 @@ namespace llc::cards {
 
 namespace {
 
+/// The cold swap's rotation: tools::cold_rotation_bytes (and a page) of send and of receive payload, prepared —
+/// allocated and first touched — once per process and shared by every cold-swap instance, with the byte where the last
+/// call left off. Why: made per instance, it filled 2 × 128 MiB on every visit of every size (three rounds of three
+/// slices: nine visits a point), where llc-probe's CollectiveBench prepares its rotation once a calibration. The calls
+/// stay cold: each swaps the next slot, and a visit goes on where the previous one stopped, through slots last used
+/// 128 MiB of swaps ago.
+struct ColdRotation {
+    static constexpr std::size_t bytes = tools::cold_rotation_bytes + 4096;
+    TwoBuffers<double> buffers{bytes / sizeof(double), bytes / sizeof(double), 1.0, 0.0, tools::Contents::payload};
+    std::size_t next_byte = 0;
+};
+
+/// The process's cold rotation if `slots` fit in it (every size up to half the rotation: cold_slots' slots end within
+/// a page past it), else null (the instance keeps its own). Under SimGrid SMPI always null: every simulated rank runs
+/// in one process, and the payloads are already shared there (tools::Contents).
+ColdRotation* shared_cold_rotation([[maybe_unused]] const tools::ColdSlots& slots) {
+#if defined(LLC_SMPI)
+    return nullptr;
+#else
+    if (slots.stride * slots.count > ColdRotation::bytes) {
+        return nullptr;
+    }
+    static ColdRotation rotation;  // made by the first cold swap, kept until the process ends
+    return &rotation;
+#endif
+}
+
 /// A collective on doubles; n is the bytes the trace records for it (h).
 class CollectiveInstance final : public Instance {
   public:
@@ -24,8 +51,8 @@ class CollectiveInstance final : public Instance {
           op_(std::move(op)),
           count_(counts(g.size(), op_, bytes)),
           slots_(slots_for(op_, count_)),
-          buffers_(sizes(
-              g.size(), op_, op_ == names::op::swap_cold ? slots_.stride / sizeof(double) * slots_.count : count_)),
+          rotation_(op_ == names::op::swap_cold ? shared_cold_rotation(slots_) : nullptr),
+          buffers_(sizes(g.size(), op_, own_doubles())),
           call_(resolve()) {}
     void run() override { call_(); }
     [[nodiscard]] std::function<void()> action() override { return call_; }
@@ -70,19 +97,23 @@ class CollectiveInstance final : public Instance {
             return [g, in, b] { g->shift_start(in, b).wait(); };
         }
         if (op_ == names::op::swap_cold) {
-            // As llc-probe times it: each call swaps the next page-aligned slot, so its data has left the caches.
+            // As llc-probe times it: each call swaps the next page-aligned slot, so its data has left the caches; the
+            // rotation goes on where the last call (of any visit and size) left it.
             const int partner = g_.rank() ^ 1;
-            const std::size_t step = slots_.stride / sizeof(double);
+            const std::span<const double> out = rotation_ != nullptr ? rotation_->buffers.a() : in;
+            const std::span<double> back = rotation_ != nullptr ? rotation_->buffers.b() : b;
             return [g,
                     mate = partner < g_.size() ? partner : g_.rank(),
-                    in,
-                    b,
+                    out,
+                    back,
                     count = count_,
-                    step,
+                    stride = std::max<std::size_t>(slots_.stride, 1),
                     slots = slots_.count,
-                    slot = std::size_t{0}]() mutable {
-                g->swap(mate, in.subspan(slot * step, count), b.subspan(slot * step, count));
-                slot = slot + 1 == slots ? 0 : slot + 1;
+                    next = rotation_ != nullptr ? &rotation_->next_byte : &own_next_byte_] {
+                const std::size_t slot = *next / stride % slots;
+                const std::size_t at = slot * stride / sizeof(double);
+                g->swap(mate, out.subspan(at, count), back.subspan(at, count));
+                *next = (slot + 1) % slots * stride;
             };
         }
         throw Error("llc-validate: no collective case '" + op_ + "'");
@@ -111,6 +142,13 @@ class CollectiveInstance final : public Instance {
         slots.count = std::max<std::size_t>(2, slots.count);
         return slots;
     }
+    /// Doubles of this instance's own buffers: none past one call's for a cold swap on the shared rotation.
+    [[nodiscard]] std::size_t own_doubles() const {
+        if (op_ != names::op::swap_cold) {
+            return count_;
+        }
+        return rotation_ != nullptr ? 0 : slots_.stride / sizeof(double) * slots_.count;
+    }
     static TwoBuffers<double> sizes(int p, const std::string& op, std::size_t count) {
         const auto P = static_cast<std::size_t>(p);
         return {count * (op == names::op::scatter ? P : 1),
@@ -124,6 +162,8 @@ class CollectiveInstance final : public Instance {
     std::string op_;
     std::size_t count_ = 0;
     tools::ColdSlots slots_;
+    ColdRotation* rotation_;         // the cold swap's shared rotation (null: its own, in buffers_)
+    std::size_t own_next_byte_ = 0;  // where its own rotation goes on
     TwoBuffers<double> buffers_;
     std::vector<double> gathered_;
     std::function<void()> call_;

@@ -173,6 +173,34 @@ TEST(ToolsTiming, AWarmUpCountsTowardsTheBudgetOnlyWhenTheRuleSaysSo) {
     expect_same_everywhere({seconds});
 }
 
+TEST(ToolsTiming, AShortWarmUpIsFollowedByASecondOneOnlyWhenTheRuleSaysSo) {
+    llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
+                                          std::numeric_limits<double>::infinity());
+    int calls = 0;
+    const auto body = [&] {
+        ++calls;
+        spin(200e-6);  // ≥ 200 µs: a batch of one call on any group
+    };
+    llc::tools::SamplingRule rule{1, 1, 1.0, 0.0};  // one sample
+    EXPECT_EQ(llc::tools::sample(MPI_COMM_WORLD, body, rule, everything).size(), 1U);
+    EXPECT_EQ(calls, 2);  // the warm-up and the sample: no second warm-up by default (llc-probe's, llc-run's rule)
+    calls = 0;
+    rule.second_warm_up_below = 1.0;  // a warm-up under 1 s: one more call before the sample
+    EXPECT_EQ(llc::tools::sample(MPI_COMM_WORLD, body, rule, everything).size(), 1U);
+    EXPECT_EQ(calls, 3);
+    calls = 0;
+    rule.second_warm_up_below = 100e-6;  // the warm-up took ≥ 200 µs: long enough, no second one
+    EXPECT_EQ(llc::tools::sample(MPI_COMM_WORLD, body, rule, everything).size(), 1U);
+    EXPECT_EQ(calls, 2);
+    // Both warm-ups count towards the budget when the rule says so: 0.5 ms of budget, spent before the first sample.
+    calls = 0;
+    rule = {1, 10, 0.5e-3, 0.0};
+    rule.budget_counts_warm_up = true;
+    rule.second_warm_up_below = 1.0;
+    EXPECT_EQ(llc::tools::sample(MPI_COMM_WORLD, body, rule, everything).size(), 1U);
+    EXPECT_EQ(calls, 3);
+}
+
 TEST(ToolsTiming, ShortRunsSampleUntilTheirMinimumTime) {
     llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
                                           std::numeric_limits<double>::infinity());

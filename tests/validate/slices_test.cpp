@@ -23,6 +23,7 @@ void expect_rule(const SamplingRule& got, const SamplingRule& want) {
     EXPECT_DOUBLE_EQ(got.min_seconds, want.min_seconds);
     EXPECT_EQ(got.max_short_samples, want.max_short_samples);
     EXPECT_EQ(got.budget_counts_warm_up, want.budget_counts_warm_up);
+    EXPECT_DOUBLE_EQ(got.second_warm_up_below, want.second_warm_up_below);
 }
 
 const SamplingRule full{4, 34, 0.2, 0.01, 0.02, 400};
@@ -40,11 +41,12 @@ TEST(ValidateSlices, ThreeSlicesShareTheRoundsSamplesAndTime) {
     // 4 / 3 → 1 sample at least; ⌈34 / 3⌉ = 12 at most; ⌈400 / 3⌉ = 134 while short; a third of 0.2 s and of 20 ms;
     // the RSE target √3 × 1 %.
     // A slice's warm-up counts towards its budget.
-    expect_rule(slice_rule(full, 3), {1, 12, 0.2 / 3, 0.01 * std::sqrt(3.0), 0.02 / 3, 134, true});
+    // A slice's visit whose warm-up is under 2 ms warms up twice.
+    expect_rule(slice_rule(full, 3), {1, 12, 0.2 / 3, 0.01 * std::sqrt(3.0), 0.02 / 3, 134, true, 2e-3});
     // 3 / 3 → 1; ⌈14 / 3⌉ = 5; ⌈200 / 3⌉ = 67.
-    expect_rule(slice_rule(quick, 3), {1, 5, 0.05 / 3, 0.02 * std::sqrt(3.0), 0.004 / 3, 67, true});
+    expect_rule(slice_rule(quick, 3), {1, 5, 0.05 / 3, 0.02 * std::sqrt(3.0), 0.004 / 3, 67, true, 2e-3});
     // Two slices: 4 / 2 = 2 at least, 17 at most, 200 while short.
-    expect_rule(slice_rule(full, 2), {2, 17, 0.1, 0.01 * std::sqrt(2.0), 0.01, 200, true});
+    expect_rule(slice_rule(full, 2), {2, 17, 0.1, 0.01 * std::sqrt(2.0), 0.01, 200, true, 2e-3});
 }
 
 TEST(ValidateSlices, ASliceTakesOneSampleAtLeastAndNoFewerThanItsMinimumAtMost) {

@@ -2,10 +2,13 @@
 #include "rounds.hpp"
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <deque>
 #include <iostream>
 #include <numeric>
 #include <random>
+#include <thread>
 
 namespace llc::validate {
 namespace {
@@ -17,6 +20,26 @@ bool slow_visit(const std::vector<tools::Sample>& samples,
     const auto kept = static_cast<int>(std::count_if(
         samples.begin(), samples.end(), [&](const tools::Sample& s) { return speed.undisturbed(s.canary); }));
     return kept < rule.min_samples || 2 * kept < static_cast<int>(samples.size());
+}
+
+/// The end of a visit, one world-wide step: the ranks outside the point's group have slept meanwhile (as the other
+/// processors of a p-processor run would be idle) and every rank leaves with the same full-speed reference and the
+/// group's decision `again` (the same on every rank of the group: its samples are agreed). One reduction, polled with
+/// the sleeps of tools::sleepy_barrier, where a barrier, a reduction of the reference and a broadcast of the decision
+/// took three world-wide steps. Returns whether the visit is measured again. Collective over `world`.
+bool end_visit(MPI_Comm world, tools::SpeedReference& speed, bool again) {
+    // Minima: the fastest canaries over the ranks; -1 when the group says "again" (the other ranks give 0).
+    std::array<double, 3> values{speed.fastest().cpu, speed.fastest().link, again ? -1.0 : 0.0};
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Iallreduce(MPI_IN_PLACE, values.data(), 3, MPI_DOUBLE, MPI_MIN, world, &request);
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    while (done == 0) {
+        std::this_thread::sleep_for(std::chrono::microseconds(500));  // as tools::sleepy_barrier: no spinning
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    }
+    speed.see({values[0], values[1]});
+    return values[2] < 0.0;
 }
 
 /// Runs `instance` once traced and holds the trace against the case's Expr under the CCM; fills `steps` on the
@@ -89,7 +112,7 @@ Taken measure_in_rounds(const Rounds& r,
             const Case& c = r.cases[point.case_index];
             step(c.algorithm + " n=" + std::to_string(point.n) + " p=" + std::to_string(point.p));
             Group& sub = point.p == P ? world : world.subgroup({point.p, P - point.p});
-            int again = 0;  // the visit fell in a slow phase: measured again at the end of the pass
+            int again = 0;  // the visit fell in a slow phase: measured again at the end of the pass (on the group)
             if (world.rank() < point.p) {
                 const auto instance = c.prepare(sub, point.n);
                 std::vector<tools::Sample> samples = tools::sample(
@@ -104,13 +127,7 @@ Taken measure_in_rounds(const Rounds& r,
                     }
                 }
             }
-            // The ranks outside the point's group sleep meanwhile, as the other processors of a p-processor run would
-            // be idle; then every rank leaves with the same full-speed reference and the group's decision (its rank 0
-            // is the world's).
-            tools::sleepy_barrier(world.native());
-            speed.agree(world.native());
-            MPI_Bcast(&again, 1, MPI_INT, 0, world.native());
-            if (again != 0) {
+            if (end_visit(world.native(), speed, again != 0)) {
                 ++retries[i];
                 todo.push_back(i);
             }

@@ -25,6 +25,7 @@ tools::SamplingRule slice_rule(const tools::SamplingRule& round, int slices) {
     slice.min_seconds = round.min_seconds / slices;
     slice.target_rse = round.target_rse * std::sqrt(static_cast<double>(slices));
     slice.budget_counts_warm_up = true;  // three warm-ups in a round's budget, not on top of it
+    slice.second_warm_up_below = std::max(round.second_warm_up_below, second_warm_up_below_seconds);
     return slice;
 }
 

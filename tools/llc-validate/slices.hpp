@@ -14,12 +14,22 @@ namespace llc::validate {
 /// (not two): the median of three moments ignores one that fell in a slow phase, the median of two lies between them.
 constexpr int default_slices_per_round = 3;
 
+/// A slice's visit warms up twice when its first warm-up took less than this (tools::SamplingRule::
+/// second_warm_up_below). Why: in one interleaved run at p = 2 (2026-11-26 19:22, loaded machine) the first sample of
+/// a visit took 1.0–1.3× the median of the later ones at 64 B–64 KiB and 1.5–2.5× at 2 MiB, the fourth and later
+/// ones 1.00×; a slice of a 2 MiB collective takes 3–12 samples, so that one sample weighed up to a third of a visit,
+/// three visits a round (one visit of 4–34 samples before slices). 2 ms covers the collectives up to a few MiB and the
+/// short algorithm runs, at a cost of at most 2 ms a visit; a longer run is not moved by a transient of a few hundred
+/// microseconds.
+constexpr double second_warm_up_below_seconds = 2e-3;
+
 /// The sampling rule of one slice, from the rule of a whole round (`round`) shared among `slices` visits: a slice
 /// takes max(1, min_samples / slices) samples at least, ⌈max_samples / slices⌉ at most (as max_short_samples), a
 /// `slices`-th of the budget and of the minimum of timed seconds, and stops by the median's relative standard error
 /// at √slices times the round's target (the error of a median of a third of the samples); a slice's warm-up counts
-/// towards its budget (SamplingRule::budget_counts_warm_up), so a round takes about the time one visit took. One
-/// slice: the rule as it is. @throws llc::Error when `slices` < 1.
+/// towards its budget (SamplingRule::budget_counts_warm_up), so a round takes about the time one visit took; a visit
+/// whose warm-up is shorter than second_warm_up_below_seconds warms up twice. One slice: the rule as it is (the
+/// measurement before slices, for an A/B). @throws llc::Error when `slices` < 1.
 [[nodiscard]] tools::SamplingRule slice_rule(const tools::SamplingRule& round, int slices);
 
 /// The round a pass over the points belongs to: passes go round 0, 1, 2, 0, 1, 2, … (`rounds` of them), so that the

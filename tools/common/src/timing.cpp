@@ -221,6 +221,9 @@ std::vector<Sample> sample(MPI_Comm comm,
                            SpeedReference& reference) {
     double warm_up = 0.0;
     const int batch = warm_up_and_choose_batch(comm, body, &warm_up);
+    if (warm_up < rule.second_warm_up_below) {  // agreed, so every rank takes the same branch
+        warm_up += time_sample(comm, batch, body).seconds * batch;
+    }
     const double budget_offset = rule.budget_counts_warm_up ? warm_up : 0.0;
     std::vector<Sample> samples;
     double spent = 0.0;

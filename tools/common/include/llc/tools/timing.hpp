@@ -147,6 +147,14 @@ struct SamplingRule {
     /// The warm-up's time counts towards budget_seconds: llc-validate's slices (one round's budget shared among three
     /// visits, each with its own warm-up) then take about the time one visit took, not three warm-ups more.
     bool budget_counts_warm_up = false;
+    /// A warm-up shorter than this (seconds, agreed over the ranks) is followed by a second one — one more sample's
+    /// worth of calls, untimed — before the first sample (0: never). Why: the first sample after a one-call warm-up
+    /// still pays for the switch from the previous measurement. For llc-validate's collectives at p = 2 it took
+    /// 1.0–1.3× the later samples' median at 64 B–64 KiB and 1.5–2.5× at 2 MiB (one interleaved run, loaded machine);
+    /// in a quiet calibration (llc-probe's visits of three samples) the first took 1.06× and 1.14× the other two. A
+    /// visit of 3–12 samples (llc-validate's slices, sizes of 1 MiB and more) counts that one sample a third to a
+    /// twelfth; a run of milliseconds no longer shows it.
+    double second_warm_up_below = 0.0;
 };
 
 /// A run of samples of `body` on `comm`: the warm-up that picks the batch (warm_up_and_choose_batch), then samples

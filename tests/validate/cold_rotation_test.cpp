@@ -1,0 +1,61 @@
+// The collectives card's cold swap (llc/card/cases_collectives.cpp): its 2 × 128 MiB rotation is prepared once per
+// process and shared by every instance, so a visit of llc-validate no longer fills 256 MiB. Nothing timed: the
+// resident memory counts the preparations (with an instance's own rotation, three alive together hold 768 MiB more).
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <unistd.h>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <llc/llc.hpp>
+#include <llc/tools/card.hpp>
+
+namespace {
+
+/// This process's resident bytes (/proc/self/statm).
+double resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    long pages = 0;
+    long resident = 0;
+    statm >> pages >> resident;
+    return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE));
+}
+
+const llc::validate::Case& cold_swap() {
+    const auto& cases = llc::tools::all_cases();
+    const auto it = std::find_if(
+        cases.begin(), cases.end(), [](const llc::validate::Case& c) { return c.algorithm == "swap.cold"; });
+    if (it == cases.end()) {
+        throw std::runtime_error("no swap.cold case");
+    }
+    return *it;
+}
+
+TEST(ColdRotation, EveryColdSwapSharesOnePreparedRotation) {
+    llc::Group& g = llc::Group::world();
+    if (g.size() % 2 != 0) {
+        GTEST_SKIP() << "the cold swap runs on an even number of processors";
+    }
+    const llc::validate::Case& c = cold_swap();
+    // The first instance prepares the rotation (2 × 128 MiB touched); runs of it go through its slots.
+    auto first = c.prepare(g, 2048);
+    for (int i = 0; i < 5; ++i) {
+        first->run();
+    }
+    const double after_first = resident_bytes();
+    // Three more, alive together, of three sizes: each its own 256 MiB before the rotation was shared.
+    std::vector<std::unique_ptr<llc::validate::Instance>> more;
+    for (const std::int64_t n : {64, 65536, 1 << 20}) {
+        more.push_back(c.prepare(g, n));
+        more.back()->run();
+        more.back()->run();
+    }
+    const double grown = resident_bytes() - after_first;
+    EXPECT_LT(grown, 64.0 * (1 << 20)) << "resident memory grew by " << grown / (1 << 20) << " MiB";
+}
+
+}  // namespace
