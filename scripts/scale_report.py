@@ -336,8 +336,9 @@ def plot(out, runs, algorithms, ps):
     fig, axes = plt.subplots(lines, cols, figsize=(3.2 * cols, 2.6 * lines), squeeze=False)
     for ax in axes.flat[len(algorithms):]:
         ax.axis("off")
-    styles = (("simulated", "ko-", 1.2), ("CCM (a)", "-", 1.2), ("CCM (b)", "--", 1.2), ("BSP", ":", 0.8),
-              ("Hockney", "-.", 0.8))
+    # Markers on every series: a point between two P a model could not price (NaN) is drawn alone.
+    styles = (("simulated", "ko-", 1.2), ("CCM (a)", ".-", 1.2), ("CCM (b)", ".--", 1.2), ("BSP", ".:", 0.8),
+              ("Hockney", ".-.", 0.8))
     for ax, a in zip(axes.flat, algorithms):
         if a not in data:
             ax.set_title(f"{a}: not measured", fontsize=7)
