@@ -1,12 +1,17 @@
 #!/usr/bin/python3
 """Tables and the strong-scaling plot of scripts/scale-validate.sh.
 
-Usage: scale_report.py OUT BASE P...   (Debian's /usr/bin/python3, which has matplotlib)
+Usage: scale_report.py [--also DIR]... OUT BASE P...   (Debian's /usr/bin/python3, which has matplotlib)
 
 Reads OUT/a-P<P>/results.csv (measured at P, priced by the profile probed at P) and OUT/b-P<P>/results.csv (the same
-measurements priced by the profile probed at BASE) and OUT/wall-times.csv; writes OUT/scale.md, OUT/scale.csv and
-OUT/strong_scaling.png. The error of a case at P is the median over its sizes of |predicted - measured| / measured
-(llc-validate's relative_error); a case's goal is not judged here (docs/validation.md has the verdict rule).
+measurements priced by the profile probed at BASE) and OUT/wall-times.csv; writes OUT/scale.md, OUT/scale.csv,
+OUT/strong_scaling.png and OUT/strong_scaling.csv (the plotted points: per case, its size and P, the simulated time
+and each model's prediction). The error of a case at P is the median over its sizes of |predicted - measured| /
+measured (llc-validate's relative_error); a case's goal is not judged here (docs/validation.md has the verdict rule).
+
+--also DIR (repeatable): DIR's a-P<P>, b-P<P>, supersteps and wall times are read too, as if they were OUT's: one run
+made in parts (e.g. the algorithms of P = 64 validated in groups into separate directories with the same profiles).
+OUT's own results come first; a point (case, P, n) already read is not read again. Exit status 2 on bad arguments.
 """
 import csv
 import json
@@ -72,14 +77,49 @@ def table(title, data, algorithms, ps, extrapolated=None):
     return lines, overall
 
 
+def arguments(argv):
+    """(OUT, BASE, [P...], [DIR...]) from the command line; exits 2 naming the argument that is wrong."""
+    also, rest = [], []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--also":
+            if i + 1 >= len(argv) or not os.path.isdir(argv[i + 1]):
+                print(f"scale_report.py: --also '{argv[i + 1] if i + 1 < len(argv) else ''}': no such directory",
+                      file=sys.stderr)
+                sys.exit(2)
+            also.append(argv[i + 1])
+            i += 2
+            continue
+        rest.append(argv[i])
+        i += 1
+    usage = "usage: scale_report.py [--also DIR]... OUT BASE P..."
+    if len(rest) < 2:
+        print(f"scale_report.py: OUT and BASE are required\n{usage}", file=sys.stderr)
+        sys.exit(2)
+    if not os.path.isdir(rest[0]):
+        print(f"scale_report.py: OUT '{rest[0]}': no such directory\n{usage}", file=sys.stderr)
+        sys.exit(2)
+    numbers = []
+    for name, text in [("BASE", rest[1])] + [("P", t) for t in rest[2:]]:
+        if not text.isdigit() or int(text) < 1:
+            print(f"scale_report.py: {name} '{text}': must be a positive number of processors\n{usage}",
+                  file=sys.stderr)
+            sys.exit(2)
+        numbers.append(int(text))
+    return rest[0], numbers[0], numbers[1:], also
+
+
 def main():
-    out, base, ps = sys.argv[1], int(sys.argv[2]), [int(p) for p in sys.argv[3:]]
+    out, base, ps, also = arguments(sys.argv[1:])
+    dirs = [out] + also
     runs = {"a": {}, "b": {}}
     for which in runs:
         for p in ps:
-            path = os.path.join(out, f"{which}-P{p}", "results.csv")
-            if os.path.exists(path):
-                runs[which].update(read(path))
+            for d in dirs:
+                path = os.path.join(d, f"{which}-P{p}", "results.csv")
+                if os.path.exists(path):
+                    for key, point in read(path).items():
+                        runs[which].setdefault(key, point)
     algorithms = list(dict.fromkeys(a for (a, _, _) in runs["a"]))
     summary = {}
     extrapolated = {}
@@ -117,13 +157,14 @@ def main():
         md.append(f"Goal (b), CCM median ≤ 20 % at P = {last}: {len(b_miss)} cases miss"
                   + (": " + ", ".join(b_miss) if b_miss else "") + ".")
     md += terms(out, base, ps[-1]) if ps and ps[-1] != base else []
-    md += supersteps(out, ps, summary)
+    md += supersteps(dirs, ps, summary)
     md += ["", "## Wall time of each step", "", "| step | P | wall s |", "|---|---|---|"]
-    times = os.path.join(out, "wall-times.csv")
-    if os.path.exists(times):
-        with open(times, newline="") as f:
-            for r in csv.DictReader(f):
-                md.append(f"| {r['step']} | {r['P']} | {float(r['wall_s']):.1f} |")
+    for d in dirs:
+        times = os.path.join(d, "wall-times.csv")
+        if os.path.exists(times):
+            with open(times, newline="") as f:
+                for r in csv.DictReader(f):
+                    md.append(f"| {r['step']} | {r['P']} | {float(r['wall_s']):.1f} |")
     with open(os.path.join(out, "scale.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     plot(out, runs, algorithms, ps)
@@ -213,7 +254,7 @@ def ms(x):
     return f"{1e3 * x:.3f}"
 
 
-def supersteps(out, ps, summary):
+def supersteps(dirs, ps, summary):
     """The traced runs of (a) (llc-validate traces the largest size at p = P): per case and P the predicted and
     measured compute, communication and division time, and the superstep (label, operation) whose predicted minus
     measured time is largest in magnitude: where a case misses, the term that is off."""
@@ -226,11 +267,12 @@ def supersteps(out, ps, summary):
              "|---|---|---|---|---|---|---|---|"]
     any_row = False
     for p in ps:
-        path = os.path.join(out, f"a-P{p}", "supersteps.json")
-        if not os.path.exists(path):
-            continue
-        with open(path) as f:
-            data = json.load(f).get("supersteps", [])
+        data = []
+        for d in dirs:
+            path = os.path.join(d, f"a-P{p}", "supersteps.json")
+            if os.path.exists(path):
+                with open(path) as f:
+                    data += json.load(f).get("supersteps", [])
         for s in data:
             if s.get("p") != p:
                 continue
@@ -248,33 +290,63 @@ def supersteps(out, ps, summary):
     return lines if any_row else []
 
 
+def series(runs, algorithms, ps):
+    """The strong-scaling points of each case: {case: (n, [(P, simulated, CCM (a), CCM (b), BSP, Hockney)])}, at the
+    size measured at the most P (the largest such size), over the P where it was measured; NaN where a model has no
+    price. A case measured at one P only has one point."""
+    nan = float("nan")
+    out = {}
+    for a in algorithms:
+        counts = {}
+        for (aa, p, n) in runs["a"]:
+            if aa == a and p in ps:
+                counts[n] = counts.get(n, 0) + 1
+        if not counts:
+            continue
+        n = max(counts, key=lambda k: (counts[k], k))
+        points = []
+        for p in ps:
+            pt = runs["a"].get((a, p, n))
+            if pt is None:
+                continue
+            b = runs["b"].get((a, p, n), {})
+            points.append((p, pt["measured"], pt.get("ccm", (nan,))[0], b.get("ccm", (nan,))[0],
+                           pt.get("bsp", (nan,))[0], pt.get("hockney", (nan,))[0]))
+        out[a] = (n, points)
+    return out
+
+
 def plot(out, runs, algorithms, ps):
-    """Per case, at its largest size measured at every P: simulated time and the predictions against P."""
+    """Per case, at one size (series()): simulated time and the predictions against P; the points also go to
+    OUT/strong_scaling.csv, so that what the figure shows can be read (and tested) without looking at it."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    data = series(runs, algorithms, ps)
+    with open(os.path.join(out, "strong_scaling.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["case", "n", "p", "simulated_s", "ccm_a_s", "ccm_b_s", "bsp_s", "hockney_s"])
+        for a, (n, points) in data.items():
+            for pt in points:
+                w.writerow([a, n] + [pt[0]] + [f"{x:.9g}" for x in pt[1:]])
     cols = min(4, len(algorithms)) or 1
     lines = math.ceil(len(algorithms) / cols) or 1
     fig, axes = plt.subplots(lines, cols, figsize=(3.2 * cols, 2.6 * lines), squeeze=False)
     for ax in axes.flat[len(algorithms):]:
         ax.axis("off")
+    # Markers on every series: a point between two P a model could not price (NaN) is drawn alone.
+    styles = (("simulated", "ko-", 1.2), ("CCM (a)", ".-", 1.2), ("CCM (b)", ".--", 1.2), ("BSP", ".:", 0.8),
+              ("Hockney", ".-.", 0.8))
     for ax, a in zip(axes.flat, algorithms):
-        sizes = [set(n for (aa, p, n) in runs["a"] if aa == a and p == pp) for pp in ps]
-        common = set.intersection(*sizes) if sizes else set()
-        if not common:
-            ax.set_title(f"{a}: no size at every P", fontsize=7)
+        if a not in data:
+            ax.set_title(f"{a}: not measured", fontsize=7)
             continue
-        n = max(common)
-        points = [runs["a"][(a, p, n)] for p in ps]
-        ax.plot(ps, [pt["measured"] for pt in points], "ko-", label="simulated", markersize=3)
-        for which, style in (("a", "-"), ("b", "--")):
-            ys = [runs[which].get((a, p, n), {}).get("ccm", (float("nan"),))[0] for p in ps]
-            ax.plot(ps, ys, style, label=f"CCM ({which})")
-        for m, style in (("bsp", ":"), ("hockney", "-.")):
-            ax.plot(ps, [pt.get(m, (float("nan"),))[0] for pt in points], style, label=m.upper() if m == "bsp"
-                    else "Hockney", linewidth=0.8)
+        n, points = data[a]
+        xs = [pt[0] for pt in points]
+        for k, (label, style, width) in enumerate(styles):
+            ax.plot(xs, [pt[k + 1] for pt in points], style, label=label, linewidth=width, markersize=3)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_title(f"{a}, n = {n}", fontsize=7)
