@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -351,6 +352,25 @@ int write_outputs(const Report& report, const Options& options) {
     return status != 0 ? status : verdict_status(report, options);
 }
 
+/// Says on stderr, per case, how many points the CCM could not price and why (the first reason): a re-priced case is
+/// judged on the points that remain, and a profile that lacks a key must not shrink a case unnoticed.
+void say_unpriced_points(const Report& report) {
+    std::map<std::string, std::pair<int, std::string>> unpriced;  // case → (points, first reason)
+    for (const Measurement& m : report.measurements) {
+        const auto ccm = m.predictions.find("ccm");
+        if (ccm != m.predictions.end() && !ccm->second.why_not.empty()) {
+            auto& [points, why] = unpriced[m.algorithm];
+            if (points++ == 0) {
+                why = ccm->second.why_not;
+            }
+        }
+    }
+    for (const auto& [name, what] : unpriced) {
+        std::cerr << "llc-validate: note: " << name << ": " << what.first
+                  << " point(s) not priced by the CCM, judged without them: " << what.second << '\n';
+    }
+}
+
 /// --reprice DIR: DIR's measurements priced again under every model of the profile, judged, reported in --out.
 int reprice(const Options& options) {
     const std::string profile_path = options.profile.empty() ? cost::default_profile_path() : options.profile;
@@ -383,6 +403,7 @@ int reprice(const Options& options) {
         report.world_size = std::max(report.world_size, m.p);
         report.measurements.push_back(std::move(m));
     }
+    say_unpriced_points(report);
     const int status = write_outputs(report, options);
     if (status != 0 || !options.gate) {
         return status;
