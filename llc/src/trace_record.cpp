@@ -33,8 +33,17 @@ namespace {
 void merge_times(TraceNode& into, const TraceNode& other) {
     into.bytes = std::max(into.bytes, other.bytes);
     into.start = std::min(into.start, other.start);
-    into.compute = std::max(into.compute, other.compute);
-    into.comm = std::max(into.comm, other.comm);
+    if (into.kind == StepKind::normal) {
+        // W is the busiest processor's computation; the collective's part is what the slowest processor's step
+        // (its computation plus its wait and transfer) adds to it. The maximum of each part apart would count an
+        // imbalance twice: the lighter processor's wait for the busiest one shows as its communication.
+        const double whole = std::max(into.compute + into.comm, other.compute + other.comm);
+        into.compute = std::max(into.compute, other.compute);
+        into.comm = whole - into.compute;
+    } else {
+        into.compute = std::max(into.compute, other.compute);
+        into.comm = std::max(into.comm, other.comm);
+    }
     into.split = std::max(into.split, other.split);
     into.tasks = std::max(into.tasks, other.tasks);
     into.exchange = std::max(into.exchange, other.exchange);

@@ -178,7 +178,7 @@ TEST(TraceTest, SplitPhaseShiftCountsTheOverlappingWorkAsW) {
     }
 }
 
-TEST(TraceTest, MergeTakesMaximaAndMinimumStart) {
+TEST(TraceTest, MergeTakesMaximaAndMinimumStartWithoutCountingAWaitTwice) {
     llc::TraceNode a;
     llc::TraceNode step;
     step.label = "x";
@@ -198,7 +198,24 @@ TEST(TraceTest, MergeTakesMaximaAndMinimumStart) {
     EXPECT_EQ(a.ranks, 2);
     EXPECT_DOUBLE_EQ(a.children[0].start, 0.5);
     EXPECT_DOUBLE_EQ(a.children[0].compute, 0.5);
-    EXPECT_DOUBLE_EQ(a.children[0].comm, 0.3);
+    // The slowest processor's step is a's, 0.5 + 0.1: b's 0.3 of communication is mostly its wait for a's W, and
+    // the merged step must not count it on top of a's W (0.5 + 0.3).
+    EXPECT_DOUBLE_EQ(a.children[0].comm, 0.1);
+    EXPECT_DOUBLE_EQ(a.children[0].total(), 0.6);
+}
+
+TEST(TraceTest, MergedNormalStepIsTheSlowestProcessorsStep) {
+    llc::TraceNode step;
+    step.kind = llc::StepKind::normal;
+    step.compute = 0.2;
+    step.comm = 0.5;  // the slowest whole step, with the lighter W
+    llc::TraceNode other = step;
+    other.compute = 0.4;
+    other.comm = 0.1;
+    llc::merge_into(step, other);
+    EXPECT_DOUBLE_EQ(step.compute, 0.4);
+    EXPECT_DOUBLE_EQ(step.comm, 0.3);
+    EXPECT_DOUBLE_EQ(step.total(), 0.7);
 }
 
 TEST(SubgroupCacheTest, RepeatedDivisionsDoNotSplitAgain) {

@@ -31,7 +31,7 @@ struct TraceNode {
     std::uint64_t bytes = 0;  ///< h: bytes this processor sent plus received (max over processors when merged)
     double start = 0.0;       ///< when the superstep began (min over processors when merged)
     double compute = 0.0;     ///< W: local computation since the previous superstep of the group ended
-    double comm = 0.0;        ///< time inside the collective (normal) or the task (task)
+    double comm = 0.0;        ///< time inside the collective (normal; merged: see merge_into) or the task (task)
     // Division supersteps only.
     std::vector<int> sizes;  ///< subgroup sizes (ones when P < r)
     double split = 0.0;      ///< processor assignment and communicator lookup / creation
@@ -49,7 +49,9 @@ struct TraceNode {
 };
 
 /// Merges `other` into `into`, node by node (task children of a division by task index, others by position):
-/// times and bytes take the maximum, `start` the minimum, `ranks` adds up.
+/// times and bytes take the maximum, `start` the minimum, `ranks` adds up — except a normal superstep's
+/// communication, which becomes the slowest processor's whole step (compute + comm) less the merged W, so that the
+/// merged total is that slowest step and an imbalance is not counted twice.
 void merge_into(TraceNode& into, const TraceNode& other);
 
 /// Names the supersteps recorded while it lives (innermost wins). Purely local; costs nothing when tracing is off.
