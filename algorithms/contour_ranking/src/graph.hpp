@@ -252,13 +252,16 @@ void rank_cycle(const View& view,
 
 /// Ranks the cycles inside the block (every node active and not ranked yet: the nodes on segments are marked
 /// kOnSegment) into `result`, each from its smallest node (the first met), which is the canonical head since global
-/// indices increase with i. `for_each_link` calls its argument with every link i → j inside the block.
+/// indices increase with i. `for_each_link` calls its argument with every link i → j inside the block. `predecessor`:
+/// every node's predecessor in the block when step 1 made it (P > 1), else empty (made here at the first cycle).
 template <class Index, class View, class Links>
-void rank_cycles(const View& view, const Links& for_each_link, std::vector<ContourRank>& result) {
+void rank_cycles(const View& view,
+                 const Links& for_each_link,
+                 std::unique_ptr<Index[]> predecessor,
+                 std::vector<ContourRank>& result) {
     const std::size_t n = view.size();
-    // The predecessors (and the walk's scratch) are made at the first cycle: maps of lists have none, and pay
-    // nothing for them.
-    std::unique_ptr<Index[]> predecessor;
+    // The walk's scratch is made at the first cycle, and the predecessors then if step 1 did not: maps of lists have
+    // no cycles, and pay nothing for them.
     std::unique_ptr<Index[]> forward;
     for (std::size_t start = 0; start < n; ++start) {
         if (!view.active(start) || result[start].head != kNone) {
@@ -268,6 +271,8 @@ void rank_cycles(const View& view, const Links& for_each_link, std::vector<Conto
             // Every node of a cycle has its predecessor set; the others are never read.
             predecessor = std::make_unique_for_overwrite<Index[]>(n);
             for_each_link([&](std::size_t i, std::size_t j) { predecessor[j] = static_cast<Index>(i); });
+        }
+        if (!forward) {
             forward = std::make_unique_for_overwrite<Index[]>(n);
         }
         rank_cycle<Index>(
@@ -275,15 +280,16 @@ void rank_cycles(const View& view, const Links& for_each_link, std::vector<Conto
     }
 }
 
-/// Step 1's segments (rank_locally): every path from an active node without a predecessor in the block, to its last
-/// node in the block, into `out`; their nodes marked kOnSegment in `result`.
-template <class View, class Links>
-void find_segments(const View& view, const Links& for_each_link, LocalRanking& out, std::vector<ContourRank>& result) {
+/// Step 1's segments (rank_locally): every path from an active node without a predecessor in the block (−1 in
+/// `predecessor`), to its last node in the block, into `out`; their nodes marked kOnSegment in `result`.
+template <class Index, class View>
+void find_segments(const View& view,
+                   std::span<const Index> predecessor,
+                   LocalRanking& out,
+                   std::vector<ContourRank>& result) {
     const std::size_t n = view.size();
-    std::vector<char> has_predecessor(n, 0);
-    for_each_link([&](std::size_t, std::size_t j) { has_predecessor[j] = 1; });
     for (std::size_t start = 0; start < n; ++start) {
-        if (!view.active(start) || has_predecessor[start] != 0) {
+        if (!view.active(start) || predecessor[start] >= 0) {
             continue;
         }
         const std::size_t begin = out.nodes.size();
@@ -309,6 +315,25 @@ void find_segments(const View& view, const Links& for_each_link, LocalRanking& o
         out.segments.push_back(s);
         out.start.push_back(out.nodes.size());
     }
+}
+
+/// rank_locally's work with node numbers in `Index`: when the block has `segments` (some active node without a
+/// successor in it, so some without a predecessor), one array of every node's predecessor in the block (−1: none)
+/// finds the segments' first nodes and then serves rank_cycles' backward walks (two passes over the links were one
+/// more array and one more pass over the block); otherwise cycles only (every border at P = 1), the search skipped.
+template <class Index, class View, class Links>
+void rank_nodes(
+    const View& view, const Links& for_each_link, bool segments, LocalRanking& out, std::vector<ContourRank>& result) {
+    std::unique_ptr<Index[]> predecessor;
+    if (segments) {
+        const std::size_t n = view.size();
+        predecessor = std::make_unique_for_overwrite<Index[]>(n);
+        std::fill_n(predecessor.get(), n, Index{-1});
+        for_each_link([&](std::size_t i, std::size_t j) { predecessor[j] = static_cast<Index>(i); });
+        find_segments<Index>(view, std::span<const Index>(predecessor.get(), n), out, result);
+    }
+    // What is left are cycles inside the block: every node has a predecessor in it.
+    rank_cycles<Index>(view, for_each_link, std::move(predecessor), result);
 }
 
 /// Step 1 on the block's part of a successor graph. `View` gives the block's nodes 0 … size() − 1:
@@ -341,14 +366,11 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
         }
     }
     LocalRanking out;
-    if (links != active) {
-        find_segments(view, for_each_link, out, result);
-    }
-    // What is left are cycles inside the block: every node has a predecessor in it.
+    const bool segments = links != active;
     if (n <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-        rank_cycles<std::int32_t>(view, for_each_link, result);
+        rank_nodes<std::int32_t>(view, for_each_link, segments, out, result);
     } else {
-        rank_cycles<std::int64_t>(view, for_each_link, result);
+        rank_nodes<std::int64_t>(view, for_each_link, segments, out, result);
     }
     return out;
 }
