@@ -97,6 +97,17 @@ void for_each_border_pixel(const PixelBlock& b, F&& f) {
     }
 }
 
+/// The number of pixels for_each_border_pixel visits on `b`.
+[[nodiscard]] inline std::int64_t perimeter(const PixelBlock& b) {
+    if (b.rows <= 0 || b.cols <= 0) {
+        return 0;
+    }
+    if (b.rows == 1) {
+        return b.cols;
+    }
+    return 2 * b.cols + (b.rows - 2) * (b.cols == 1 ? 1 : 2);
+}
+
 /// The ring of pixels around a block, one pixel wide, from the other blocks' perimeters (`outside` off the image): the
 /// rows above and below (columns col0 − 1 … col0 + cols, corners included) and the columns left and right (rows row0 …
 /// row0 + rows − 1). Collective: one allgatherv of the blocks' perimeters.
@@ -115,20 +126,47 @@ class Ring {
           left_(static_cast<std::size_t>(block.rows), outside),
           right_(left_) {
         std::vector<T> mine;
+        mine.reserve(static_cast<std::size_t>(perimeter(block_)));
         for_each_border_pixel(block_, [&](std::int64_t r, std::int64_t c) {
             mine.push_back(local[static_cast<std::size_t>((r - block_.row0) * block_.cols + c - block_.col0)]);
         });
         const std::vector<T> all = group.allgatherv(std::span<const T>(mine));
         const PixelBlock around{block_.row0 - 1, block_.col0 - 1, block_.rows + 2, block_.cols + 2};
+        // Only the other blocks' perimeter rows that cross the ring's rows are read pixel by pixel; this block's own
+        // perimeter and every other row are stepped over by their lengths (at P = 2 a strip reads the one row of the
+        // other strip it needs, not all of its 2·4096 + 2·2048 perimeter pixels with a test each).
         std::size_t next = 0;
         for (int q = 0; q < group.size(); ++q) {
             const PixelBlock b = block_of(q, group.size(), width, height);
-            for_each_border_pixel(b, [&](std::int64_t r, std::int64_t c) {
-                if (q != group.rank() && around.contains(r, c) && !block_.contains(r, c)) {
-                    slot(r, c) = all[next];
+            if (q == group.rank() || b.rows <= 0 || b.cols <= 0) {
+                next += static_cast<std::size_t>(perimeter(b));
+                continue;
+            }
+            const std::int64_t last_row = b.row0 + b.rows - 1;
+            for (std::int64_t r = b.row0; r <= last_row; ++r) {
+                const bool whole_row = r == b.row0 || r == last_row;
+                const std::int64_t length = whole_row ? b.cols : (b.cols == 1 ? 1 : 2);
+                if (r < around.row0 || r >= around.row0 + around.rows) {
+                    next += static_cast<std::size_t>(length);
+                    continue;
                 }
-                ++next;
-            });
+                const auto take = [&](std::int64_t c) {
+                    if (around.contains(r, c) && !block_.contains(r, c)) {
+                        slot(r, c) = all[next];
+                    }
+                    ++next;
+                };
+                if (whole_row) {
+                    for (std::int64_t c = b.col0; c < b.col0 + b.cols; ++c) {
+                        take(c);
+                    }
+                } else {
+                    take(b.col0);
+                    if (b.cols != 1) {
+                        take(b.col0 + b.cols - 1);
+                    }
+                }
+            }
         }
     }
 
