@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -187,6 +188,31 @@ class PointList {
     ContourPoint at_;
 };
 
+/// A border's points from its head's pixel and its moves (a Freeman direction a point after the first), written into
+/// a list sized once: a table add and a store a point, no capacity check (rebuilding another block's borders is
+/// serial work on the root, which push_back made about 4 ns a point).
+std::vector<ContourPoint> decode_moves(std::int64_t head_pixel,
+                                       std::int64_t width,
+                                       std::span<const std::uint8_t> moves) {
+    static constexpr std::array<ContourPoint, 8> step = [] {
+        std::array<ContourPoint, 8> s{};
+        for (std::size_t m = 0; m < s.size(); ++m) {
+            s[m] = {kRowStep[m], kColStep[m]};
+        }
+        return s;
+    }();
+    std::vector<ContourPoint> points(moves.size() + 1);
+    ContourPoint at{head_pixel / width, head_pixel % width};
+    ContourPoint* out = points.data();
+    *out++ = at;
+    for (const std::uint8_t m : moves) {
+        at.row += step[m & 7].row;
+        at.col += step[m & 7].col;
+        *out++ = at;
+    }
+    return points;
+}
+
 /// A border's moves, a byte a point after the first (the head's pixel is in its LocalHeader): what a block sends
 /// the root for a border that closes inside it, a sixteenth of its points' bytes.
 struct MoveList {
@@ -276,6 +302,60 @@ class LocalWalk {
     std::span<const ContourRank> ranks_;
     std::vector<std::uint8_t> walked_;
 };
+
+/// Appends `values`' bytes to `bytes`.
+template <class T>
+void append_bytes(std::vector<std::uint8_t>& bytes, std::span<const T> values) {
+    const auto* begin = reinterpret_cast<const std::uint8_t*>(values.data());
+    bytes.insert(bytes.end(), begin, begin + values.size_bytes());
+}
+
+/// What a block sends the root, in one message: the sizes of its four lists, then its closed borders' headers, its
+/// crossing states' records, the heads its states prove outer, and the closed borders' moves.
+std::vector<std::uint8_t> pack_block(std::span<const LocalHeader> headers,
+                                     std::span<const PointRecord> records,
+                                     std::span<const std::int64_t> outer,
+                                     std::span<const std::uint8_t> moves) {
+    const std::array<std::int64_t, 4> sizes{static_cast<std::int64_t>(headers.size()),
+                                            static_cast<std::int64_t>(records.size()),
+                                            static_cast<std::int64_t>(outer.size()),
+                                            static_cast<std::int64_t>(moves.size())};
+    std::vector<std::uint8_t> bytes;
+    bytes.reserve(sizeof(sizes) + headers.size_bytes() + records.size_bytes() + outer.size_bytes() + moves.size());
+    append_bytes(bytes, std::span<const std::int64_t>(sizes));
+    append_bytes(bytes, headers);
+    append_bytes(bytes, records);
+    append_bytes(bytes, outer);
+    append_bytes(bytes, moves);
+    return bytes;
+}
+
+/// One block's message on the root: its headers (copied out, aligned) and its moves (read in place).
+struct BlockLists {
+    std::vector<LocalHeader> headers;
+    std::span<const std::uint8_t> moves;
+};
+
+/// Reads pack_block's message `bytes`: appends its records to `records` and its outer heads to `outer`.
+BlockLists unpack_block(std::span<const std::uint8_t> bytes,
+                        std::vector<PointRecord>& records,
+                        std::vector<std::int64_t>& outer) {
+    std::array<std::int64_t, 4> sizes{};
+    std::memcpy(sizes.data(), bytes.data(), sizeof(sizes));
+    std::size_t at = sizeof(sizes);
+    const auto take = [&]<class T>(std::vector<T>& into, std::int64_t count) {
+        const std::size_t first = into.size();
+        into.resize(first + static_cast<std::size_t>(count));
+        std::memcpy(into.data() + first, bytes.data() + at, static_cast<std::size_t>(count) * sizeof(T));
+        at += static_cast<std::size_t>(count) * sizeof(T);
+    };
+    BlockLists block;
+    take(block.headers, sizes[0]);
+    take(records, sizes[1]);
+    take(outer, sizes[2]);
+    block.moves = bytes.subspan(at, static_cast<std::size_t>(sizes[3]));
+    return block;
+}
 
 /// The borders that cross blocks, from the records of their states gathered on the root: each from its head (rank 0),
 /// then following successors (ranks L − 1, L − 2, …, 1). The heads in increasing order number the contours; each
@@ -373,25 +453,31 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
             outer.push_back(ranks[i].head);
         }
     }
-    const std::vector<LocalHeader> all_headers = group.gatherv(std::span<const LocalHeader>(headers), root);
-    const std::vector<std::uint8_t> all_moves = group.gatherv(std::span<const std::uint8_t>(moves), root);
-    const std::vector<PointRecord> all = group.gatherv(std::span<const PointRecord>(records), root);
-    std::vector<std::int64_t> outer_heads = group.gatherv(std::span<const std::int64_t>(outer), root);
+    // One gather of the four lists (each gatherv is three collectives: the agreement, the counts, the data).
+    std::vector<int> counts;
+    const std::vector<std::uint8_t> gathered =
+        group.gatherv(std::span<const std::uint8_t>(pack_block(headers, records, outer, moves)), root, &counts);
     if (!is_root) {
         return {};
     }
     // The other blocks' closed borders, from their moves, then the crossing ones; all in increasing id.
-    out.reserve(out.size() + all_headers.size());
-    std::size_t next = 0;
-    for (const LocalHeader& h : all_headers) {
-        Contour c{h.head, h.hole != 0, {}};
-        c.points.reserve(static_cast<std::size_t>(h.length));
-        PointList emit(c.points, borders.width());
-        emit.first(h.head / kStatesPerPixel);
-        for (std::int64_t k = 1; k < h.length; ++k) {
-            emit.step(all_moves[next++]);
+    std::vector<PointRecord> all;
+    std::vector<std::int64_t> outer_heads;
+    std::size_t at = 0;
+    for (const int count : counts) {
+        const BlockLists block =
+            unpack_block(std::span<const std::uint8_t>(gathered).subspan(at, count), all, outer_heads);
+        at += static_cast<std::size_t>(count);
+        out.reserve(out.size() + block.headers.size());
+        std::size_t next = 0;
+        for (const LocalHeader& h : block.headers) {
+            const auto length = static_cast<std::size_t>(h.length);
+            out.push_back(
+                {h.head,
+                 h.hole != 0,
+                 decode_moves(h.head / kStatesPerPixel, borders.width(), block.moves.subspan(next, length - 1))});
+            next += length - 1;
         }
-        out.push_back(std::move(c));
     }
     place_records(all, std::move(outer_heads), borders.width(), out);
     std::sort(out.begin(), out.end(), [](const Contour& a, const Contour& b) { return a.id < b.id; });

@@ -97,6 +97,17 @@ void for_each_border_pixel(const PixelBlock& b, F&& f) {
     }
 }
 
+/// The number of pixels for_each_border_pixel visits on `b`.
+[[nodiscard]] inline std::int64_t perimeter(const PixelBlock& b) {
+    if (b.rows <= 0 || b.cols <= 0) {
+        return 0;
+    }
+    if (b.rows == 1) {
+        return b.cols;
+    }
+    return 2 * b.cols + (b.rows - 2) * (b.cols == 1 ? 1 : 2);
+}
+
 /// The ring of pixels around a block, one pixel wide, from the other blocks' perimeters (`outside` off the image): the
 /// rows above and below (columns col0 − 1 … col0 + cols, corners included) and the columns left and right (rows row0 …
 /// row0 + rows − 1). Collective: one allgatherv of the blocks' perimeters.
@@ -115,20 +126,47 @@ class Ring {
           left_(static_cast<std::size_t>(block.rows), outside),
           right_(left_) {
         std::vector<T> mine;
+        mine.reserve(static_cast<std::size_t>(perimeter(block_)));
         for_each_border_pixel(block_, [&](std::int64_t r, std::int64_t c) {
             mine.push_back(local[static_cast<std::size_t>((r - block_.row0) * block_.cols + c - block_.col0)]);
         });
         const std::vector<T> all = group.allgatherv(std::span<const T>(mine));
         const PixelBlock around{block_.row0 - 1, block_.col0 - 1, block_.rows + 2, block_.cols + 2};
+        // Only the other blocks' perimeter rows that cross the ring's rows are read pixel by pixel; this block's own
+        // perimeter and every other row are stepped over by their lengths (at P = 2 a strip reads the one row of the
+        // other strip it needs, not all of its 2·4096 + 2·2048 perimeter pixels with a test each).
         std::size_t next = 0;
         for (int q = 0; q < group.size(); ++q) {
             const PixelBlock b = block_of(q, group.size(), width, height);
-            for_each_border_pixel(b, [&](std::int64_t r, std::int64_t c) {
-                if (q != group.rank() && around.contains(r, c) && !block_.contains(r, c)) {
-                    slot(r, c) = all[next];
+            if (q == group.rank() || b.rows <= 0 || b.cols <= 0) {
+                next += static_cast<std::size_t>(perimeter(b));
+                continue;
+            }
+            const std::int64_t last_row = b.row0 + b.rows - 1;
+            for (std::int64_t r = b.row0; r <= last_row; ++r) {
+                const bool whole_row = r == b.row0 || r == last_row;
+                const std::int64_t length = whole_row ? b.cols : (b.cols == 1 ? 1 : 2);
+                if (r < around.row0 || r >= around.row0 + around.rows) {
+                    next += static_cast<std::size_t>(length);
+                    continue;
                 }
-                ++next;
-            });
+                const auto take = [&](std::int64_t c) {
+                    if (around.contains(r, c) && !block_.contains(r, c)) {
+                        slot(r, c) = all[next];
+                    }
+                    ++next;
+                };
+                if (whole_row) {
+                    for (std::int64_t c = b.col0; c < b.col0 + b.cols; ++c) {
+                        take(c);
+                    }
+                } else {
+                    take(b.col0);
+                    if (b.cols != 1) {
+                        take(b.col0 + b.cols - 1);
+                    }
+                }
+            }
         }
     }
 
@@ -252,13 +290,16 @@ void rank_cycle(const View& view,
 
 /// Ranks the cycles inside the block (every node active and not ranked yet: the nodes on segments are marked
 /// kOnSegment) into `result`, each from its smallest node (the first met), which is the canonical head since global
-/// indices increase with i. `for_each_link` calls its argument with every link i → j inside the block.
+/// indices increase with i. `for_each_link` calls its argument with every link i → j inside the block. `predecessor`:
+/// every node's predecessor in the block when step 1 made it (P > 1), else empty (made here at the first cycle).
 template <class Index, class View, class Links>
-void rank_cycles(const View& view, const Links& for_each_link, std::vector<ContourRank>& result) {
+void rank_cycles(const View& view,
+                 const Links& for_each_link,
+                 std::unique_ptr<Index[]> predecessor,
+                 std::vector<ContourRank>& result) {
     const std::size_t n = view.size();
-    // The predecessors (and the walk's scratch) are made at the first cycle: maps of lists have none, and pay
-    // nothing for them.
-    std::unique_ptr<Index[]> predecessor;
+    // The walk's scratch is made at the first cycle, and the predecessors then if step 1 did not: maps of lists have
+    // no cycles, and pay nothing for them.
     std::unique_ptr<Index[]> forward;
     for (std::size_t start = 0; start < n; ++start) {
         if (!view.active(start) || result[start].head != kNone) {
@@ -268,6 +309,8 @@ void rank_cycles(const View& view, const Links& for_each_link, std::vector<Conto
             // Every node of a cycle has its predecessor set; the others are never read.
             predecessor = std::make_unique_for_overwrite<Index[]>(n);
             for_each_link([&](std::size_t i, std::size_t j) { predecessor[j] = static_cast<Index>(i); });
+        }
+        if (!forward) {
             forward = std::make_unique_for_overwrite<Index[]>(n);
         }
         rank_cycle<Index>(
@@ -275,15 +318,16 @@ void rank_cycles(const View& view, const Links& for_each_link, std::vector<Conto
     }
 }
 
-/// Step 1's segments (rank_locally): every path from an active node without a predecessor in the block, to its last
-/// node in the block, into `out`; their nodes marked kOnSegment in `result`.
-template <class View, class Links>
-void find_segments(const View& view, const Links& for_each_link, LocalRanking& out, std::vector<ContourRank>& result) {
+/// Step 1's segments (rank_locally): every path from an active node without a predecessor in the block (−1 in
+/// `predecessor`), to its last node in the block, into `out`; their nodes marked kOnSegment in `result`.
+template <class Index, class View>
+void find_segments(const View& view,
+                   std::span<const Index> predecessor,
+                   LocalRanking& out,
+                   std::vector<ContourRank>& result) {
     const std::size_t n = view.size();
-    std::vector<char> has_predecessor(n, 0);
-    for_each_link([&](std::size_t, std::size_t j) { has_predecessor[j] = 1; });
     for (std::size_t start = 0; start < n; ++start) {
-        if (!view.active(start) || has_predecessor[start] != 0) {
+        if (!view.active(start) || predecessor[start] >= 0) {
             continue;
         }
         const std::size_t begin = out.nodes.size();
@@ -309,6 +353,25 @@ void find_segments(const View& view, const Links& for_each_link, LocalRanking& o
         out.segments.push_back(s);
         out.start.push_back(out.nodes.size());
     }
+}
+
+/// rank_locally's work with node numbers in `Index`: when the block has `segments` (some active node without a
+/// successor in it, so some without a predecessor), one array of every node's predecessor in the block (−1: none)
+/// finds the segments' first nodes and then serves rank_cycles' backward walks (two passes over the links were one
+/// more array and one more pass over the block); otherwise cycles only (every border at P = 1), the search skipped.
+template <class Index, class View, class Links>
+void rank_nodes(
+    const View& view, const Links& for_each_link, bool segments, LocalRanking& out, std::vector<ContourRank>& result) {
+    std::unique_ptr<Index[]> predecessor;
+    if (segments) {
+        const std::size_t n = view.size();
+        predecessor = std::make_unique_for_overwrite<Index[]>(n);
+        std::fill_n(predecessor.get(), n, Index{-1});
+        for_each_link([&](std::size_t i, std::size_t j) { predecessor[j] = static_cast<Index>(i); });
+        find_segments<Index>(view, std::span<const Index>(predecessor.get(), n), out, result);
+    }
+    // What is left are cycles inside the block: every node has a predecessor in it.
+    rank_cycles<Index>(view, for_each_link, std::move(predecessor), result);
 }
 
 /// Step 1 on the block's part of a successor graph. `View` gives the block's nodes 0 … size() − 1:
@@ -341,14 +404,11 @@ LocalRanking rank_locally(const View& view, std::vector<ContourRank>& result) {
         }
     }
     LocalRanking out;
-    if (links != active) {
-        find_segments(view, for_each_link, out, result);
-    }
-    // What is left are cycles inside the block: every node has a predecessor in it.
+    const bool segments = links != active;
     if (n <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-        rank_cycles<std::int32_t>(view, for_each_link, result);
+        rank_nodes<std::int32_t>(view, for_each_link, segments, out, result);
     } else {
-        rank_cycles<std::int64_t>(view, for_each_link, result);
+        rank_nodes<std::int64_t>(view, for_each_link, segments, out, result);
     }
     return out;
 }
