@@ -533,8 +533,8 @@ llc::cost::Profile shape_profile() {
 
 TEST(MatrixChain, TraceMirrorsTheCostExpression) {
     // The engine's supersteps carry the labels the cost expression prices (matrix_chain_names.hpp): one "mc.rotate"
-    // shift per macro-step d ≥ 1 with the bytes the model counts, then "mc.result" (the bcast of the cost). The
-    // allreduces of the tree walk that follow are not priced.
+    // shift per macro-step d ≥ 1 with the bytes the model counts, then "mc.result" (the bcast of the cost), then one
+    // "mc.walk" allreduce per level of the optimal tree, 8 bytes a node, priced when the tree's levels are given.
     Group& g = Group::world();
     if (g.size() == 1) {
         GTEST_SKIP() << "one processor: no superstep";
@@ -544,13 +544,19 @@ TEST(MatrixChain, TraceMirrorsTheCostExpression) {
         const auto dims = random_dims(rng, 40, 30);
         llc::Trace::enable(true);
         g.restart_superstep_clock();
-        (void)llc::matrix_chain(g, dims, {.r = r});
+        const llc::MatrixChainResult result = llc::matrix_chain(g, dims, {.r = r});
         const llc::Trace trace = llc::Trace::gather(g);
         llc::Trace::enable(false);
         if (g.rank() != 0) {
             continue;
         }
-        const llc::cost::Expr expr = llc::cost::matrix_chain(g.size(), 40, r, shape_profile());
+        const std::vector<std::int64_t> levels = llc::cost::matrix_chain_walk_levels(result.parenthesization);
+        const llc::cost::Expr expr = llc::cost::matrix_chain(g.size(), 40, r, shape_profile(), levels);
+        const auto walks = std::count_if(expr.children().begin(), expr.children().end(), [](const auto& e) {
+            return e.label() == std::string(llc::names::matrix_chain::walk);
+        });
+        EXPECT_EQ(walks, static_cast<std::ptrdiff_t>(levels.size())) << "r=" << r;
+        EXPECT_GE(levels.size(), std::size_t{6}) << "a tree of 40 matrices has at least ⌈log2 40⌉ levels";
         EXPECT_EQ(expr.label(), llc::names::matrix_chain::sequence);
         const std::vector<llc::cost::Expr>& steps = expr.children();
         const std::vector<llc::TraceNode>& nodes = trace.merged().children;
@@ -563,7 +569,11 @@ TEST(MatrixChain, TraceMirrorsTheCostExpression) {
             EXPECT_EQ(nodes[i].P, steps[i].processors()) << at;
             EXPECT_DOUBLE_EQ(static_cast<double>(nodes[i].bytes), steps[i].bytes()) << at;
         }
-        EXPECT_EQ(steps.back().label(), llc::names::matrix_chain::result);
+        EXPECT_EQ(steps.back().label(), llc::names::matrix_chain::walk);
+        // Nothing collective after the walk: the trace's next node, if any, is local work.
+        for (std::size_t i = steps.size(); i < nodes.size(); ++i) {
+            EXPECT_NE(nodes[i].kind, llc::StepKind::normal) << "r=" << r << " node " << i << " " << nodes[i].label;
+        }
     }
 }
 
