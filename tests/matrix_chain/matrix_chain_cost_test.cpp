@@ -1,6 +1,7 @@
 // llc::cost::matrix_chain and the article's closed forms against the thesis' reference values (digest §2.4, §10 D).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -228,6 +229,33 @@ TEST(MatrixChainCost, LockstepExcessRaisesEveryRingStepAndItsAbsenceIsAnError) {
     } catch (const llc::Error& error) {
         EXPECT_NE(std::string(error.what()).find("'lockstep.excess.p2.2^e'"), std::string::npos) << error.what();
     }
+}
+
+TEST(MatrixChainCost, TheTreeWalkIsOneAllreducePerLevel) {
+    // The levels of the tree a parenthesisation writes, root first: each "(" is an internal node one level below
+    // the "(" around it.
+    EXPECT_EQ(cost::matrix_chain_walk_levels("((A1(A2A3))A4)"), (std::vector<std::int64_t>{1, 1, 1}));
+    EXPECT_EQ(cost::matrix_chain_walk_levels("((A1A2)(A3A4))"), (std::vector<std::int64_t>{1, 2}));
+    EXPECT_EQ(cost::matrix_chain_walk_levels("A1"), (std::vector<std::int64_t>{}));
+    EXPECT_THROW((void)cost::matrix_chain_walk_levels("((A1A2)"), llc::Error);
+    EXPECT_THROW((void)cost::matrix_chain_walk_levels("(A1A2))"), llc::Error);
+    // At P = 2 each level adds an allreduce of 8 bytes a node (here 2 µs + 1 ns a byte); at P = 1 the walk has no
+    // collective and adds nothing.
+    cost::Profile p = profile(1e-9, 1e-5);
+    p.set_collective("allreduce", 2, cost::Piecewise::linear(2e-6, 1e-9));
+    const auto model = cost::make_model("ccm", p);
+    const std::vector<std::int64_t> levels{1, 2, 4, 1};
+    const cost::Expr with = cost::matrix_chain(2, 300, 20, p, levels);
+    EXPECT_NEAR(cost::predict(with, *model) - cost::predict(cost::matrix_chain(2, 300, 20, p), *model),
+                4 * 2e-6 + 8 * 8 * 1e-9,
+                1e-15);
+    EXPECT_EQ(with.children().back().label(), std::string(names::walk));
+    EXPECT_EQ(with.children().back().op(), "allreduce");
+    EXPECT_EQ(cost::predict(cost::matrix_chain(1, 300, 64, p, levels), *model),
+              cost::predict(cost::matrix_chain(1, 300, 64, p), *model));
+    // A level of no node, or of n or more (a tree of n matrices has n − 1 internal nodes): an error naming it.
+    EXPECT_THROW((void)cost::matrix_chain(2, 300, 20, p, std::vector<std::int64_t>{1, 0}), llc::Error);
+    EXPECT_THROW((void)cost::matrix_chain(2, 300, 20, p, std::vector<std::int64_t>{300}), llc::Error);
 }
 
 }  // namespace

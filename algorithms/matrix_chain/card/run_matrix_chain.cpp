@@ -114,7 +114,9 @@ class MatrixChainRun final : public run::Run {
     void execute() override { result_ = matrix_chain(world_, dims_, options_); }
 
     [[nodiscard]] std::optional<cost::Expr> expr(const cost::Profile& profile) const override {
-        return cost::matrix_chain(world_.size(), n(), result_.r, profile);
+        // With the walk of the tree this run found (its levels: one allreduce each at P > 1; none before a run).
+        return cost::matrix_chain(
+            world_.size(), n(), result_.r, profile, cost::matrix_chain_walk_levels(result_.parenthesization));
     }
 
     [[nodiscard]] nlohmann::json json() const override {

@@ -124,6 +124,7 @@ void walk_tree(Group& g,
             }
         }
         if (g.size() > 1) {
+            const Label label(names::matrix_chain::walk);
             g.allreduce(std::span<const std::int64_t>(k), std::span<std::int64_t>(k), Op::max);
         }
         std::vector<std::array<std::int64_t, 2>> next;

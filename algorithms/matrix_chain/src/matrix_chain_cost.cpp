@@ -3,7 +3,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -178,7 +180,13 @@ double engine_scale(const Kernels& kernels, const Profile& profile, int P, std::
 /// all shift together): it lasts as long as its slowest processor, so its W, the busiest processor's priced work, is
 /// raised by the profile's lockstep excess at P for a step of that length (cost::lockstep_seconds; a profile without
 /// the table at P is refused naming it).
-Expr blocks_expr(int P, std::int64_t n, std::int64_t r, const Kernels& kernels, double scale, const Profile& profile) {
+Expr blocks_expr(int P,
+                 std::int64_t n,
+                 std::int64_t r,
+                 const Kernels& kernels,
+                 double scale,
+                 const Profile& profile,
+                 std::span<const std::int64_t> walk_levels = {}) {
     std::vector<double> steps = step_seconds(kernels, P, n, r);
     for (double& t : steps) {
         t *= scale;
@@ -195,14 +203,28 @@ Expr blocks_expr(int P, std::int64_t n, std::int64_t r, const Kernels& kernels, 
         items.push_back(Expr::normal(names::rotate, steps[d - 1], "shift", P, max_of(s.words) * word_bytes));
     }
     items.push_back(Expr::normal(names::result, steps.back(), "bcast", P, word_bytes));
+    // The walk of the optimal tree (matrix_chain.cpp's walk_tree): one allreduce of 8 bytes per node of each level.
+    for (const std::int64_t nodes : walk_levels) {
+        items.push_back(Expr::normal(names::walk, 0.0, "allreduce", P, static_cast<double>(nodes) * word_bytes));
+    }
     return Expr::sequence(names::sequence, std::move(items));
 }
 
 }  // namespace
 
 Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile) {
+    return matrix_chain(P, n, r, profile, {});
+}
+
+Expr matrix_chain(
+    int P, std::int64_t n, std::int64_t r, const Profile& profile, std::span<const std::int64_t> walk_levels) {
     constexpr const char* name = "llc::cost::matrix_chain";
     check(name, P, n, r);
+    for (const std::int64_t nodes : walk_levels) {
+        if (nodes < 1 || nodes >= n) {
+            throw_argument_error(name, "walk_levels", std::to_string(nodes), "a level holds 1 … n − 1 nodes");
+        }
+    }
     const Kernels kernels(profile, P);
     if (P == 1 && r == llc::default_block_size(1, n)) {
         // The whole one-processor engine as llc-probe timed it (solo), per update, at the n nearest in log scale.
@@ -213,7 +235,37 @@ Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile)
                               {Expr::compute(names::compute, updates * kernel_per_unit(run, nd, 0.0))});
     }
     // The blocks' prices, brought to the whole engine's measured level.
-    return blocks_expr(P, n, r, kernels, engine_scale(kernels, profile, P, n), profile);
+    return blocks_expr(P, n, r, kernels, engine_scale(kernels, profile, P, n), profile, walk_levels);
+}
+
+std::vector<std::int64_t> matrix_chain_walk_levels(std::string_view parenthesization) {
+    // Each "(" opens an internal node of the tree one level below the "(" that encloses it.
+    std::vector<std::int64_t> levels;
+    std::size_t depth = 0;
+    for (const char c : parenthesization) {
+        if (c == '(') {
+            if (levels.size() <= depth) {
+                levels.push_back(0);
+            }
+            ++levels[depth];
+            ++depth;
+        } else if (c == ')') {
+            if (depth == 0) {
+                throw_argument_error("llc::cost::matrix_chain_walk_levels",
+                                     "parenthesization",
+                                     std::string(parenthesization),
+                                     "has a \")\" without its \"(\"");
+            }
+            --depth;
+        }
+    }
+    if (depth != 0) {
+        throw_argument_error("llc::cost::matrix_chain_walk_levels",
+                             "parenthesization",
+                             std::string(parenthesization),
+                             "has a \"(\" without its \")\"");
+    }
+    return levels;
 }
 
 std::int64_t matrix_chain_best_r(int P, std::int64_t n, const Profile& profile) {

@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <llc/algorithms/detail/interval_table.hpp>
@@ -187,6 +188,20 @@ namespace cost {
 /// r < 1, or a profile without one of "mc.update.2^e", "mc.edge.2^e", "mc.diag.2^e", "mc.run.2^e" (the message names
 /// the key and the llc-probe that writes it).
 [[nodiscard]] Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile);
+/// The same, with the walk of the optimal tree that follows the table at P > 1 (matrix_chain's parenthesisation,
+/// optimal_bst's parent array): one normal superstep names::matrix_chain::walk per level of the tree, an allreduce of
+/// 8 bytes per node of that level, walk_levels[l] nodes at level l (matrix_chain_walk_levels). The tree is the
+/// input's: its height ranged over 38–99 levels for chains of 100 matrices with dimensions uniform in 1 … 100 (eight
+/// seeds), so only a caller who knows the chain can price it; without it (the overload above, and P = 1, whose walk
+/// has no collective) the walk is not priced. @throws llc::Error as above, or for a level of fewer than 1 or more
+/// than n − 1 nodes.
+[[nodiscard]] Expr matrix_chain(
+    int P, std::int64_t n, std::int64_t r, const Profile& profile, std::span<const std::int64_t> walk_levels);
+
+/// The nodes per level, root first, of the optimal tree that a parenthesisation such as matrix_chain's
+/// "((A1(A2A3))A4)" writes ({1, 1} there): what matrix_chain's walk allreduces at each level. @throws llc::Error for
+/// unbalanced parentheses.
+[[nodiscard]] std::vector<std::int64_t> matrix_chain_walk_levels(std::string_view parenthesization);
 
 /// The r in 1 … ⌈n/P⌉ that matrix_chain(P, n, r, profile) prices lowest (the smallest such r on a tie).
 [[nodiscard]] std::int64_t matrix_chain_best_r(int P, std::int64_t n, const Profile& profile);
