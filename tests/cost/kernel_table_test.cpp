@@ -1,5 +1,7 @@
 // The shared per-size kernel helpers: the profile keys, the table read back from a Profile, the interpolation in
 // log2 of the size, and the probes' timing and input values.
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <set>
 
@@ -87,6 +89,39 @@ TEST(KernelTimingTest, median_of_a_call_that_takes_a_known_time) {
     const double t = llc::cost::median_seconds_per_call(true, wait_1ms);
     EXPECT_GE(t, 1e-3);
     EXPECT_LT(t, 50e-3);
+}
+
+TEST(KernelTimingTest, settled_is_a_spread_of_at_most_two_percent_of_the_smallest) {
+    using llc::cost::settled;
+    EXPECT_TRUE(settled({1.00, 1.01, 1.019}));
+    EXPECT_TRUE(settled({2.0, 2.0, 2.0}));
+    EXPECT_FALSE(settled({1.00, 1.03, 1.01}));   // 3 %
+    EXPECT_FALSE(settled({1.02, 0.99, 1.005}));  // the smallest is not first: 3.0 %
+    EXPECT_FALSE(settled({1.0, 2.0, 1.0}));
+}
+
+TEST(KernelTimingTest, a_quick_probe_takes_five_samples_unless_its_first_three_are_settled) {
+    // The most calls of three tries: a loaded machine may stretch a warm-up past a third of the budget, and the probe
+    // then takes one sample.
+    const auto most_calls = [](bool quick, auto micros) {
+        int most = 0;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            int calls = 0;
+            const auto body = [&] {
+                const auto wait = std::chrono::microseconds(micros(calls++));
+                const auto start = std::chrono::steady_clock::now();
+                while (std::chrono::steady_clock::now() - start < wait) {
+                }
+            };
+            (void)llc::cost::median_seconds_per_call(quick, body);
+            most = std::max(most, calls);
+        }
+        return most;
+    };
+    // Calls alternating 1 ms and 3 ms never settle: the warm-up and five samples, as before the early stop.
+    EXPECT_EQ(most_calls(true, [](int call) { return call % 2 == 0 ? 1000 : 3000; }), 6);
+    // A full probe never stops early: the warm-up and nine samples of a steady 1 ms call (budget 1.5 s).
+    EXPECT_EQ(most_calls(false, [](int) { return 1000; }), 10);
 }
 
 TEST(KernelTableTest, by_footprint_reads_between_the_cache_and_the_memory_tables) {

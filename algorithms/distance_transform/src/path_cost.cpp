@@ -239,16 +239,22 @@ std::vector<cost::KernelProbe> path_kernel_probes() {
         const std::string in_cache = blue ? names::path_sweep_blue : names::path_sweep;
         const std::string in_memory = blue ? names::path_memory_blue : names::path_memory;
         for (int j = 3; j <= 11; ++j) {
+            // Alone on the node at whole rows only (2^11 = path_probe_width): a one-processor run, the only one that
+            // reads the solo constants, is priced at whole rows whatever its width (sweep()), so the solo sizes below
+            // were never read (64 calls of a quick calibration, ~8 % of its kernel CPU seconds, loaded --verbose).
+            const auto solo = [&](const std::string& table) {
+                return j == 11 ? cost::kernel_size_key(cost::solo_kernel_name(table), j) : std::string{};
+            };
             probes.push_back(
                 {cost::kernel_size_key(in_cache, j),
                  "pixel of a path-planning " + colour + " sweep in segments of 2^" + std::to_string(j) + " columns",
                  [j, blue](bool quick) { return path_probe(quick, j, blue); },
-                 cost::kernel_size_key(cost::solo_kernel_name(in_cache), j)});
+                 solo(in_cache)});
             probes.push_back({cost::kernel_size_key(in_memory, j),
                               "pixel of a path-planning " + colour + " sweep in segments of 2^" + std::to_string(j) +
                                   " columns on a 64 MiB map (beyond the caches)",
                               [j, blue](bool quick) { return path_probe(quick, j, blue, 2048); },
-                              cost::kernel_size_key(cost::solo_kernel_name(in_memory), j)});
+                              solo(in_memory)});
         }
     }
     return probes;

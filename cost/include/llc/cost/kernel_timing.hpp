@@ -21,7 +21,24 @@ namespace llc::cost {
 /// faults once an earlier call or probe has grown the heap); the warm-up doubled the time of the contour line runs at
 /// 2^12, the longest probes of a quick calibration. The median (of two: their mean), as llc-validate takes the median
 /// of what it measures: taking the lower median made every probe the faster of its samples, and the constants ran low.
+/// A quick probe whose first three samples are settled stops there (quick_settled_samples).
 inline constexpr double quick_single_call_seconds = 1.0;
+
+/// A quick probe stops after this many samples when they are settled (below). The median of the five it would take
+/// lies between the first three's smallest and largest (two more values move the third smallest of five no further
+/// than that), so stopping moves the probe's value by at most their spread. Most of a quick calibration's ~300 probes
+/// take five samples of 1–30 ms after the warm-up, and its kernel rounds are most of its time.
+inline constexpr std::size_t quick_settled_samples = 3;
+/// Relative spread (max − min) / min of the first samples under which a quick probe stops (quick_settled_samples):
+/// below the two rounds' usual difference (1–8 % side by side), so stopping moves no constant by more than the rounds
+/// already do.
+inline constexpr double quick_settled_spread = 0.02;
+
+/// Whether `seconds` lie within quick_settled_spread of their smallest.
+inline bool settled(const std::vector<double>& seconds) {
+    const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
+    return *hi - *lo <= quick_settled_spread * *lo;
+}
 
 template <class Body>
 double median_seconds_per_call(bool quick, Body&& body) {
@@ -46,6 +63,9 @@ double median_seconds_per_call(bool quick, Body&& body) {
             body();
         }
         seconds.push_back((clock_seconds() - t0) / static_cast<double>(calls));
+        if (quick && seconds.size() == quick_settled_samples && settled(seconds)) {
+            break;
+        }
     }
     std::sort(seconds.begin(), seconds.end());
     const std::size_t m = seconds.size();
