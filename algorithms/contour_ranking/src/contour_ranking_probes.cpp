@@ -154,12 +154,13 @@ double trace_rank_cut_probe(bool quick, int e) {
     return t / static_cast<double>(std::max<std::size_t>(map.states().size(), 1));
 }
 
-/// The walk ladder's sides: 2^(11 + k/4), k = 0 … 4, rounded. None is a validated side (640 … 3584, the test in
-/// tests/contour_ranking checks it): the ladder times a kernel of the ranking, not a validated input.
-constexpr std::array<std::int64_t, 5> kWalkSides = {2048, 2435, 2896, 3444, 4096};
+/// The walk ladder's sides: 2^11, 2^11.5, 2^11.75 and 2^12, rounded (the step is looked for where the whole runs
+/// straddle it). None is a validated side (640 … 3584, the test in tests/contour_ranking checks it): the ladder times a
+/// kernel of the ranking, not a validated input.
+constexpr std::array<std::int64_t, 4> kWalkSides = {2048, 2896, 3444, 4096};
 
 /// Lines the walk ladder walks a side: neighbouring lines, one after the other, as find_segments meets their starts.
-constexpr std::int64_t kWalkLines = 32;
+constexpr std::int64_t kWalkLines = 16;
 
 /// Seconds per step of step 1's walk (find_segments) on a side × side block of lines 16 pixels apart, successor NE
 /// (one row up, one column right, as the paper's diagonal lines): from each line's start, follow the successor array
@@ -296,8 +297,8 @@ std::vector<cost::KernelProbe> kernel_probes() {
     }
     // The walk ladder: where between 2^11 and 2^12 the walks' per-step cost steps (the whole-run probes straddle it);
     // a kernel of the run, not a whole run. Side by side only (the cost function reads its shape, not its level), in a
-    // quick calibration's last round only: 32 walks of up to a side each, ~0.2–0.4 µs a step on the quiet VM (the 6.25
-    // % runs' price per edge pixel), so ~20–40 ms a call at 4096 (loaded: 0.25–0.5 s a rung with set-up).
+    // quick calibration's last round only: 16 walks of up to a side each, ~0.2–0.4 µs a step on the quiet VM (the
+    // 6.25 % runs' price per edge pixel): ~10–20 ms a call at 4096, ~0.15 s a rung (the quick budget), four rungs.
     for (const std::int64_t side : kWalkSides) {
         probes.push_back({names::walk_key(side),
                           "step of a walk along lines 16 apart (successor and result arrays), " + std::to_string(side) +
