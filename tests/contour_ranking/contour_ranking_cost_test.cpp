@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -216,6 +217,50 @@ TEST(ContourRankCost, DenseLinesArePricedAtTheWalkLengthTheRestAtTheBlocksSide) 
             EXPECT_NEAR(price(1, 2048, two), price(1, 2048, square), 1e-12)
                 << density << ' ' << llc::to_string(pattern);
         }
+    }
+}
+
+TEST(ContourRankCost, TheWalkLadderPlacesTheCacheStepBetweenTheProbesAt2To11And2To12) {
+    // Every per-size constant at 2^11 and three times dearer at 2^12. A walk ladder flat up to 3444 that doubles at
+    // 4096 puts the step above 3444: a side up to 3444 is priced at the 2^11 constants (as a profile that has only
+    // them), 3800 (log2 11.89) the part of the way from 2^11 to 2^12 the ladder rises between 3444 and 4096 there.
+    // Without a ladder, or with one that does not rise from 2048 to 4096, the tables read on a line in log2 of the
+    // side, as before: 3000 (log2 11.55) more than half-way toward 2^12.
+    const std::set<std::string> sized = {
+        "cr.pixel.2^10", "cr.edge.2^10", "cr.quarter_edge.2^10", "cr.sparse_edge.2^10"};
+    cost::Profile line = profile(1e-5, 1e-5, sized);
+    cost::Profile below = profile(1e-5, 1e-5, sized);
+    for (const auto& [key, seconds] : {std::pair{"cr.pixel", 1e-9},
+                                       std::pair{"cr.edge", 2e-9},
+                                       std::pair{"cr.quarter_edge", 4e-9},
+                                       std::pair{"cr.sparse_edge", 8e-9}}) {
+        line.set_kernel(cost::kernel_size_key(key, 11), {seconds, "pixel"});
+        line.set_kernel(cost::kernel_size_key(key, 12), {3 * seconds, "pixel"});
+        below.set_kernel(cost::kernel_size_key(key, 11), {seconds, "pixel"});
+    }
+    cost::Profile stepped = line;
+    cost::Profile flat = line;
+    for (const auto& [side, seconds] :
+         {std::pair{2048, 1e-9}, {2435, 1e-9}, {2896, 1e-9}, {3444, 1e-9}, {4096, 2e-9}}) {
+        stepped.set_kernel("cr.walk." + std::to_string(side), {seconds, "step"});
+        flat.set_kernel("cr.walk." + std::to_string(side), {1e-9, "step"});
+    }
+    const auto model = cost::make_model("ccm", line);
+    for (const double density : {1.0, 0.25, 0.05}) {
+        const auto price = [&](std::int64_t n, const cost::Profile& p) {
+            return cost::predict(cost::contour_rank(1, n, n, density, ContourPattern::one_level_direct, p), *model);
+        };
+        for (const std::int64_t n : {2200, 3000, 3444}) {
+            EXPECT_NEAR(price(n, stepped), price(n, below), 1e-12 * price(n, below)) << density << ' ' << n;
+        }
+        const double t = (std::log2(3800.0) - std::log2(3444.0)) / (12.0 - std::log2(3444.0));
+        const double at_3800 =
+            price(3800, below) + t * (price(3800, line) - price(3800, below)) / ((std::log2(3800.0) - 11.0) / 1.0);
+        EXPECT_NEAR(price(3800, stepped), at_3800, 1e-9 * at_3800) << density;
+        EXPECT_GT(price(3000, line), 1.5 * price(3000, below)) << density;
+        EXPECT_DOUBLE_EQ(price(3000, flat), price(3000, line)) << density;
+        EXPECT_DOUBLE_EQ(price(4096, stepped), price(4096, line)) << density;
+        EXPECT_DOUBLE_EQ(price(2048, stepped), price(2048, line)) << density;
     }
 }
 

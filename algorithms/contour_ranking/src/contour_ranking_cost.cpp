@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
+#include <map>
 #include <numbers>
 #include <numeric>
 #include <string>
@@ -93,14 +95,57 @@ Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double d
                           {Expr::weighted_division(names::division, P, weights, std::move(tasks), bytes), merge});
 }
 
+/// The walk ladder's seconds per step by side ("cr.walk.<side>", llc-probe): empty when the profile has none (made
+/// before the ladder).
+std::map<double, double> walk_ladder(const Profile& profile) {
+    const std::string prefix = std::string(names::walk) + ".";
+    std::map<double, double> ladder;
+    for (const auto& [key, constant] : profile.kernels()) {
+        if (key.starts_with(prefix) && key.find_first_not_of("0123456789", prefix.size()) == std::string::npos &&
+            key.size() > prefix.size()) {
+            ladder[std::stod(key.substr(prefix.size()))] = constant.seconds_per_unit;
+        }
+    }
+    return ladder;
+}
+
+/// Seconds per unit at `side` of one of the ranking's whole-run tables. Between the table's 2^11 and 2^12 sizes, where
+/// the walks' cache step lies that those two probes straddle, the price moves from the one to the other as the walk
+/// ladder's per-step cost moves between its own 2^11 and 2^12 rungs (its shape in log2 of the side: a step where the
+/// ladder steps, a slope where it slopes); elsewhere, and without a ladder that rises from 2^11 to 2^12, linear in
+/// log2 of the side (kernel_per_unit). Read on a line instead, the step at ~3600–4000 was spread over the sides below
+/// it: the 2560² and 3584² maps were priced 13–55 % high at p = 1 (quiet 20:23 recording).
+double run_per_unit(const KernelSizeTable& table, double side, const std::map<double, double>& ladder) {
+    const double low_side = std::ldexp(1.0, 11);
+    const double high_side = std::ldexp(1.0, 12);
+    const auto low = ladder.find(low_side);
+    const auto high = ladder.find(high_side);
+    if (!(side > low_side && side < high_side) || low == ladder.end() || high == ladder.end() || !table.contains(11) ||
+        !table.contains(12) || !(high->second > low->second)) {
+        return kernel_per_unit(table, side, 0.0);
+    }
+    std::map<double, double> by_log;  // the ladder in log2 of the side, read as kernel_per_unit reads a table
+    for (const auto& [s, seconds] : ladder) {
+        by_log[std::log2(s)] = seconds;
+    }
+    auto above = by_log.lower_bound(std::log2(side));
+    auto below = std::prev(above);
+    const double t = (std::log2(side) - below->first) / (above->first - below->first);
+    const double step = below->second + t * (above->second - below->second);
+    const double w = std::clamp((step - low->second) / (high->second - low->second), 0.0, 1.0);
+    return table.at(11) + w * (table.at(12) - table.at(11));
+}
+
 /// Seconds of local work priced per unit from per-size kernel tables ("<kernel>.2^e", e = log2 of the side of a
 /// square block of `pixels` pixels; the solo constants at P = 1): the sum of units·τ over `terms`.
+/// `ladder`: the walk ladder, for the ranking's whole-run tables (run_per_unit); none for the tracing's.
 /// @throws llc::Error (missing_kernel_message, naming `function` and the key) when a table is missing.
 double local_seconds(const char* function,
                      std::initializer_list<std::pair<const char*, double>> terms,
                      double pixels,
                      int P,
-                     const Profile& profile) {
+                     const Profile& profile,
+                     const std::map<double, double>& ladder = {}) {
     const double side = std::sqrt(std::max(1.0, pixels));
     double seconds = 0.0;
     for (const auto& [kernel, units] : terms) {
@@ -110,7 +155,7 @@ double local_seconds(const char* function,
         } catch (const Error&) {
             throw Error(missing_kernel_message(function, std::string(kernel) + ".2^e"));
         }
-        seconds += units * kernel_per_unit(table, side, 0.0);
+        seconds += units * run_per_unit(table, side, ladder);
     }
     return seconds;
 }
@@ -120,7 +165,7 @@ double local_seconds(const char* function,
 /// whole run's table `run` (seconds per pixel of a run of such lines) less cr.pixel's (the run without edge pixels,
 /// measured once a size and shared by the three line spacings), per edge pixel; from `on_top` (the difference an older
 /// llc-probe took itself) when the profile has no `run` table. At least a thousandth of the whole run, as the probes
-/// took it: noise must not make the difference zero or negative.
+/// took it: noise must not make the difference zero or negative. Read at `side` along the walk ladder (run_per_unit).
 /// @throws llc::Error (missing_kernel_message, naming `function`, `run`, what llc-probe writes now, and
 /// `on_top`) when neither table is there.
 double edge_seconds(const char* function,
@@ -129,7 +174,8 @@ double edge_seconds(const char* function,
                     double density,
                     double side,
                     int P,
-                    const Profile& profile) {
+                    const Profile& profile,
+                    const std::map<double, double>& ladder) {
     KernelSizeTable table;
     try {
         const KernelSizeTable runs = kernel_size_table(profile, run, P);
@@ -146,7 +192,7 @@ double edge_seconds(const char* function,
                         on_top + ".2^e')");
         }
     }
-    return kernel_per_unit(table, side, 0.0);
+    return run_per_unit(table, side, ladder);
 }
 
 /// The shares of an edge pixel of the paper's lines at `density` priced at the dense (cr.edge, lines 1 apart), quarter
@@ -266,13 +312,14 @@ Expr contour_rank(int P,
     const double side = std::sqrt(std::max(1.0, pixels));
     const double walk = walk_side(P, width, height);
     // All three spacings' prices are required, whatever the shares: a profile that lacks one is not priced.
+    const std::map<double, double> ladder = walk_ladder(profile);
     const double local_work =
-        local_seconds(name, {{names::pixel, pixels}}, pixels, P, profile) +
-        edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, walk, P, profile) +
+        local_seconds(name, {{names::pixel, pixels}}, pixels, P, profile, ladder) +
+        edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, walk, P, profile, ladder) +
         edges * shares.quarter *
-            edge_seconds(name, names::quarter_run, names::quarter_edge, kQuarterDensity, side, P, profile) +
+            edge_seconds(name, names::quarter_run, names::quarter_edge, kQuarterDensity, side, P, profile, ladder) +
         edges * shares.sparse *
-            edge_seconds(name, names::sparse_run, names::sparse_edge, kSparseDensity, side, P, profile);
+            edge_seconds(name, names::sparse_run, names::sparse_edge, kSparseDensity, side, P, profile, ladder);
     // Every processor ranks its block, then the merge's first collective waits for the slowest (cost/lockstep.hpp).
     const Expr local = Expr::compute(names::local, lockstep_seconds(profile, P, local_work));
     // Validation's exchange of the blocks' borders (one byte a pixel) and the verdict; at P = 1 too, as the code runs

@@ -14,6 +14,9 @@
 //   between 1 and 16 (the 25 % maps were priced 20–45 % high when interpolated between the other two);
 // - cr.merge: seconds per segment of one merge of boundary lists and its backward resolution, on chains of four
 //   segments given in shuffled order, as lists of adjacent regions link up.
+// - cr.walk.<side> (the walk ladder, sides 2048 … 4096): seconds per step of step 1's walk along lines 16 apart, the
+//   place of the walks' cache step between the whole-run probes at 2^11 and 2^12 (the cost function reads the
+//   whole-run tables between those two sizes along the ladder's shape).
 // - tr.pixel.2^e: seconds per pixel of a one-processor trace_contours of a
 //   2^e × 2^e image without foreground;
 // - tr.state.2^e: seconds per border state on top of that, from the random blob image (llc::random_blob_image, the
@@ -24,7 +27,9 @@
 //   and a one-processor run, where every border is a cycle, skips.
 // The per-size constants are measured alone on the node too (the one-processor run's prices).
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -149,6 +154,58 @@ double trace_rank_cut_probe(bool quick, int e) {
     return t / static_cast<double>(std::max<std::size_t>(map.states().size(), 1));
 }
 
+/// The walk ladder's sides: 2^11, 2^11.5, 2^11.75 and 2^12, rounded (the step is looked for where the whole runs
+/// straddle it). None is a validated side (640 … 3584, the test in tests/contour_ranking checks it): the ladder times a
+/// kernel of the ranking, not a validated input.
+constexpr std::array<std::int64_t, 4> kWalkSides = {2048, 2896, 3444, 4096};
+
+/// Lines the walk ladder walks a side: neighbouring lines, one after the other, as find_segments meets their starts.
+constexpr std::int64_t kWalkLines = 16;
+
+/// Seconds per step of step 1's walk (find_segments) on a side × side block of lines 16 pixels apart, successor NE
+/// (one row up, one column right, as the paper's diagonal lines): from each line's start, follow the successor array
+/// (8 B a pixel, the PixelView's), recording the path, then mark every node of the path in the result array (16 B a
+/// pixel). Both arrays are side × side, as the run's, so a step's stride (a row) and what one walk touches before the
+/// next, neighbouring walk reuses it are the run's. Only kWalkLines neighbouring lines are walked, the longest (from
+/// the left column's lowest starts, as the run's row-major scan meets them): the rest of the run (validation, the
+/// cycles' ranking, resolution) is not timed, and the cost function reads the ladder's shape, not its level. Only
+/// those lines' entries are written (and their pages touched) before timing.
+double walk_probe(bool quick, std::int64_t side) {
+    const auto n = static_cast<std::size_t>(side * side);
+    const auto next = std::make_unique_for_overwrite<std::int64_t[]>(n);
+    const auto result = std::make_unique_for_overwrite<ContourRank[]>(n);
+    std::vector<std::int64_t> starts;
+    for (std::int64_t r = (side - 1) / 16 * 16; r >= 0 && std::ssize(starts) < kWalkLines; r -= 16) {
+        starts.insert(starts.begin(), r * side);  // (r, 0): lines with (row + column) % 16 == 0
+    }
+    for (const std::int64_t start : starts) {
+        for (std::int64_t r = start / side, c = 0; r >= 0 && c < side; --r, ++c) {
+            const auto i = static_cast<std::size_t>(r * side + c);
+            next[i] = r > 0 && c + 1 < side ? (r - 1) * side + c + 1 : kNone;
+            result[i] = {};
+        }
+    }
+    std::vector<std::int64_t> path;
+    path.reserve(static_cast<std::size_t>(side));
+    std::int64_t steps = 0;
+    const double t = cost::median_seconds_per_call(quick, [&] {
+        steps = 0;
+        for (const std::int64_t start : starts) {
+            path.clear();
+            for (std::int64_t i = start; i != kNone; i = next[static_cast<std::size_t>(i)]) {
+                path.push_back(i);
+            }
+            for (const std::int64_t i : path) {
+                result[static_cast<std::size_t>(i)].head = start;
+            }
+            steps += static_cast<std::int64_t>(path.size());
+        }
+    });
+    volatile std::int64_t keep = result[static_cast<std::size_t>(starts.back())].head;  // the marks are used
+    (void)keep;
+    return t / static_cast<double>(std::max<std::int64_t>(steps, 1));
+}
+
 double merge_probe(bool quick) {
     constexpr std::int64_t segments = 1 << 14;
     std::vector<Segment> lists;
@@ -237,6 +294,17 @@ std::vector<cost::KernelProbe> kernel_probes() {
         if (probe.name.starts_with("tr.")) {  // the tracing probes' blob images
             probe.seed = blob_probe_seed;
         }
+    }
+    // The walk ladder: where between 2^11 and 2^12 the walks' per-step cost steps (the whole-run probes straddle it);
+    // a kernel of the run, not a whole run. Side by side only (the cost function reads its shape, not its level), in a
+    // quick calibration's last round only: 16 walks of up to a side each, ~0.2–0.4 µs a step on the quiet VM (the
+    // 6.25 % runs' price per edge pixel): ~10–20 ms a call at 4096, ~0.15 s a rung (the quick budget), four rungs.
+    for (const std::int64_t side : kWalkSides) {
+        probes.push_back({names::walk_key(side),
+                          "step of a walk along lines 16 apart (successor and result arrays), " + std::to_string(side) +
+                              " × " + std::to_string(side) + " block",
+                          [side](bool quick) { return walk_probe(quick, side); }});
+        probes.back().quick_one_round = true;
     }
     probes.push_back({names::merge, "segment of a merge of boundary lists and its backward resolution", merge_probe});
     return probes;

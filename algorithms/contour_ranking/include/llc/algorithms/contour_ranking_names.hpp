@@ -4,6 +4,9 @@
 /// read, and the superstep labels its implementation records (llc::Label) and its cost expressions price. Declared
 /// once here; the probes, the cost functions, the implementation and the card use these constants, never the strings.
 
+#include <cstdint>
+#include <string>
+
 namespace llc::names::contour_ranking {
 
 // Kernel keys: written by the probes (llc-probe, "<key>.2^e" by the side 2^e of the block, and "<key>_solo.2^e"
@@ -21,6 +24,16 @@ inline constexpr const char* edge = "cr.edge";                  ///< per edge pi
 inline constexpr const char* quarter_edge = "cr.quarter_edge";  ///< per edge pixel on top, lines 4 apart (25 %)
 inline constexpr const char* sparse_edge = "cr.sparse_edge";    ///< per edge pixel on top, lines 16 apart (6.25 %)
 inline constexpr const char* merge = "cr.merge";  ///< per segment of a merge of boundary lists (one key, no sizes)
+/// The walk's cache step, found by a probe rather than assumed: seconds per step of step 1's walk along lines 16
+/// pixels apart (the successor array and the result array of a side × side block, one row a step), written as
+/// "cr.walk.<side>" (walk_key) at a ladder of sides from 2^11 to 2^12 that no validation case runs. The cost function
+/// reads the ranking's whole-run tables between their 2^11 and 2^12 sizes along this ladder's shape, not on a line in
+/// log2 of the side: where the ladder steps is where the runs step.
+inline constexpr const char* walk = "cr.walk";
+/// The key of the walk ladder's rung at `side`: "cr.walk.<side>".
+inline std::string walk_key(std::int64_t side) {
+    return std::string(walk) + "." + std::to_string(side);
+}
 inline constexpr const char* trace_pixel = "tr.pixel";  ///< per pixel of trace_contours on an empty image
 inline constexpr const char* trace_state = "tr.state";  ///< per border state of trace_contours on top
 inline constexpr const char* trace_rank = "tr.rank";    ///< per border state of contour_rank of a BorderMap
