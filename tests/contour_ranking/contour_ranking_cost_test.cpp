@@ -187,24 +187,24 @@ TEST(ContourRankCost, TheLinesWholeRunsArePricedLessTheRunWithoutEdgePixels) {
                 1e-15);
 }
 
-TEST(ContourRankCost, DenseLinesArePricedAtTheWalkLengthTheRestAtTheBlocksSide) {
+TEST(ContourRankCost, EveryLineIsPricedAtTheBlocksSide) {
     // Every per-size constant at two sides, 2^9 and 2^11, five times dearer at 2^11 (log-linear between). P = 2 on
-    // 1024²: row strips of 512 × 1024. The dense lines' walks are 512 long: their price is read at 2^9; the edge-free
-    // pixels and the quarter and sparse lines' prices at the strip's side √(512 · 1024) = 2^9.5, a quarter of the way.
-    // The same prices from one-size tables holding those values must agree (read at √pixels, the strips' dense walks
-    // would cost twice as much: 2^9.5). P = 1 on 2048² (a square walks its side): every price at 2^11.
+    // 1024²: row strips of 512 × 1024, every price (edge-free pixels, dense, quarter and sparse lines) read at the
+    // strip's side √(512 · 1024) = 2^9.5, a quarter of the way: the same prices from one-size tables holding twice the
+    // 2^9 values must agree. (Read at the dense walks' length, 512, the dense price would be the 2^9 one.) P = 1 on
+    // 2048²: every price at 2^11.
     const std::set<std::string> sized = {
         "cr.pixel.2^10", "cr.edge.2^10", "cr.quarter_edge.2^10", "cr.sparse_edge.2^10"};
     cost::Profile two = profile(1e-5, 1e-5, sized);
     cost::Profile strip = profile(1e-5, 1e-5, sized);
     cost::Profile square = profile(1e-5, 1e-5, sized);
-    for (const auto& [key, cheap, at_walk] : {std::tuple{"cr.pixel", 1e-9, false},
-                                              std::tuple{"cr.edge", 2e-9, true},
-                                              std::tuple{"cr.quarter_edge", 4e-9, false},
-                                              std::tuple{"cr.sparse_edge", 8e-9, false}}) {
+    for (const auto& [key, cheap] : {std::pair{"cr.pixel", 1e-9},
+                                     std::pair{"cr.edge", 2e-9},
+                                     std::pair{"cr.quarter_edge", 4e-9},
+                                     std::pair{"cr.sparse_edge", 8e-9}}) {
         two.set_kernel(cost::kernel_size_key(key, 9), {cheap, "pixel"});
         two.set_kernel(cost::kernel_size_key(key, 11), {5 * cheap, "pixel"});
-        strip.set_kernel(cost::kernel_size_key(key, 10), {at_walk ? cheap : 2 * cheap, "pixel"});
+        strip.set_kernel(cost::kernel_size_key(key, 10), {2 * cheap, "pixel"});
         square.set_kernel(cost::kernel_size_key(key, 10), {5 * cheap, "pixel"});
     }
     const auto model = cost::make_model("ccm", two);

@@ -229,19 +229,6 @@ double largest_block_pixels(int P, std::int64_t width, std::int64_t height) {
     return static_cast<double>(largest_block(P, width, height).size());
 }
 
-/// The side at which the dense lines' walks are priced: the length of the longest diagonal walk in the block,
-/// min(rows, cols). Along lines side by side eight neighbouring walks share every cache line and page of the per-pixel
-/// arrays, and a walk reuses what its neighbour brought in only while the lines and pages of one walk stay cached: the
-/// price follows the walk's length, not the block's pixel count (the one-processor step between sides 3584 and ~3968
-/// follows the side too). A square block (P = 1, P = 4^k) walks its side, √pixels as before; a row strip of P = 2
-/// (n/2 × n) walks n/2. Priced at √pixels, P = 2's strips were priced 20–48 % high at 1536²–3584² (quiet 17:20
-/// recording: 2.4–2.7× faster than P = 1). Lines 4 and 16 apart share few or no cache lines between walks: their
-/// prices stay at √pixels (read at the walk, the 25 % maps were priced 30–45 % low at 640²–1280², P = 2).
-double walk_side(int P, std::int64_t width, std::int64_t height) {
-    const PixelBlock block = largest_block(P, width, height);
-    return static_cast<double>(std::max<std::int64_t>(1, std::min(block.rows, block.cols)));
-}
-
 /// Bytes of the allgatherv of every block's perimeter, one byte a pixel (validation's, and tracing's halo).
 double perimeters_bytes(int P, std::int64_t width, std::int64_t height) {
     const PixelBlock block = block_of(0, P, width, height);
@@ -310,12 +297,11 @@ Expr contour_rank(int P,
     const double edges = pixels * edge_density;
     const EdgeShares shares = edge_shares(edge_density);
     const double side = std::sqrt(std::max(1.0, pixels));
-    const double walk = walk_side(P, width, height);
     // All three spacings' prices are required, whatever the shares: a profile that lacks one is not priced.
     const std::map<double, double> ladder = walk_ladder(profile);
     const double local_work =
         local_seconds(name, {{names::pixel, pixels}}, pixels, P, profile, ladder) +
-        edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, walk, P, profile, ladder) +
+        edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, side, P, profile, ladder) +
         edges * shares.quarter *
             edge_seconds(name, names::quarter_run, names::quarter_edge, kQuarterDensity, side, P, profile, ladder) +
         edges * shares.sparse *
