@@ -25,9 +25,6 @@ struct KernelProbe {
     /// `quick` asks for a measurement of a few seconds at most.
     std::function<double(bool quick)> measure;
     std::string solo_name{};  ///< key of the time alone on the node; empty: not measured alone
-    /// What runs alone, when it is not one processor's share of a P-processor run (empty: `measure`). symv's product
-    /// at P = 1 reads other rows, in other segments, than one rank's share at P = 2 does.
-    std::function<double(bool quick)> measure_alone{};
     /// Measured only by a full calibration (not `llc-probe --quick`): the largest sizes, whose probes take about a
     /// second each (a quick profile prices them with the constant of the largest size it has).
     bool full_only = false;
@@ -43,6 +40,10 @@ struct KernelProbe {
     /// None of that card's cases validates that size (tests/tools/calibration_disjoint_test.cpp).
     std::string whole_run_of{};
     std::int64_t whole_run_size = 0;
+    /// What runs alone, when it is not one processor's share of a P-processor run (empty: `measure`): symv's product
+    /// at P = 1 reads other rows, in other segments, than one rank's share at P = 2 does. Last, as the probes list
+    /// the fields above in order.
+    std::function<double(bool quick)> measure_alone{};
 };
 
 }  // namespace llc::cost
