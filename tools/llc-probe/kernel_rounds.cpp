@@ -83,7 +83,8 @@ std::string run_kernel_round(const std::vector<cost::KernelProbe>& probes,
         try {
             const double wall = MPI_Wtime();
             const double cpu = thread_cpu_seconds();
-            const double v = probes[i].measure(s.quick);
+            const double v =
+                solo && probes[i].measure_alone ? probes[i].measure_alone(s.quick) : probes[i].measure(s.quick);
             times.push_back({key, round, MPI_Wtime() - wall, thread_cpu_seconds() - cpu});
             if (!std::isfinite(v) || v < 0.0) {
                 failure = key + " returned " + std::to_string(v);

@@ -1,7 +1,7 @@
 // Validation cases of the symmetric matrix–vector product (algorithms/symv): the generated symmetric matrix (input.hpp)
 // built once (the operator a Lanczos or CG run reuses), one timed product y = Ax per run(), overlapped shifts, priced
 // by llc::cost::symv: "symv" with the reflection mapping (the algorithm), "symv-standard" with the standard one (the
-// article's §2 algorithm, priced with the "symv.row" constants, which no other case reads).
+// article's §2 algorithm, priced with the "symv.row_share" constants, which no other case reads).
 #include <memory>
 #include <string>
 #include <utility>

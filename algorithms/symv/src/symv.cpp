@@ -261,66 +261,18 @@ std::vector<T> gather_vector(Group& g, const SymvLayout& layout, std::span<const
 
 namespace {
 
-/// Where one row block of this rank lies: its rows and where they start in the local vectors and in the matrix's
-/// local rows.
-struct LocalBlock {
-    int b;
-    std::int64_t begin;
-    std::int64_t end;
-    std::int64_t local;  ///< index of its first row among this rank's rows
-};
-
-std::vector<LocalBlock> local_blocks(const SymvLayout& layout, int q) {
-    std::vector<LocalBlock> blocks;
-    std::int64_t local = 0;
-    for (const int b : layout.blocks_of(q)) {
-        blocks.push_back({b, layout.block_begin(b), layout.block_begin(b + 1), local});
-        local += layout.block_size(b);
-    }
-    return blocks;
-}
-
-/// Reflection mapping. The busy part of step s of processor q: for each of its row blocks b and each block c < b of
-/// processor d = (q + s) mod P, one pass over A_{b,c} adds (A_{b,c})ᵀ X_b to `gamma` (d's partial sums, in d's local
-/// layout) and A_{b,c} X_c to `mine` (this rank's y', local layout). The article's phases fall out of c < b: in its
-/// phase 1 (q + s < P) only block w = 2P−1−q lies below both of d's blocks, in phase 2 both of q's blocks lie below
-/// block d and none below 2P−1−d, whose partial sum passes through.
+/// Reflection mapping, the busy part of step s: detail::symv::reflection_step on A's stored rows.
 template <class T>
 void add_step(const SymmetricMatrix<T>& A, std::span<const T> x, int d, std::span<T> gamma, std::span<T> mine) {
-    const SymvLayout& layout = A.layout();
-    const std::vector<LocalBlock> rows = local_blocks(layout, A.rank());
-    const std::vector<LocalBlock> cols = local_blocks(layout, d);
-    for (const LocalBlock& rb : rows) {
-        for (const LocalBlock& cb : cols) {
-            if (cb.b >= rb.b || cb.begin == cb.end) {
-                continue;
-            }
-            const std::int64_t len = cb.end - cb.begin;
-            T* g = gamma.data() + cb.local;
-            for (std::int64_t i = rb.begin; i < rb.end; ++i) {
-                const std::int64_t k = rb.local + (i - rb.begin);
-                const T* a = A.row(k).data() + cb.begin;
-                mine[static_cast<std::size_t>(k)] +=
-                    detail::symv::fused_row(a, len, x.data() + cb.begin, x[static_cast<std::size_t>(i)], g);
-            }
-        }
-    }
+    detail::symv::reflection_step<T>(
+        A.layout(), A.rank(), [&](std::int64_t k) { return A.row(k).data(); }, x, d, gamma, mine);
 }
 
-/// The diagonal blocks A_{b,b} of this rank: the full symmetric product from their stored lower halves (article [3]
-/// §3.2 leaves this implicit: the strict lower part gives both a row and a column contribution, the diagonal one).
+/// The diagonal blocks of this rank: detail::symv::reflection_diagonal on A's stored rows.
 template <class T>
 void add_diagonal(const SymmetricMatrix<T>& A, std::span<const T> x, std::span<T> mine) {
-    for (const LocalBlock& rb : local_blocks(A.layout(), A.rank())) {
-        T* g = mine.data() + rb.local;
-        for (std::int64_t i = rb.begin; i < rb.end; ++i) {
-            const std::int64_t k = rb.local + (i - rb.begin);
-            const T* a = A.row(k).data();
-            const T xi = x[static_cast<std::size_t>(i)];
-            const T row = detail::symv::fused_row(a + rb.begin, i - rb.begin, x.data() + rb.begin, xi, g);
-            mine[static_cast<std::size_t>(k)] += row + a[i] * xi;
-        }
-    }
+    detail::symv::reflection_diagonal<T>(
+        A.layout(), A.rank(), [&](std::int64_t k) { return A.row(k).data(); }, x, mine);
 }
 
 template <class T>
@@ -396,11 +348,8 @@ std::vector<T> standard_product(Group& g, const SymmetricMatrix<T>& A, std::span
     std::vector<T> mine(static_cast<std::size_t>(A.local_rows()), T{});
     std::vector<T> held(x_local.begin(), x_local.end());
     const auto compute = [&](int c) {
-        const std::int64_t begin = layout.block_begin(c);
-        const std::int64_t len = layout.block_size(c);
-        for (std::int64_t k = 0; k < A.local_rows(); ++k) {
-            mine[static_cast<std::size_t>(k)] += detail::symv::dot(A.row(k).data() + begin, len, held.data());
-        }
+        detail::symv::standard_step<T>(
+            layout, A.local_rows(), [&](std::int64_t k) { return A.row(k).data(); }, c, held, mine);
     };
     for (int s = 0; s < P; ++s) {
         const int c = (q + s) % P;

@@ -11,6 +11,8 @@
 #include <llc/cost/lockstep.hpp>
 #include <llc/error.hpp>
 
+#include "symv_kernels.hpp"
+
 namespace llc::cost {
 
 namespace {
@@ -123,11 +125,13 @@ Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bo
     const char* kernel = mapping == SymvMapping::reflection ? names::symv::entry : names::symv::row;
     // Throws (naming the key and the llc-probe that writes it) when the profile has no table: no fallback.
     const KernelSizeTable table = kernel_size_table(profile, kernel, P);  // alone on the node at P = 1
-    // The kernels were timed streaming a 2^e × 2^e block, call after call; a product streams all of a rank's entries,
-    // call after call, so whether they stay in cache is set by that footprint: read the table at the block of as many
-    // entries as the busiest rank holds.
+    // The kernels were timed on a rank's share of a product (its passes over its stored rows, call after call); a
+    // product streams all of a rank's entries, call after call, so whether they stay in cache is set by that
+    // footprint: read the table at the share of as many entries as the busiest rank holds (the probe at 2^e ran a
+    // share of (probe_side_scale · 2^e)² entries, symv_kernels.hpp).
     const double entries = busiest(P, [&](int q) { return static_cast<double>(layout.local_entries(q)); });
-    const double tau = kernel_per_unit(table, std::max(1.0, std::sqrt(entries)), 0.0);  // never empty: no fallback
+    const double side = std::max(1.0, std::sqrt(entries) / detail::symv::probe_side_scale);
+    const double tau = kernel_per_unit(table, side, 0.0);  // never empty: no fallback
     return mapping == SymvMapping::reflection ? reflection(layout, profile, tau, overlap)
                                               : standard(layout, profile, tau, overlap);
 }

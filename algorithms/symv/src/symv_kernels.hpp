@@ -3,6 +3,10 @@
 // code that runs).
 #include <cstdint>
 #include <cstring>
+#include <span>
+#include <vector>
+
+#include <llc/algorithms/symv.hpp>
 
 namespace llc::detail::symv {
 
@@ -69,6 +73,86 @@ inline T dot(const T* __restrict__ a, std::int64_t len, const T* __restrict__ x)
         s0 += a[j] * x[j];
     }
     return (s0 + s1) + (s2 + s3);
+}
+
+/// The kernel tables' sizes: the probe at 2^e runs a share of (probe_side_scale · 2^e)² entries, and cost::symv reads
+/// the table at √(the busiest rank's entries) / probe_side_scale. The scale keeps the probed products off the validated
+/// sizes (powers of two: at P = 2 a share of 2^2e entries is a product of 2^(e+1) rows) and between them, so the
+/// calibration never times a validated product (docs/validation.md).
+inline constexpr double probe_side_scale = 1.5;
+
+/// Where one row block of rank q lies: its rows and where they start among q's local rows.
+struct LocalBlock {
+    int b;
+    std::int64_t begin;
+    std::int64_t end;
+    std::int64_t local;  ///< index of its first row among the rank's rows
+};
+
+inline std::vector<LocalBlock> local_blocks(const SymvLayout& layout, int q) {
+    std::vector<LocalBlock> blocks;
+    std::int64_t local = 0;
+    for (const int b : layout.blocks_of(q)) {
+        blocks.push_back({b, layout.block_begin(b), layout.block_begin(b + 1), local});
+        local += layout.block_size(b);
+    }
+    return blocks;
+}
+
+/// Reflection mapping, the busy part of step s of processor q (`row(k)`: q's local row k as stored, a_{i,0…i}): for
+/// each of q's row blocks b and each block c < b of processor d = (q + s) mod P, one pass over A_{b,c} adds
+/// (A_{b,c})ᵀ X_b to `gamma` (d's partial sums, in d's local layout) and A_{b,c} X_c to `mine` (q's y', local layout).
+/// The article's phases fall out of c < b: in its phase 1 (q + s < P) only block w = 2P−1−q lies below both of d's
+/// blocks, in phase 2 both of q's blocks lie below block d and none below 2P−1−d, whose partial sum passes through.
+/// Shared by the product and its probes, so that the profile's constants time these passes over rows of this shape.
+template <class T, class Row>
+void reflection_step(
+    const SymvLayout& layout, int q, Row&& row, std::span<const T> x, int d, std::span<T> gamma, std::span<T> mine) {
+    const std::vector<LocalBlock> rows = local_blocks(layout, q);
+    const std::vector<LocalBlock> cols = local_blocks(layout, d);
+    for (const LocalBlock& rb : rows) {
+        for (const LocalBlock& cb : cols) {
+            if (cb.b >= rb.b || cb.begin == cb.end) {
+                continue;
+            }
+            const std::int64_t len = cb.end - cb.begin;
+            T* g = gamma.data() + cb.local;
+            for (std::int64_t i = rb.begin; i < rb.end; ++i) {
+                const std::int64_t k = rb.local + (i - rb.begin);
+                const T* a = row(k) + cb.begin;
+                mine[static_cast<std::size_t>(k)] +=
+                    fused_row(a, len, x.data() + cb.begin, x[static_cast<std::size_t>(i)], g);
+            }
+        }
+    }
+}
+
+/// The diagonal blocks A_{b,b} of rank q: the full symmetric product from their stored lower halves (article [3]
+/// §3.2 leaves this implicit: the strict lower part gives both a row and a column contribution, the diagonal one).
+template <class T, class Row>
+void reflection_diagonal(const SymvLayout& layout, int q, Row&& row, std::span<const T> x, std::span<T> mine) {
+    for (const LocalBlock& rb : local_blocks(layout, q)) {
+        T* g = mine.data() + rb.local;
+        for (std::int64_t i = rb.begin; i < rb.end; ++i) {
+            const std::int64_t k = rb.local + (i - rb.begin);
+            const T* a = row(k);
+            const T xi = x[static_cast<std::size_t>(i)];
+            const T r = fused_row(a + rb.begin, i - rb.begin, x.data() + rb.begin, xi, g);
+            mine[static_cast<std::size_t>(k)] += r + a[i] * xi;
+        }
+    }
+}
+
+/// Standard mapping, the busy part of a step of rank q (`rows` local rows, `row(k)`: a_{i,0…n−1}): its rows' block
+/// of columns c times `held` = X_c.
+template <class T, class Row>
+void standard_step(
+    const SymvLayout& layout, std::int64_t rows, Row&& row, int c, std::span<const T> held, std::span<T> mine) {
+    const std::int64_t begin = layout.block_begin(c);
+    const std::int64_t len = layout.block_size(c);
+    for (std::int64_t k = 0; k < rows; ++k) {
+        mine[static_cast<std::size_t>(k)] += dot(row(k) + begin, len, held.data());
+    }
 }
 
 }  // namespace llc::detail::symv

@@ -1,10 +1,23 @@
-// symv's kernel constants, by block size 2^e (the rows r = n/(2P) of a block of the reflection mapping, n/P of the
-// standard one): seconds per off-diagonal packed entry of the fused row-and-column pass ("symv.entry", two
-// multiply-adds) and per entry of the standard algorithm's row product ("symv.row", one). Measured on an r × r block
-// stored as r separate rows, as the product reads it: small blocks stay in cache, large ones stream from memory.
+// symv's kernel constants, by size 2^e: seconds per off-diagonal packed entry of the reflection product's fused
+// row-and-column passes ("symv.entry", two multiply-adds) and per entry of the standard product's row products
+// ("symv.row", one). Each probe runs what a rank runs: the product's own passes (symv_kernels.hpp) over a rank's rows
+// of a symv layout, stored as the matrix stores them, without the communication. Side by side, at P = the ranks of
+// the calibration, each rank runs its own share (rank q of P), so every rank streams its rows at once; alone
+// (`measure_alone`, the "_solo" keys), rank 0 runs a one-processor product.
+//
+// Why not a contiguous r × r block, as these probes timed before: a product reads each block A_{b,c} as segments of
+// r = n/(2P) entries, one per stored row, with the rest of the row between them (a packed row i holds i + 1 entries),
+// so the hardware prefetch restarts at every segment. Alone, on the loaded machine (thread CPU time), 2^24 entries
+// read as 2^12 segments of 2^12 took 0.95 ns an entry when the rows were 2^12 long, 1.09 when 2^13 and 1.14 when 2^14;
+// as 2^13 segments of 2^11: 0.89, 1.16, 1.28. Rank 1's share of the P = 2 product at n = 8192 (the same 128 MiB as the
+// old 2^12 block, 0.99 ns alone) took 1.28 ns, rank 0's 1.18; the quiet large run measured 1.24 ns an entry there,
+// which the old 2^12 constant (0.93) priced 25 % low.
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include <mpi.h>
 
 #include <llc/algorithms/symv.hpp>
 #include <llc/algorithms/symv_names.hpp>
@@ -18,77 +31,129 @@ namespace llc::detail::symv {
 
 namespace {
 
-struct Block {
-    std::int64_t r;
-    std::vector<double> a;  // r rows of r entries
-    std::vector<double> x;
-    std::vector<double> g;
-};
-
-/// The seed of the probes' blocks: not the validation cases' (docs/validation.md).
+/// The seed of the probes' matrices: not the validation cases' (docs/validation.md).
 constexpr std::uint64_t block_probe_seed = 19;
 
-Block make_block(int e) {
-    const std::int64_t r = std::int64_t{1} << e;
+/// Rank q's rows of a layout, stored as SymmetricMatrix stores them (one vector, rows in local order).
+struct Share {
+    SymvLayout layout;
+    int q;
+    std::vector<double> data;
+    std::vector<std::int64_t> offsets;
+    std::vector<double> x;
+    double units = 0.0;  ///< the rank's work in the cost function's units (symv_cost.cpp)
+    [[nodiscard]] const double* row(std::int64_t k) const { return data.data() + offsets[static_cast<std::size_t>(k)]; }
+};
+
+Share make_share(int e, int P, int q, SymvMapping mapping) {
+    const std::int64_t n = probe_rows(e, P, mapping);
+    Share s{SymvLayout(n, P, mapping), q, {}, {0}, std::vector<double>(static_cast<std::size_t>(n))};
+    const bool reflection = mapping == SymvMapping::reflection;
+    for (const int b : s.layout.blocks_of(q)) {
+        const std::int64_t begin = s.layout.block_begin(b);
+        const auto rows = static_cast<double>(s.layout.block_size(b));
+        s.units += reflection ? rows * (static_cast<double>(begin) + rows / 2.0) : rows * static_cast<double>(n);
+        for (std::int64_t i = begin; i < s.layout.block_begin(b + 1); ++i) {
+            s.offsets.push_back(s.offsets.back() + (reflection ? i + 1 : n));
+        }
+    }
+    s.data.resize(static_cast<std::size_t>(s.offsets.back()));
     cost::ProbeValues values(block_probe_seed);
-    Block b{r,
-            std::vector<double>(static_cast<std::size_t>(r * r)),
-            std::vector<double>(static_cast<std::size_t>(r)),
-            std::vector<double>(static_cast<std::size_t>(r), 0.0)};
-    for (auto* v : {&b.a, &b.x}) {
-        for (auto& value : *v) {
+    for (auto* v : {&s.data, &s.x}) {
+        for (double& value : *v) {
             value = values();
         }
     }
-    return b;
+    return s;
 }
 
-double entry_probe(bool quick, int e) {
-    Block b = make_block(e);
-    double sink = 0.0;
-    const double t = cost::median_seconds_per_call(quick, [&] {
-        for (std::int64_t i = 0; i < b.r; ++i) {
-            const auto u = static_cast<std::size_t>(i);
-            sink += fused_row(b.a.data() + u * static_cast<std::size_t>(b.r), b.r, b.x.data(), b.x[u], b.g.data());
+/// The reflection product's local work on rank q: every step's passes and the diagonal blocks, each step's partial
+/// sums in a new vector as the product has them.
+double reflection_work(const Share& s) {
+    const int P = s.layout.P();
+    const auto row = [&](std::int64_t k) { return s.row(k); };
+    std::vector<double> mine(static_cast<std::size_t>(s.layout.local_rows(s.q)), 0.0);
+    for (int step = 1; step <= P; ++step) {
+        const int d = (s.q + step) % P;
+        if (step == P) {
+            reflection_step<double>(s.layout, s.q, row, s.x, d, mine, mine);
+            reflection_diagonal<double>(s.layout, s.q, row, s.x, mine);
+        } else {
+            std::vector<double> gamma(static_cast<std::size_t>(s.layout.local_rows(d)), 0.0);
+            reflection_step<double>(s.layout, s.q, row, s.x, d, gamma, mine);
+            mine[0] += gamma[0];
         }
-    });
-    volatile double keep = sink + b.g[0];  // the kernel's results are used
-    (void)keep;
-    return t / static_cast<double>(b.r * b.r);
+    }
+    return mine[0];
 }
 
-double row_probe(bool quick, int e) {
-    const Block b = make_block(e);
+/// The standard product's local work on rank q: its rows times each block of x in turn.
+double standard_work(const Share& s) {
+    const int P = s.layout.P();
+    const std::int64_t rows = s.layout.local_rows(s.q);
+    std::vector<double> mine(static_cast<std::size_t>(rows), 0.0);
+    for (int step = 0; step < P; ++step) {
+        const int c = (s.q + step) % P;
+        const std::span<const double> held(s.x.data() + s.layout.block_begin(c),
+                                           static_cast<std::size_t>(s.layout.block_size(c)));
+        standard_step<double>(
+            s.layout, rows, [&](std::int64_t k) { return s.row(k); }, c, held, mine);
+    }
+    return mine[0];
+}
+
+/// Seconds per unit of rank q's share of a P-processor product at size 2^e.
+double share_probe(bool quick, int e, int P, int q, SymvMapping mapping) {
+    const Share s = make_share(e, P, q, mapping);
     double sink = 0.0;
-    const double t = cost::median_seconds_per_call(quick, [&] {
-        for (std::int64_t i = 0; i < b.r; ++i) {
-            sink += dot(b.a.data() + static_cast<std::size_t>(i * b.r), b.r, b.x.data());
-        }
-    });
-    volatile double keep = sink;
+    const double t = cost::median_seconds_per_call(
+        quick, [&] { sink += mapping == SymvMapping::reflection ? reflection_work(s) : standard_work(s); });
+    volatile double keep = sink;  // the kernel's results are used
     (void)keep;
-    return t / static_cast<double>(b.r * b.r);
+    return t / s.units;
+}
+
+/// Side by side: this rank's share at P = the calibration's ranks (its MPI world, as llc-probe runs every rank).
+double side_by_side_probe(bool quick, int e, SymvMapping mapping) {
+    int P = 1;
+    int q = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &q);
+    return share_probe(quick, e, P, q, mapping);
 }
 
 }  // namespace
 
+/// The size of the probe at 2^e for P processors: the n whose busiest rank holds about (probe_side_scale · 2^e)²
+/// entries, n²/(2P) (reflection) or n²/P. Not rounded to a multiple of the blocks (the layouts take any n): rounded
+/// so, at P = 16 … 64 it landed on validated powers of two (256, 512, 1024).
+std::int64_t probe_rows(int e, int P, SymvMapping mapping) {
+    const int blocks = mapping == SymvMapping::reflection ? 2 * P : P;
+    const double side = probe_side_scale * std::ldexp(1.0, e) * std::sqrt(static_cast<double>(blocks));
+    const std::int64_t n = std::max<std::int64_t>(std::lround(side), blocks);
+    // The validated sizes are powers of two. 1.5 · √(2P) · 2^e is none for P = 1, 2, 4, 8, …, but may round to one at
+    // other P (P = 57: 1.5 · √114 = 16.02, so n = 256 at 2^4): one row more, a share 0.8 % larger, not that product.
+    return (n & (n - 1)) == 0 ? n + 1 : n;
+}
+
 std::vector<cost::KernelProbe> kernel_probes() {
     std::vector<cost::KernelProbe> probes;
-    // Up to 2^12 in a quick profile too: a 2^11 block (32 MiB) still partly sits in this kind of node's last-level
-    // cache, so only the 128 MiB block prices the products worth distributing, which stream from memory (at 2^11 the
-    // quick constants under-predicted n = 8192 and 16384 at P = 2 by 42-52 %). Larger blocks stream the same way.
-    for (int e = 3; e <= 12; ++e) {
-        probes.push_back({cost::kernel_size_key(names::symv::entry, e),
-                          "off-diagonal packed entry of the fused symv pass on a 2^" + std::to_string(e) + " block",
-                          [e](bool quick) { return entry_probe(quick, e); },
-                          cost::kernel_size_key(cost::solo_kernel_name(names::symv::entry), e)});
-        probes.push_back({cost::kernel_size_key(names::symv::row, e),
-                          "entry of the standard symv row product on a 2^" + std::to_string(e) + " block",
-                          [e](bool quick) { return row_probe(quick, e); },
-                          cost::kernel_size_key(cost::solo_kernel_name(names::symv::row), e)});
-    }
-    for (cost::KernelProbe& probe : probes) {
-        probe.seed = block_probe_seed;
+    // e = 3 … 11: the largest share holds (1.5 · 2^11)² entries, 72 MiB, above the effective last-level cache of this
+    // kind of node (~59 MiB), so it prices the products that stream from memory; larger products stream the same way.
+    for (int e = probe_min_e; e <= probe_max_e; ++e) {
+        for (const SymvMapping mapping : {SymvMapping::reflection, SymvMapping::standard}) {
+            const bool reflection = mapping == SymvMapping::reflection;
+            const char* name = reflection ? names::symv::entry : names::symv::row;
+            cost::KernelProbe probe{cost::kernel_size_key(name, e),
+                                    std::string(reflection ? "off-diagonal packed entry of the fused symv passes"
+                                                           : "entry of the standard symv row products") +
+                                        ", a rank's share at size 1.5·2^" + std::to_string(e),
+                                    [e, mapping](bool quick) { return side_by_side_probe(quick, e, mapping); },
+                                    cost::kernel_size_key(cost::solo_kernel_name(name), e)};
+            probe.measure_alone = [e, mapping](bool quick) { return share_probe(quick, e, 1, 0, mapping); };
+            probe.seed = block_probe_seed;
+            probes.push_back(std::move(probe));
+        }
     }
     return probes;
 }

@@ -40,6 +40,10 @@ struct KernelProbe {
     /// None of that card's cases validates that size (tests/tools/calibration_disjoint_test.cpp).
     std::string whole_run_of{};
     std::int64_t whole_run_size = 0;
+    /// What runs alone, when it is not one processor's share of a P-processor run (empty: `measure`): symv's product
+    /// at P = 1 reads other rows, in other segments, than one rank's share at P = 2 does. Last, as the probes list
+    /// the fields above in order.
+    std::function<double(bool quick)> measure_alone{};
 };
 
 }  // namespace llc::cost

@@ -431,7 +431,12 @@ cost::Expr SymmetricMatrix<T>::cost(const cost::Profile& profile, bool overlap) 
 }  // namespace llc
 
 namespace llc::detail::symv {
-/// The kernel probes whose constants cost::symv reads (llc-probe runs them through symv's card): "symv.entry.2^e" and
-/// "symv.row.2^e" (and their "_solo" variants), e = 3 … 12.
+/// The kernel probes whose constants cost::symv reads (llc-probe runs them through symv's card):
+/// "symv.entry_share.2^e" and "symv.row_share.2^e" (and their "_solo" variants), e = probe_min_e … probe_max_e.
 [[nodiscard]] std::vector<cost::KernelProbe> kernel_probes();
+inline constexpr int probe_min_e = 3;
+inline constexpr int probe_max_e = 11;
+/// The rows n of the product whose rank's share the probe at 2^e runs on P processors (P = 1: alone): never a
+/// validated size (tests/symv/symv_probe_sizes_test.cpp).
+[[nodiscard]] std::int64_t probe_rows(int e, int P, SymvMapping mapping);
 }  // namespace llc::detail::symv

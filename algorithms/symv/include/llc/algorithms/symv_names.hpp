@@ -6,8 +6,10 @@
 namespace llc::names::symv {
 
 // Kernel keys: written by the probes (llc-probe, as "<key>.2^e" and "<key>_solo.2^e"), read by cost::symv.
-inline constexpr const char* entry = "symv.entry";  ///< seconds per off-diagonal packed entry of the fused pass
-inline constexpr const char* row = "symv.row";      ///< seconds per entry of the standard mapping's row product
+// Measured on a rank's share of a product (symv_probes.cpp); until 2026-11-26 "symv.entry" / "symv.row" were timed on a
+// contiguous block and read at another size: a profile with only those cannot price symv (re-calibrate).
+inline constexpr const char* entry = "symv.entry_share";  ///< seconds per off-diagonal packed entry of the fused passes
+inline constexpr const char* row = "symv.row_share";      ///< seconds per entry of the standard mapping's row products
 
 // Superstep labels: recorded by the implementation's trace (llc::Label), priced by the cost Expr.
 inline constexpr const char* whole = "symv";             ///< the whole product (the cost Expr's sequence)
