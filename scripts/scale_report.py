@@ -141,7 +141,7 @@ def main():
                     "ccm_extrapolated_share"])
         w.writerows(csv_rows)
     md = ["# Validation at scale", "",
-          f"(a): the profile probed at the P predicted; (b): the profile probed at P = {base}, extrapolated in log P.", ""]
+          f"(a): the profile probed at the P predicted; (b): the profile probed at P = {base}, extrapolated in P (llc::cost::Growth).", ""]
     a_lines, a_overall = table("(a) profile probed at P", {k[1:]: v for k, v in summary.items() if k[0] == "a"},
                                algorithms, ps)
     b_lines, b_overall = table(f"(b) profile probed at P = {base}", {k[1:]: v for k, v in summary.items() if k[0] == "b"},
@@ -182,11 +182,24 @@ def piecewise(fit, h):
     return max(0.0, s["intercept"] + s["slope"] * x)
 
 
-def in_log_p(table, p):
-    """llc::cost::interpolate_in_p: the value at p from {P: value}, linear in log P (the two nearest P at an end)."""
+LINEAR_GROWTH = {"gather", "scatter", "allgather", "alltoall", "gatherv", "scatterv", "allgatherv", "alltoallv"}
+
+
+def in_log_p(table, p, name=""):
+    """llc::cost::interpolate_in_p: the value at p from {P: value}, linear in log P between measured P; beyond the
+    largest, with two or more measured P >= 2, a + b g(P) by least squares over them (g = P - 1 for the collectives
+    of LINEAR_GROWTH, log2 P otherwise; b < 0 read as 0: the mean), as llc::cost::Growth."""
     ps = sorted(table)
     if p in table:
         return table[p]
+    fit = [q for q in ps if q >= 2]
+    if p > ps[-1] and len(fit) >= 2:
+        g = (lambda q: q - 1.0) if name in LINEAR_GROWTH else math.log2
+        mx = sum(g(q) for q in fit) / len(fit)
+        my = sum(table[q] for q in fit) / len(fit)
+        sxx = sum((g(q) - mx) ** 2 for q in fit)
+        slope = max(0.0, sum((g(q) - mx) * (table[q] - my) for q in fit) / sxx)
+        return max(0.0, my + slope * (g(p) - mx))
     if len(ps) == 1:
         return table[ps[0]] if ps[0] == 1 else max(0.0, table[ps[0]] * math.log(p) / math.log(ps[0]))
     hi = next((i for i, q in enumerate(ps) if q > p), len(ps))
@@ -215,7 +228,7 @@ def terms(out, base, p):
         cells = []
         for h in sizes:
             m = measured(h)
-            e = in_log_p({int(q): v(h) for q, v in table.items()}, p)
+            e = in_log_p({int(q): v(h) for q, v in table.items()}, p, name)
             cells.append(f"{e / m:.2f}" if m > 0 else "—")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
 

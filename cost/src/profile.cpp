@@ -217,7 +217,56 @@ C3Topology c3_topology_from_string(std::string_view name) {
         "llc::cost::c3_topology_from_string", "name", name, "expected complete, linear_array, ring, mesh or hypercube");
 }
 
-Lookup interpolate_in_p(std::span<const int> measured, std::span<const double> values, int P) {
+Growth growth_of_collective(std::string_view f) {
+    for (const char* linear : {names::op::gather,
+                               names::op::scatter,
+                               names::op::allgather,
+                               names::op::alltoall,
+                               names::op::gatherv,
+                               names::op::scatterv,
+                               names::op::allgatherv,
+                               names::op::alltoallv}) {
+        if (f == linear) {
+            return Growth::linear;
+        }
+    }
+    return Growth::log;
+}
+
+namespace {
+
+/// Beyond the largest measured P: a + b · g(P) by least squares over the measured P ≥ 2 (at least two of them).
+double fit_beyond(std::span<const int> measured, std::span<const double> values, int P, Growth growth) {
+    const auto g = [growth](int q) {
+        return growth == Growth::linear ? static_cast<double>(q - 1) : std::log2(static_cast<double>(q));
+    };
+    double n = 0.0;
+    double sx = 0.0;
+    double sy = 0.0;
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+        if (measured[i] >= 2) {
+            n += 1.0;
+            sx += g(measured[i]);
+            sy += values[i];
+        }
+    }
+    const double mx = sx / n;
+    const double my = sy / n;
+    double sxx = 0.0;
+    double sxy = 0.0;
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+        if (measured[i] >= 2) {
+            sxx += (g(measured[i]) - mx) * (g(measured[i]) - mx);
+            sxy += (g(measured[i]) - mx) * (values[i] - my);
+        }
+    }
+    const double slope = std::max(0.0, sxy / sxx);  // a cost that fell with P in the data does not fall on to 0
+    return std::max(0.0, my + slope * (g(P) - mx));
+}
+
+}  // namespace
+
+Lookup interpolate_in_p(std::span<const int> measured, std::span<const double> values, int P, Growth growth) {
     constexpr const char* function = "llc::cost::interpolate_in_p";
     if (measured.empty() || measured.size() != values.size()) {
         throw_argument_error(function,
@@ -244,6 +293,9 @@ Lookup interpolate_in_p(std::span<const int> measured, std::span<const double> v
             return {values[0], true};
         }
         return {std::max(0.0, values[0] * x / std::log(static_cast<double>(Pm))), true};
+    }
+    if (P > measured.back() && std::count_if(measured.begin(), measured.end(), [](int q) { return q >= 2; }) >= 2) {
+        return {fit_beyond(measured, values, P, growth), true};
     }
     // The bracketing pair, or the two nearest measured P at the end P lies beyond.
     std::size_t hi = static_cast<std::size_t>(std::upper_bound(measured.begin(), measured.end(), P) - measured.begin());
@@ -338,7 +390,7 @@ Lookup Profile::collective(std::string_view f, int P, double bytes) const {
         }
         values.push_back(beyond_data(fit, swap, bytes));
     }
-    Lookup result = interpolate_in_p(Ps, values, P);
+    Lookup result = interpolate_in_p(Ps, values, P, growth_of_collective(name));
     // Flag h outside the sizes of the fits the value rests on: the exact P, else the two used for the interpolation.
     std::vector<const Piecewise*> fits;
     for (const auto& [Pm, fit] : it->second) {

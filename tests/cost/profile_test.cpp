@@ -80,6 +80,34 @@ TEST(ProfileTest, interpolates_linearly_in_log_P) {
     EXPECT_THROW((void)interpolate_in_p(one, w, 0), llc::Error);
 }
 
+TEST(ProfileTest, extrapolates_beyond_the_measured_P_by_least_squares_over_all_of_them) {
+    // p = 2, 3, 4 of a base profile: the line through 3 and 4 alone would fall to 0 at P = 64 (4 → 3.5); the least
+    // squares over all three in log2 P (x = 1, log2 3, 2) has slope ≥ 0, read as no growth: the mean.
+    const std::vector<int> Ps{1, 2, 3, 4};
+    const std::vector<double> falling{0.0, 3.0, 4.0, 3.5};
+    Lookup l = interpolate_in_p(Ps, falling, 64);
+    EXPECT_TRUE(l.extrapolated);
+    EXPECT_GT(l.seconds, 3.5);  // the slope over 2, 3, 4 is positive (3 → 3.5 over one doubling)
+    // Values exactly a + b log2 P at 2, 3, 4: the fit continues them to 64 (a = 1, b = 2: 13).
+    const std::vector<double> tree{0.0, 3.0, 1.0 + 2.0 * std::log2(3.0), 5.0};
+    l = interpolate_in_p(Ps, tree, 64);
+    EXPECT_NEAR(l.seconds, 13.0, 1e-9);
+    EXPECT_TRUE(l.extrapolated);
+    // Exactly a + b (P − 1) with Growth::linear (a = 1, b = 0.5): 1 + 0.5 · 63 at 64; with log growth it is far less.
+    const std::vector<double> ring{0.0, 1.5, 2.0, 2.5};
+    EXPECT_NEAR(interpolate_in_p(Ps, ring, 64, Growth::linear).seconds, 32.5, 1e-9);
+    EXPECT_LT(interpolate_in_p(Ps, ring, 64).seconds, 7.0);  // 6.4
+    // Falling with P everywhere: no growth, the mean of the values at P ≥ 2 (never 0).
+    const std::vector<double> down{0.0, 3.0, 2.0, 1.0};
+    EXPECT_NEAR(interpolate_in_p(Ps, down, 64).seconds, 2.0, 1e-12);
+    // Inside the measured range nothing changes: the line in log P between the bracketing pair.
+    EXPECT_DOUBLE_EQ(interpolate_in_p(Ps, ring, 3, Growth::linear).seconds, 2.0);
+    EXPECT_EQ(growth_of_collective("gather"), Growth::linear);
+    EXPECT_EQ(growth_of_collective("alltoall"), Growth::linear);
+    EXPECT_EQ(growth_of_collective("bcast"), Growth::log);
+    EXPECT_EQ(growth_of_collective("shift"), Growth::log);
+}
+
 TEST(ProfileTest, collective_lookup_interpolates_and_flags) {
     const Profile p = sample_profile();
     Lookup l = p.collective("bcast", 4, 1000);

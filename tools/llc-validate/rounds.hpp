@@ -27,8 +27,14 @@ constexpr int measuring_rounds = 3;
 /// A visit the canaries mark slow — fewer than the slice rule's minimum of undisturbed samples, or more disturbed
 /// samples than undisturbed ones — is not counted but measured again at the end of its pass, up to this many times
 /// (then it counts as it is): a round taken in one of the host's slow phases moved the round spread of whole cases by
-/// 10–30 %.
+/// 10–30 %. Under SMPI (LLC_SMPI) no visit is measured again: simulated time has no OS noise (a compute burst is
+/// charged its thread CPU time, preemption is not), so the canaries' "slow" is the simulation's own spread, and at
+/// P = 64 their retries made most of the validation's wall time (docs/scaling/results.md, fifth run).
+#if defined(LLC_SMPI)
+constexpr int max_visit_retries = 0;
+#else
 constexpr int max_visit_retries = 2;
+#endif
 
 /// One point of a validation: a case, a size, a group size.
 struct Point {

@@ -35,7 +35,7 @@ namespace llc::cost {
 /// excess at P is σ/μ · expected_max_of_normals(P). Why not log P: the expected maximum grows as log P only for
 /// exponential tails (long stalls); for a finite-variance spread it grows as sqrt(2 ln P), and the asymptote itself
 /// is 2× the exact value at p = 2 (1.18 vs 0.56), which is where a base profile's points are. Not flagged as
-/// extrapolated (the price is a double); docs/scaling.md says where it was used.
+/// extrapolated (the price is a double); docs/scaling/results.md says where it was used.
 /// @throws llc::Error (missing_kernel_message, naming "lockstep.excess.p<P>.2^e") when the profile has no table at a
 /// P it measured (or no table at all): an older profile must be re-calibrated, no cost function prices a lockstep
 /// step as the mean processor's.

@@ -294,8 +294,24 @@ class Profile {
 /// not be empty).
 [[nodiscard]] BSPLookup interpolate_bsp(const std::map<int, BSPParams>& table, int P);
 
+/// How a cost grows with P beyond the largest P a profile measured: `log` as log2 P (a tree's depth: bcast, reduce,
+/// allreduce, barrier, and the pairwise exchanges, whose measured time grows with the synchronisation around them),
+/// `linear` as P − 1 (a root or a ring moves P − 1 blocks: gather, scatter, allgather, alltoall).
+enum class Growth { log, linear };
+
+/// The growth in P of collective `f` (its canonical name) beyond the measured P: Growth::linear for gather, scatter,
+/// allgather, alltoall (and their v forms), else Growth::log.
+[[nodiscard]] Growth growth_of_collective(std::string_view f);
+
 /// Interpolates values known at measured P (ascending, ≥ 1 entry) to P, linearly in log P, as Profile::collective
-/// does. Returns the value and whether P is outside the measured range. Exposed for tests and tools.
-[[nodiscard]] Lookup interpolate_in_p(std::span<const int> measured_P, std::span<const double> values, int P);
+/// does. Returns the value and whether P is outside the measured range. Beyond the largest measured P, with two or
+/// more measured P ≥ 2, the value is a + b · g(P) fitted by least squares over all measured P ≥ 2 (g = log2 P or
+/// P − 1 by `growth`; b < 0 is read as no growth, the mean): a line through the two largest P alone (p = 3 and 4 of a
+/// base profile) followed their noise to 0 or to 3× at P = 64 (docs/scaling/results.md, "Extrapolation in P").
+/// Exposed for tests and tools.
+[[nodiscard]] Lookup interpolate_in_p(std::span<const int> measured_P,
+                                      std::span<const double> values,
+                                      int P,
+                                      Growth growth = Growth::log);
 
 }  // namespace llc::cost
