@@ -16,30 +16,19 @@ namespace llc::cards {
 
 namespace {
 
-/// The cold swap's rotation: tools::cold_rotation_bytes (and a page) of send and of receive payload, prepared —
-/// allocated and first touched — once per process and shared by every cold-swap instance, with the byte where the last
-/// call left off. Why: made per instance, it filled 2 × 128 MiB on every visit of every size (three rounds of three
-/// slices: nine visits a point), where llc-probe's CollectiveBench prepares its rotation once a calibration. The calls
-/// stay cold: each swaps the next slot, and a visit goes on where the previous one stopped, through slots last used
-/// 128 MiB of swaps ago.
-struct ColdRotation {
-    static constexpr std::size_t bytes = tools::cold_rotation_bytes + 4096;
-    TwoBuffers<double> buffers{bytes / sizeof(double), bytes / sizeof(double), 1.0, 0.0, tools::Contents::payload};
-    std::size_t next_byte = 0;
-};
-
-/// The process's cold rotation if `slots` fit in it (every size up to half the rotation: cold_slots' slots end within
-/// a page past it), else null (the instance keeps its own). Under SimGrid SMPI always null: every simulated rank runs
-/// in one process, and the payloads are already shared there (tools::Contents).
-ColdRotation* shared_cold_rotation([[maybe_unused]] const tools::ColdSlots& slots) {
+/// The process's cold rotation (tools::cold_rotation(): huge pages, prepared once per process and shared by every
+/// cold-swap instance and by llc-probe's swap.cold, the position going on from call to call) if `slots` fit in it
+/// (every size up to half the rotation: cold_slots' slots end within a page past it), else null (the instance keeps
+/// its own). Why shared: made per instance, it filled 2 × 128 MiB on every visit of every size. Under SimGrid SMPI
+/// always null: every simulated rank runs in one process, and the payloads are already shared there (tools::Contents).
+tools::ColdRotation* shared_cold_rotation([[maybe_unused]] const tools::ColdSlots& slots) {
 #if defined(LLC_SMPI)
     return nullptr;
 #else
-    if (slots.stride * slots.count > ColdRotation::bytes) {
+    if (slots.stride * slots.count > tools::ColdRotation::capacity) {
         return nullptr;
     }
-    static ColdRotation rotation;  // made by the first cold swap, kept until the process ends
-    return &rotation;
+    return &tools::cold_rotation();
 #endif
 }
 
@@ -98,21 +87,29 @@ class CollectiveInstance final : public Instance {
         }
         if (op_ == names::op::swap_cold) {
             // As llc-probe times it: each call swaps the next page-aligned slot, so its data has left the caches; the
-            // rotation goes on where the last call (of any visit and size) left it.
+            // rotation goes on where the last call (of any visit, size or tool) left it.
             const int partner = g_.rank() ^ 1;
-            const std::span<const double> out = rotation_ != nullptr ? rotation_->buffers.a() : in;
-            const std::span<double> back = rotation_ != nullptr ? rotation_->buffers.b() : b;
+            const int mate = partner < g_.size() ? partner : g_.rank();
+            const std::size_t half = count_ * sizeof(double);
+            if (rotation_ != nullptr) {
+                return [g, mate, rotation = rotation_, half, slots = slots_] {
+                    const std::size_t at = rotation->advance(slots);
+                    g->swap(mate,
+                            std::span<const unsigned char>(rotation->send().subspan(at, half)),
+                            rotation->receive().subspan(at, half));
+                };
+            }
             return [g,
-                    mate = partner < g_.size() ? partner : g_.rank(),
-                    out,
-                    back,
+                    mate,
+                    in,
+                    b,
                     count = count_,
                     stride = std::max<std::size_t>(slots_.stride, 1),
                     slots = slots_.count,
-                    next = rotation_ != nullptr ? &rotation_->next_byte : &own_next_byte_] {
+                    next = &own_next_byte_] {
                 const std::size_t slot = *next / stride % slots;
                 const std::size_t at = slot * stride / sizeof(double);
-                g->swap(mate, out.subspan(at, count), back.subspan(at, count));
+                g->swap(mate, in.subspan(at, count), b.subspan(at, count));
                 *next = (slot + 1) % slots * stride;
             };
         }
@@ -162,7 +159,7 @@ class CollectiveInstance final : public Instance {
     std::string op_;
     std::size_t count_ = 0;
     tools::ColdSlots slots_;
-    ColdRotation* rotation_;         // the cold swap's shared rotation (null: its own, in buffers_)
+    tools::ColdRotation* rotation_;  // the cold swap's shared rotation (null: its own, in buffers_)
     std::size_t own_next_byte_ = 0;  // where its own rotation goes on
     TwoBuffers<double> buffers_;
     std::vector<double> gathered_;

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <llc/llc.hpp>
+#include <llc/tools/buffers.hpp>
 #include <llc/tools/card.hpp>
 
 namespace {
@@ -56,6 +57,38 @@ TEST(ColdRotation, EveryColdSwapSharesOnePreparedRotation) {
     }
     const double grown = resident_bytes() - after_first;
     EXPECT_LT(grown, 64.0 * (1 << 20)) << "resident memory grew by " << grown / (1 << 20) << " MiB";
+}
+
+TEST(ColdRotation, TheCaseSwapsThroughTheRotationTheProbeUses) {
+    llc::Group& g = llc::Group::world();
+    if (g.size() % 2 != 0) {
+        GTEST_SKIP() << "the cold swap runs on an even number of processors";
+    }
+    // llc-probe's swap.cold prepares tools::cold_rotation(); a case prepared after it must not make another one.
+    (void)llc::tools::cold_rotation();
+    const double before = resident_bytes();
+    auto instance = cold_swap().prepare(g, 4096);
+    instance->run();
+    const double grown = resident_bytes() - before;
+    EXPECT_LT(grown, 64.0 * (1 << 20)) << "resident memory grew by " << grown / (1 << 20) << " MiB";
+}
+
+TEST(ColdRotation, GoesOnAcrossSizesAndNeverAliasesModulo4KiB) {
+    llc::tools::ColdRotation& r = llc::tools::cold_rotation();
+    const auto send = reinterpret_cast<std::uintptr_t>(r.send().data());
+    const auto receive = reinterpret_cast<std::uintptr_t>(r.receive().data());
+    EXPECT_EQ(send % 4096, 0U);
+    EXPECT_EQ((receive - send) % 4096, 2048U);  // the 4K-aliasing rule of llc/tools/buffers.hpp
+    EXPECT_GE(receive, send + llc::tools::ColdRotation::capacity);
+    const llc::tools::ColdSlots small = llc::tools::cold_slots(64, llc::tools::cold_rotation_bytes);
+    const llc::tools::ColdSlots large = llc::tools::cold_slots(1 << 20, llc::tools::cold_rotation_bytes);
+    const std::size_t a = r.advance(small);
+    const std::size_t b = r.advance(small);
+    EXPECT_EQ(b, (a + 4096) % (small.count * small.stride));
+    // A larger size goes on past the small slots instead of starting again at slot 0.
+    const std::size_t c = r.advance(large);
+    EXPECT_EQ(c, (b + 4096 + large.stride - 1) / large.stride % large.count * large.stride);
+    EXPECT_EQ(r.advance(large), (c + large.stride) % (large.count * large.stride));
 }
 
 }  // namespace

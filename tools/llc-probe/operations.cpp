@@ -150,10 +150,25 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         return [g, mate, out, in] { g->swap(mate, out, in); };
     }
     if (op == names::op::swap_cold) {
-        // Each call swaps the next page-aligned slot of the first tools::cold_rotation_bytes of the send and receive
-        // buffers, so its data has left the caches since the slot's last call.
+        // Each call swaps the next page-aligned slot of the process's cold rotation (tools::ColdRotation: huge pages,
+        // the position shared by every size, as llc-validate's swap.cold case runs it), so its data has left the
+        // caches since the slot's last call.
         const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
         const std::size_t half = h / 2;
+#if !defined(LLC_SMPI)
+        if (half <= tools::ColdRotation::capacity) {
+            tools::ColdRotation* rotation = &tools::cold_rotation();
+            const tools::ColdSlots slots = tools::cold_slots(half, tools::cold_rotation_bytes);
+            return [g, mate, rotation, half, slots] {
+                const std::size_t at = rotation->advance(slots);
+                g->swap(mate,
+                        std::span<const unsigned char>(rotation->send().subspan(at, half)),
+                        rotation->receive().subspan(at, half));
+            };
+        }
+#endif
+        // Under SMPI (every simulated rank in one process, payloads shared: tools::Contents) and past the rotation:
+        // slots of the shared byte buffers.
         const std::size_t room = std::min({bytes_.a().size(), bytes_.b().size(), tools::cold_rotation_bytes});
         const tools::ColdSlots slots = tools::cold_slots(half, room);
         const std::span<const unsigned char> all_out = bytes_.a();

@@ -12,8 +12,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <span>
+#include <sys/mman.h>  // madvise
 #include <type_traits>
 #include <vector>
 
@@ -42,6 +46,59 @@ struct ColdSlots {
         s.count = (room - bytes) / s.stride + 1;
     }
     return s;
+}
+
+/// The cold swap's rotation (`cost::cold_suffix`): a send and a receive buffer of cold_rotation_bytes and a page each,
+/// on transparent huge pages where the kernel grants them, and where the last call left off. One per process
+/// (cold_rotation()), used alike by llc-probe's swap.cold and llc-validate's swap.cold case, so the probe measures what
+/// the case runs: the same allocation, the same page kind and the same position, going on from call to call and from
+/// size to size (llc-probe's cells each restarted at slot 0 before). Why huge pages: the exchanges the entry prices —
+/// the FFT's block exchanges when its working set exceeds the last-level cache — receive into the FFT's own buffers,
+/// which are 2 MiB-aligned and advised MADV_HUGEPAGE (algorithms/fft's Buffer); on 4 KiB pages every cold slot also
+/// misses the TLB and its page-table entries (a loaded micro-benchmark on this VM, MPI_Sendrecv through 128 MiB: 64 B
+/// 1.2–1.4 µs on 4 KiB pages against 0.7 µs on huge pages, 92 KB 34–44 against 19–20 µs, 1 MiB 350–400 against
+/// 170–177 µs). One allocation: the receive buffer starts 2 KiB past a 4 KiB boundary of the send buffer's end.
+class ColdRotation {
+  public:
+    static constexpr std::size_t huge_page = std::size_t{2} << 20;
+    static constexpr std::size_t capacity = cold_rotation_bytes + 4096;  ///< bytes of each buffer
+
+    ColdRotation() {
+        const std::size_t send_room = (capacity + huge_page - 1) / huge_page * huge_page;
+        receive_at_ = send_room + 2048;
+        const std::size_t bytes = (receive_at_ + capacity + huge_page - 1) / huge_page * huge_page;
+        data_.reset(static_cast<unsigned char*>(std::aligned_alloc(huge_page, bytes)));
+        if (!data_) {
+            throw std::bad_alloc();
+        }
+        ::madvise(data_.get(), bytes, MADV_HUGEPAGE);  // a hint: without THP the pages stay ordinary, as the FFT's do
+        std::memset(data_.get(), 1, bytes);            // first touch now: page faults are no part of a timing
+    }
+    [[nodiscard]] std::span<unsigned char> send() noexcept { return {data_.get(), capacity}; }
+    [[nodiscard]] std::span<unsigned char> receive() noexcept { return {data_.get() + receive_at_, capacity}; }
+    /// The byte offset of the next of `slots` (page-aligned, cold_slots over at most `capacity`), going on after the
+    /// slot the last call of any size used; a slot is used again only after the rest of the rotation.
+    [[nodiscard]] std::size_t advance(const ColdSlots& slots) noexcept {
+        const std::size_t stride = std::max<std::size_t>(slots.stride, 1);
+        const std::size_t slot = (next_byte_ + stride - 1) / stride % slots.count;  // not back over the last slot
+        next_byte_ = (slot + 1) % slots.count * stride;
+        return slot * stride;
+    }
+
+  private:
+    struct Free {
+        void operator()(unsigned char* p) const noexcept { std::free(p); }
+    };
+    std::unique_ptr<unsigned char, Free> data_;
+    std::size_t receive_at_ = 0;
+    std::size_t next_byte_ = 0;
+};
+
+/// This process's cold rotation, prepared (allocated and first touched) by the first call and kept until the process
+/// ends, so that no timing visit refills 2 × 128 MiB.
+[[nodiscard]] inline ColdRotation& cold_rotation() {
+    static ColdRotation rotation;
+    return rotation;
 }
 
 /// Whether a buffer's contents matter. `payload`: a timing's message payload, whose values nobody reads (llc-probe's
