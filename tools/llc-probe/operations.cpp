@@ -59,7 +59,7 @@ double feasible_bytes(std::string_view op, int p, double bytes) {
 }
 
 double largest_bytes(std::string_view op, int p, const SizeLimits& limits) {
-    const double max_bytes = limits.max_bytes;
+    const double max_bytes = std::max(limits.max_bytes, limits.ladder_max_bytes);
     if (op == names::op::gather || op == names::op::scatter) {
         return std::min(max_bytes, std::max(max_bytes, gather_budget) / p);
     }
@@ -70,7 +70,7 @@ double largest_bytes(std::string_view op, int p, const SizeLimits& limits) {
 }
 
 double largest_bytes_of_all(int p, const SizeLimits& limits) {
-    return std::max(limits.max_bytes, largest_bytes(names::op::swap, p, limits));
+    return std::max({limits.max_bytes, limits.ladder_max_bytes, largest_bytes(names::op::swap, p, limits)});
 }
 
 // ---- collectives --------------------------------------------------------------------------------------------------
@@ -85,7 +85,7 @@ std::size_t byte_buffer_size(int p, const SizeLimits& limits) {
 }
 
 std::size_t double_buffer_size(int p, const SizeLimits& limits) {
-    return (as_size(limits.max_bytes) + static_cast<std::size_t>(p) * 8) / 8 + 1;
+    return (as_size(largest_bytes(names::op::reduce, p, limits)) + static_cast<std::size_t>(p) * 8) / 8 + 1;
 }
 
 }  // namespace
