@@ -35,6 +35,8 @@ struct Settings {
     double cell_budget = 1.0;   ///< seconds of timed calls one cell may take (then it stops at min_reps)
     double target_rse = 0.025;  ///< stop when the relative standard error of the median is at most this
     int block = 3;  ///< samples per visit of a cell, after an untimed warm-up call (llc::tools' timing rule)
+    /// A collective's visit warms up twice when its warm-up call is shorter than this (llc-validate's rule, slices.hpp)
+    double second_warm_up_below = 2e-3;
     std::uint64_t seed = 20240601;  ///< same on every rank: the shuffled order is the same everywhere
     bool progress = true;
 
