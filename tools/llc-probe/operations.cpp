@@ -125,11 +125,11 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         return [g, dsend, drecv] { g->allreduce(std::span<const double>(dsend), drecv, Op::sum); };
     }
     if (op == names::op::gather) {
-        return [g, send] { (void)g->gather(std::span<const unsigned char>(send), 0); };
+        return [this, g, send] { gathered_ = g->gather(std::span<const unsigned char>(send), 0); };
     }
     if (op == names::op::allgather) {
         const std::span<const unsigned char> part = bytes_.a().first(h / pu);
-        return [g, part] { (void)g->allgather(part); };
+        return [this, g, part] { gathered_ = g->allgather(part); };
     }
     if (op == names::op::scatter) {
         const std::span<const unsigned char> all = bytes_.a().first(h * pu);

@@ -68,6 +68,11 @@ class CollectiveBench {
     Group& g_;
     tools::TwoBuffers<unsigned char> bytes_;  ///< send (a) and receive (b) of the byte collectives
     tools::TwoBuffers<double> doubles_;       ///< send (a) and receive (b) of the reductions
+    /// The last gather's or allgather's result, kept until the next one as llc-validate's cases (and a caller) keep
+    /// theirs: each call allocates its result while the previous one is alive, then frees that one — the allocator's
+    /// state (heap reuse, trimming, and above glibc's 32 MiB mmap threshold fresh pages to fault in) that a result
+    /// dropped at once would not see.
+    std::vector<unsigned char> gathered_;
 };
 
 /// The division superstep llc::par(g, task0, task1) with two equal-weight tasks whose results are m bytes each.
