@@ -23,7 +23,13 @@ trap 'rm -rf "$work"' EXIT
 
 cmake --build build -j "$LLC_JOBS" --target llc-probe llc-validate
 echo "== Calibrating a quick profile (P = $P)"
-mpirun --oversubscribe -np "$P" build/bin/llc-probe --quick --quiet --out "$work/profile.json"
+# The collectives' ladder up to 96 MiB (a quick profile stops them at 4 MiB): the medium and large sizes (16, 11 and
+# 64 MiB) then lie between measured sizes, not beyond them.
+ladder=()
+if [ "$sizes" != small ]; then
+    ladder=(--collective-max-bytes 100663296)
+fi
+mpirun --oversubscribe -np "$P" build/bin/llc-probe --quick "${ladder[@]}" --quiet --out "$work/profile.json"
 echo "== llc-validate --sizes $sizes (P = $P)"
 mpirun --oversubscribe -np "$P" build/bin/llc-validate --profile "$work/profile.json" --sizes "$sizes" \
     --out "$work/report" --no-plots | tail -n 1

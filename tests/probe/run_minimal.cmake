@@ -56,6 +56,30 @@ if(NP GREATER 1 AND NOT out MATCHES "\"function\": \"p2p.full.cc\"")
     message(FATAL_ERROR "llc-probe --check printed no point-to-point row")
 endif()
 
+# The collectives' ladder: with --collective-max-bytes past --max-bytes every collective (reduce here) goes on to it,
+# on the grid continued in its own ratio; without it (the run above) a quick profile's reduce stops at max-bytes.
+function(reduce_top file out)
+    file(READ ${file} text)
+    string(JSON n LENGTH "${text}" collectives reduce ${NP} segments)
+    math(EXPR last "${n} - 1")
+    string(JSON to GET "${text}" collectives reduce ${NP} segments ${last} to)
+    set(${out} ${to} PARENT_SCOPE)
+endfunction()
+reduce_top(${profile} top)
+if(NOT top EQUAL 4096)
+    message(FATAL_ERROR "a quick profile's reduce reaches ${top} bytes, not --max-bytes 4096")
+endif()
+execute_process(COMMAND ${MPIEXEC} --oversubscribe --bind-to none -np ${NP} ${PROBE} --quick --no-kernels ${tiny}
+                        --collective-max-bytes 16384 --out ${WORK}/ladder.json
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT status EQUAL 0)
+    message(FATAL_ERROR "llc-probe --collective-max-bytes 16384 exited with ${status}: ${out}${err}")
+endif()
+reduce_top(${WORK}/ladder.json top)
+if(NOT top EQUAL 16384)
+    message(FATAL_ERROR "with --collective-max-bytes 16384 the profile's reduce reaches ${top} bytes, not 16384")
+endif()
+
 if(DEFINED KERNELS AND NOT KERNELS)
     return()
 endif()

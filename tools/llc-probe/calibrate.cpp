@@ -92,13 +92,14 @@ std::vector<std::size_t> division_results(int p, std::span<const double> grid) {
 constexpr int step_passes = 2;
 
 /// Whether the growth from (a, ta) to (b, tb) is more than the line through the previous point (pa, tpa) and (a, ta)
-/// predicts at b, by more than a quarter: above its max_bytes (4 MiB), where only swap and swap.cold go on to 256 MiB,
-/// a quick calibration refines only such steps. There a time grows as the bytes do, more than 1.6-fold at every
-/// interval of the grid's ratio (1.77), and the two passes put 6 sizes inside each: 8.7 of the 15.8 timed seconds of
-/// the collectives of a quiet quick calibration (17:14 demo profile's samples), where a line through the grid sizes
-/// already holds. The line keeps swap's last-level cache step (23–41 MiB), from which meta.effective_llc_bytes is read
-/// (53.2 MB from the samples with or without those sizes). Below 4 MiB the refinement stays: the same rule there (the
-/// L2's gradual step at 0.4–1.3 MB) moved reduce at p = 2, 1 MiB, from +7 % to +17 % on the demo's data.
+/// predicts at b, by more than a quarter: above its max_bytes (4 MiB), where swap and swap.cold go on to 256 MiB and
+/// the other collectives to --collective-max-bytes (SizeLimits), a quick calibration refines only such steps. There a
+/// time grows as the bytes do, more than 1.6-fold at every interval of the grid's ratio (1.77), and the two passes put
+/// 6 sizes inside each: 8.7 of the 15.8 timed seconds of the collectives of a quiet quick calibration (17:14 demo
+/// profile's samples), where a line through the grid sizes already holds. The line keeps swap's last-level cache step
+/// (23–41 MiB), from which meta.effective_llc_bytes is read (53.2 MB from the samples with or without those sizes).
+/// Below 4 MiB the refinement stays: the same rule there (the L2's gradual step at 0.4–1.3 MB) moved reduce at p = 2, 1
+/// MiB, from +7 % to +17 % on the demo's data.
 bool grows_past_line(const std::vector<std::pair<double, double>>& points, std::size_t i) {
     if (i == 0) {
         return true;  // no line yet: the 1.6-fold rule alone
@@ -206,7 +207,8 @@ struct Plan {
     int P;
     std::vector<int> ps;
     std::vector<double> grid;
-    /// The collectives' sizes: the grid, continued for those measured past max_bytes (swap).
+    /// The collectives' sizes: the grid, continued past max_bytes (swap to 256 MiB, the others to SizeLimits'
+    /// ladder_max_bytes).
     std::vector<double> collective_grid;
     int pair_size;
 };

@@ -28,16 +28,19 @@ struct Settings {
     double min_bytes = 8;
     double max_bytes = 64.0 * 1024 * 1024;        ///< largest h of the collectives (full mode: 64 MiB, quick: 4 MiB)
     double swap_max_bytes = 256.0 * 1024 * 1024;  ///< largest h of swap, if more than max_bytes (--max-bytes sets both)
-    int sizes = 32;                               ///< log-uniform sizes in [min_bytes, max_bytes] (quick: 24)
-    int min_reps = 15;                            ///< repetitions before the stop rule is consulted
+    double ladder_max_bytes = 96.0 * 1024 * 1024;  ///< largest h of the other collectives (--max-bytes sets it too)
+    int sizes = 32;                                ///< log-uniform sizes in [min_bytes, max_bytes] (quick: 24)
+    int min_reps = 15;                             ///< repetitions before the stop rule is consulted
     int max_reps = 5000;        ///< repetition cap of one cell (small operations need many: sub-µs noise)
     double cell_budget = 1.0;   ///< seconds of timed calls one cell may take (then it stops at min_reps)
     double target_rse = 0.025;  ///< stop when the relative standard error of the median is at most this
     int block = 3;  ///< samples per visit of a cell, after an untimed warm-up call (llc::tools' timing rule)
+    /// A collective's visit warms up twice when its warm-up call is shorter than this (llc-validate's rule, slices.hpp)
+    double second_warm_up_below = 2e-3;
     std::uint64_t seed = 20240601;  ///< same on every rank: the shuffled order is the same everywhere
     bool progress = true;
 
-    [[nodiscard]] SizeLimits limits() const noexcept { return {max_bytes, swap_max_bytes}; }
+    [[nodiscard]] SizeLimits limits() const noexcept { return {max_bytes, swap_max_bytes, ladder_max_bytes}; }
 };
 
 // ---- sizes --------------------------------------------------------------------------------------------------------

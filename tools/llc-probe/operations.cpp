@@ -59,7 +59,7 @@ double feasible_bytes(std::string_view op, int p, double bytes) {
 }
 
 double largest_bytes(std::string_view op, int p, const SizeLimits& limits) {
-    const double max_bytes = limits.max_bytes;
+    const double max_bytes = std::max(limits.max_bytes, limits.ladder_max_bytes);
     if (op == names::op::gather || op == names::op::scatter) {
         return std::min(max_bytes, std::max(max_bytes, gather_budget) / p);
     }
@@ -70,7 +70,7 @@ double largest_bytes(std::string_view op, int p, const SizeLimits& limits) {
 }
 
 double largest_bytes_of_all(int p, const SizeLimits& limits) {
-    return std::max(limits.max_bytes, largest_bytes(names::op::swap, p, limits));
+    return std::max({limits.max_bytes, limits.ladder_max_bytes, largest_bytes(names::op::swap, p, limits)});
 }
 
 // ---- collectives --------------------------------------------------------------------------------------------------
@@ -85,7 +85,7 @@ std::size_t byte_buffer_size(int p, const SizeLimits& limits) {
 }
 
 std::size_t double_buffer_size(int p, const SizeLimits& limits) {
-    return (as_size(limits.max_bytes) + static_cast<std::size_t>(p) * 8) / 8 + 1;
+    return (as_size(largest_bytes(names::op::reduce, p, limits)) + static_cast<std::size_t>(p) * 8) / 8 + 1;
 }
 
 }  // namespace
@@ -125,11 +125,11 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         return [g, dsend, drecv] { g->allreduce(std::span<const double>(dsend), drecv, Op::sum); };
     }
     if (op == names::op::gather) {
-        return [g, send] { (void)g->gather(std::span<const unsigned char>(send), 0); };
+        return [this, g, send] { gathered_ = g->gather(std::span<const unsigned char>(send), 0); };
     }
     if (op == names::op::allgather) {
         const std::span<const unsigned char> part = bytes_.a().first(h / pu);
-        return [g, part] { (void)g->allgather(part); };
+        return [this, g, part] { gathered_ = g->allgather(part); };
     }
     if (op == names::op::scatter) {
         const std::span<const unsigned char> all = bytes_.a().first(h * pu);

@@ -33,13 +33,21 @@ namespace llc::probe {
 /// mode): the FFT's block stages at n = 2^24, P = 2 swap 256 MiB, eight times the last-level cache, and the bandwidth
 /// keeps falling well past it (a swap of 64 MiB moved 8.5–9.7 GB/s here, the FFT's first stage 5.9 GB/s): a price
 /// extrapolated from swaps of at most 4 MiB, then 64 MiB, under-priced that stage by 29–36 %.
+///
+/// Every other collective goes on past max_bytes to ladder_max_bytes (96 MiB by default; a quick calibration keeps its
+/// 4 MiB unless --collective-max-bytes asks), on the grid continued in its own ratio: llc-validate's large sizes (11.3
+/// and 64 MiB) then lie between measured sizes. Cut at 4 MiB they are priced by the one-processor swap's growth at the
+/// same h (cost::Profile), whose last-level-cache step sits at a working set of h (h/2 sent, h/2 received), where a
+/// reduce, scatter or all-to-all of h reads h and writes h: on the 20:23 quiet recording the 64 MiB points were priced
+/// 23–48 % low at p = 1 and p = 2 (out of cache, the swap still in it) and the 11.3 MiB points 10–60 % high.
 struct SizeLimits {
     double max_bytes = 64.0 * 1024 * 1024;
     double swap_max_bytes = 256.0 * 1024 * 1024;
+    double ladder_max_bytes = 96.0 * 1024 * 1024;
 };
 
-/// The largest h measured for `op` on p processors: limits.max_bytes, except gather and scatter, whose root holds p·h,
-/// capped so that p·h ≤ max(max_bytes, 256 MiB), and swap: max(max_bytes, swap_max_bytes).
+/// The largest h measured for `op` on p processors: max(max_bytes, ladder_max_bytes), except gather and scatter, whose
+/// root holds p·h, capped so that p·h ≤ max(that, 256 MiB), and swap: max(max_bytes, swap_max_bytes).
 [[nodiscard]] double largest_bytes(std::string_view op, int p, const SizeLimits& limits);
 /// The largest h of any collective on p processors.
 [[nodiscard]] double largest_bytes_of_all(int p, const SizeLimits& limits);
@@ -60,6 +68,11 @@ class CollectiveBench {
     Group& g_;
     tools::TwoBuffers<unsigned char> bytes_;  ///< send (a) and receive (b) of the byte collectives
     tools::TwoBuffers<double> doubles_;       ///< send (a) and receive (b) of the reductions
+    /// The last gather's or allgather's result, kept until the next one as llc-validate's cases (and a caller) keep
+    /// theirs: each call allocates its result while the previous one is alive, then frees that one — the allocator's
+    /// state (heap reuse, trimming, and above glibc's 32 MiB mmap threshold fresh pages to fault in) that a result
+    /// dropped at once would not see.
+    std::vector<unsigned char> gathered_;
 };
 
 /// The division superstep llc::par(g, task0, task1) with two equal-weight tasks whose results are m bytes each.
