@@ -96,7 +96,7 @@ Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double d
 }
 
 /// The walk ladder's seconds per step by side ("cr.walk.<side>", llc-probe): empty when the profile has none (made
-/// before the ladder).
+/// before the ladder; run_per_unit then names the first missing rung where it reads the ladder).
 std::map<double, double> walk_ladder(const Profile& profile) {
     const std::string prefix = std::string(names::walk) + ".";
     std::map<double, double> ladder;
@@ -115,13 +115,23 @@ std::map<double, double> walk_ladder(const Profile& profile) {
 /// ladder steps, a slope where it slopes); elsewhere, and without a ladder that rises from 2^11 to 2^12, linear in
 /// log2 of the side (kernel_per_unit). Read on a line instead, the step at ~3600–4000 was spread over the sides below
 /// it: the 2560² and 3584² maps were priced 13–55 % high at p = 1 (quiet 20:23 recording).
-double run_per_unit(const KernelSizeTable& table, double side, const std::map<double, double>& ladder) {
+double run_per_unit(const KernelSizeTable& table, double side, const std::map<double, double>* walks) {
     const double low_side = std::ldexp(1.0, 11);
     const double high_side = std::ldexp(1.0, 12);
+    if (walks == nullptr || !(side > low_side && side < high_side) || !table.contains(11) || !table.contains(12)) {
+        return kernel_per_unit(table, side, 0.0);
+    }
+    const std::map<double, double>& ladder = *walks;
+    // Every rung llc-probe writes is required where the ladder is read, as every other table: a profile made before
+    // the ladder (or without a rung) is an error naming the key, not a price read on a line.
+    for (const std::int64_t rung : names::walk_sides) {
+        if (!ladder.contains(static_cast<double>(rung))) {
+            throw Error(missing_kernel_message("llc::cost::contour_rank", names::walk_key(rung)));
+        }
+    }
     const auto low = ladder.find(low_side);
     const auto high = ladder.find(high_side);
-    if (!(side > low_side && side < high_side) || low == ladder.end() || high == ladder.end() || !table.contains(11) ||
-        !table.contains(12) || !(high->second > low->second)) {
+    if (!(high->second > low->second)) {
         return kernel_per_unit(table, side, 0.0);
     }
     std::map<double, double> by_log;  // the ladder in log2 of the side, read as kernel_per_unit reads a table
@@ -138,14 +148,14 @@ double run_per_unit(const KernelSizeTable& table, double side, const std::map<do
 
 /// Seconds of local work priced per unit from per-size kernel tables ("<kernel>.2^e", e = log2 of the side of a
 /// square block of `pixels` pixels; the solo constants at P = 1): the sum of units·τ over `terms`.
-/// `ladder`: the walk ladder, for the ranking's whole-run tables (run_per_unit); none for the tracing's.
+/// `ladder`: the walk ladder, for the ranking's whole-run tables (run_per_unit); none (nullptr) for the tracing's.
 /// @throws llc::Error (missing_kernel_message, naming `function` and the key) when a table is missing.
 double local_seconds(const char* function,
                      std::initializer_list<std::pair<const char*, double>> terms,
                      double pixels,
                      int P,
                      const Profile& profile,
-                     const std::map<double, double>& ladder = {}) {
+                     const std::map<double, double>* ladder = nullptr) {
     const double side = std::sqrt(std::max(1.0, pixels));
     double seconds = 0.0;
     for (const auto& [kernel, units] : terms) {
@@ -175,7 +185,7 @@ double edge_seconds(const char* function,
                     double side,
                     int P,
                     const Profile& profile,
-                    const std::map<double, double>& ladder) {
+                    const std::map<double, double>* ladder) {
     KernelSizeTable table;
     try {
         const KernelSizeTable runs = kernel_size_table(profile, run, P);
@@ -300,12 +310,12 @@ Expr contour_rank(int P,
     // All three spacings' prices are required, whatever the shares: a profile that lacks one is not priced.
     const std::map<double, double> ladder = walk_ladder(profile);
     const double local_work =
-        local_seconds(name, {{names::pixel, pixels}}, pixels, P, profile, ladder) +
-        edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, side, P, profile, ladder) +
+        local_seconds(name, {{names::pixel, pixels}}, pixels, P, profile, &ladder) +
+        edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, side, P, profile, &ladder) +
         edges * shares.quarter *
-            edge_seconds(name, names::quarter_run, names::quarter_edge, kQuarterDensity, side, P, profile, ladder) +
+            edge_seconds(name, names::quarter_run, names::quarter_edge, kQuarterDensity, side, P, profile, &ladder) +
         edges * shares.sparse *
-            edge_seconds(name, names::sparse_run, names::sparse_edge, kSparseDensity, side, P, profile, ladder);
+            edge_seconds(name, names::sparse_run, names::sparse_edge, kSparseDensity, side, P, profile, &ladder);
     // Every processor ranks its block, then the merge's first collective waits for the slowest (cost/lockstep.hpp).
     const Expr local = Expr::compute(names::local, lockstep_seconds(profile, P, local_work));
     // Validation's exchange of the blocks' borders (one byte a pixel) and the verdict; at P = 1 too, as the code runs

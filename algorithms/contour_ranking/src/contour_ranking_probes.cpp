@@ -154,11 +154,6 @@ double trace_rank_cut_probe(bool quick, int e) {
     return t / static_cast<double>(std::max<std::size_t>(map.states().size(), 1));
 }
 
-/// The walk ladder's sides: 2^11, 2^11.5, 2^11.75 and 2^12, rounded (the step is looked for where the whole runs
-/// straddle it). None is a validated side (640 … 3584, the test in tests/contour_ranking checks it): the ladder times a
-/// kernel of the ranking, not a validated input.
-constexpr std::array<std::int64_t, 4> kWalkSides = {2048, 2896, 3444, 4096};
-
 /// Lines the walk ladder walks a side: neighbouring lines, one after the other, as find_segments meets their starts.
 constexpr std::int64_t kWalkLines = 16;
 
@@ -299,7 +294,7 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // a kernel of the run, not a whole run. Side by side only (the cost function reads its shape, not its level), in a
     // quick calibration's last round only: 16 walks of up to a side each, ~0.2–0.4 µs a step on the quiet VM (the
     // 6.25 % runs' price per edge pixel): ~10–20 ms a call at 4096, ~0.15 s a rung (the quick budget), four rungs.
-    for (const std::int64_t side : kWalkSides) {
+    for (const std::int64_t side : names::walk_sides) {
         probes.push_back({names::walk_key(side),
                           "step of a walk along lines 16 apart (successor and result arrays), " + std::to_string(side) +
                               " × " + std::to_string(side) + " block",

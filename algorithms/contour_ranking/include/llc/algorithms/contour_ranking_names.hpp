@@ -4,6 +4,7 @@
 /// read, and the superstep labels its implementation records (llc::Label) and its cost expressions price. Declared
 /// once here; the probes, the cost functions, the implementation and the card use these constants, never the strings.
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -30,6 +31,10 @@ inline constexpr const char* merge = "cr.merge";  ///< per segment of a merge of
 /// reads the ranking's whole-run tables between their 2^11 and 2^12 sizes along this ladder's shape, not on a line in
 /// log2 of the side: where the ladder steps is where the runs step.
 inline constexpr const char* walk = "cr.walk";
+/// The walk ladder's sides: 2^11, 2^11.5, 2^11.75 and 2^12, rounded (the step is looked for where the whole runs
+/// straddle it). None is a validated side (640 … 3584, the test in tests/contour_ranking checks it): the ladder times a
+/// kernel of the ranking, not a validated input. Every rung is required where the cost function reads the ladder.
+inline constexpr std::array<std::int64_t, 4> walk_sides = {2048, 2896, 3444, 4096};
 /// The key of the walk ladder's rung at `side`: "cr.walk.<side>".
 inline std::string walk_key(std::int64_t side) {
     return std::string(walk) + "." + std::to_string(side);
