@@ -23,11 +23,14 @@
 #include "../support/expect_error.hpp"
 #include "smpi_sizes.hpp"
 #include "textbook_dp.hpp"
+#include "trace_fixtures.hpp"
 
 namespace {
 
 using llc::Group;
 using namespace llc::test::interval_dp;  // the oracles
+using llc::test::matrix_chain::random_dims;
+using llc::test::matrix_chain::shape_profile;
 
 /// Cost of a parenthesisation string "((A1A2)A3)", evaluated from the string alone.
 std::int64_t cost_of(const std::string& s, const std::vector<std::int64_t>& d) {
@@ -89,15 +92,6 @@ std::int64_t knuth_restricted_chain(const std::vector<std::int64_t>& d) {
 /// A test's r: 0 stands for "unset" (the library's choice).
 std::optional<std::int64_t> block(std::int64_t r) {
     return r > 0 ? std::optional<std::int64_t>(r) : std::nullopt;
-}
-
-std::vector<std::int64_t> random_dims(std::mt19937_64& rng, int matrices, int top) {
-    std::uniform_int_distribution<std::int64_t> dist(1, top);
-    std::vector<std::int64_t> d(static_cast<std::size_t>(matrices) + 1);
-    for (auto& x : d) {
-        x = dist(rng);
-    }
-    return d;
 }
 
 TEST(Oracles, TextbookDpsOnCasesWorkedByHand) {
@@ -518,23 +512,11 @@ TEST(OptimalBst, BadInputEveryRank) {
 
 namespace {
 
-/// A profile with every table cost::matrix_chain reads (the values do not matter to the shape of the expression).
-llc::cost::Profile shape_profile() {
-    namespace names = llc::names::matrix_chain;
-    llc::cost::Profile p;
-    for (const char* key : {names::middle, names::edge, names::diag, names::run}) {
-        p.set_kernel(llc::cost::kernel_size_key(key, 6), {1e-9, "update"});
-    }
-    for (int P = 2; P <= 8; ++P) {  // the ring's lockstep steps read the excess at their P (np 2 … 8)
-        p.set_kernel(llc::cost::kernel_size_key(llc::cost::lockstep_key(P), 16), {0.0, "excess"});
-    }
-    return p;
-}
-
 TEST(MatrixChain, TraceMirrorsTheCostExpression) {
     // The engine's supersteps carry the labels the cost expression prices (matrix_chain_names.hpp): one "mc.rotate"
     // shift per macro-step d ≥ 1 with the bytes the model counts, then "mc.result" (the bcast of the cost). The
-    // allreduces of the tree walk that follow are not priced.
+    // allreduces of the tree walk that follow are priced when the expression is given the tree's levels
+    // (walk_trace_test.cpp); here it is not.
     Group& g = Group::world();
     if (g.size() == 1) {
         GTEST_SKIP() << "one processor: no superstep";

@@ -15,31 +15,13 @@
 #include <llc/group.hpp>
 #include <llc/trace.hpp>
 
+#include "trace_fixtures.hpp"
+
 namespace {
 
 using llc::Group;
-
-std::vector<std::int64_t> random_dims(std::mt19937_64& rng, int matrices, int top) {
-    std::uniform_int_distribution<std::int64_t> dist(1, top);
-    std::vector<std::int64_t> d(static_cast<std::size_t>(matrices) + 1);
-    for (auto& x : d) {
-        x = dist(rng);
-    }
-    return d;
-}
-
-/// Every table cost::matrix_chain reads (the values do not matter to the shape of the expression).
-llc::cost::Profile shape_profile() {
-    namespace names = llc::names::matrix_chain;
-    llc::cost::Profile p;
-    for (const char* key : {names::middle, names::edge, names::diag, names::run}) {
-        p.set_kernel(llc::cost::kernel_size_key(key, 6), {1e-9, "update"});
-    }
-    for (int P = 2; P <= 8; ++P) {
-        p.set_kernel(llc::cost::kernel_size_key(llc::cost::lockstep_key(P), 16), {0.0, "excess"});
-    }
-    return p;
-}
+using llc::test::matrix_chain::random_dims;
+using llc::test::matrix_chain::shape_profile;
 
 TEST(MatrixChain, TraceOfTheTreeWalkMirrorsItsGivenLevels) {
     // After "mc.result" the engine walks the optimal tree: one "mc.walk" allreduce per level, 8 bytes a node. Given
