@@ -344,6 +344,9 @@ BlockLists unpack_block(std::span<const std::uint8_t> bytes,
     std::memcpy(sizes.data(), bytes.data(), sizeof(sizes));
     std::size_t at = sizeof(sizes);
     const auto take = [&]<class T>(std::vector<T>& into, std::int64_t count) {
+        if (count == 0) {
+            return;  // an empty vector's data() may be null, and memcpy must not be given null even for 0 bytes
+        }
         const std::size_t first = into.size();
         into.resize(first + static_cast<std::size_t>(count));
         std::memcpy(into.data() + first, bytes.data() + at, static_cast<std::size_t>(count) * sizeof(T));
