@@ -28,12 +28,6 @@ namespace {
 /// The seed of the probes' blob images: not the validation cases' (docs/validation.md).
 constexpr std::uint64_t sweep_probe_seed = 13;
 
-/// One image and its distances: what a pass reads and writes.
-struct ProbeImage {
-    std::vector<std::uint8_t> image;
-    std::vector<std::int32_t> out;
-};
-
 /// Marks where nothing reached (−1) in columns [a, b) of `row`, as chamfer.cpp does.
 void mark(std::int32_t* row, std::int64_t a, std::int64_t b) {
     for (std::int64_t x = a; x < b; ++x) {
@@ -166,24 +160,23 @@ class ProbePasses {
 ///   18–24 % and 12–16 % high. The segments run block by block as the pipeline runs them, and a distributed run
 ///   marks its units a few segments later from the caches: at p = 2 the d4 backward pass computed 30 % longer than
 ///   the forward one (1024², the same demos' traces), d8 and 5-7-11 5–6 % longer.
-/// - The streamed probe's two passes run on different images (`streamed`): the backward pass of an image of 80 MB
+/// - The streamed probe's two passes run on different distances (`streamed`): the backward pass of an image of 80 MB
 ///   and more (4096² at p = 1, 8192² at p = 1 and 2) finds less of what its forward pass left in the last-level cache
 ///   than the 40 MB probe image's backward pass and marking did, and the streamed constants ran 10–25 % below what
 ///   those transforms took (d4, 8192², p = 2: 0.80 against 1.05 ns a pixel computed; p = 1 0.83 against 0.99).
 double sweep_probe(bool quick, const ChamferMask& mask, int j, int height, bool streamed) {
-    const std::vector<std::uint8_t> blobs = random_blob_image(ProbePasses::width, height, sweep_probe_seed);
-    std::vector<ProbeImage> images(streamed ? 2 : 1, ProbeImage{blobs, std::vector<std::int32_t>(blobs.size())});
+    const std::vector<std::uint8_t> image = random_blob_image(ProbePasses::width, height, sweep_probe_seed);
+    // Streamed: two arrays of distances (the image, a fifth of the bytes, is read by the forward pass only).
+    std::vector<std::vector<std::int32_t>> outs(streamed ? 2 : 1, std::vector<std::int32_t>(image.size()));
     ProbePasses passes(mask, j, height);
     std::size_t call = 0;
     const double t = cost::median_seconds_per_call(quick, [&] {
-        // Forward on one image, backward on the other (streamed: the one whose forward pass ran a call before).
-        ProbeImage& first = images[call % images.size()];
-        std::int32_t* const backward_out = images[(call + 1) % images.size()].out.data();
+        // Forward into one array, backward over the other (streamed: the one whose forward pass ran a call before).
+        passes.forward(outs[call % outs.size()].data(), image.data());
+        passes.backward(outs[(call + 1) % outs.size()].data());
         ++call;
-        passes.forward(first.out.data(), first.image.data());
-        passes.backward(backward_out);
     });
-    return t / (2.0 * static_cast<double>(blobs.size()));
+    return t / (2.0 * static_cast<double>(image.size()));
 }
 
 }  // namespace
