@@ -157,12 +157,12 @@ class ProbePasses {
 ///   afterwards. That pass over 4 MB (in the caches) or 32 MB of distances is work the transform does not do, and it
 ///   weighed most on the cheapest mask: the 1024² d4 transform at p = 1 (5 MB, the in-cache probe's bytes) ran a
 ///   pixel in 0.54 ns where the probe took 0.67 alone, d8 0.73 against 0.84 (quiet, 2026-11-26 23:15 demos); priced
-///   18–24 % and 12–16 % high. The segments run block by block as the pipeline runs them, and a distributed run
-///   marks its units a few segments later from the caches: at p = 2 the d4 backward pass computed 30 % longer than
-///   the forward one (1024², the same demos' traces), d8 and 5-7-11 5–6 % longer.
+///   18–24 % and 12–18 % high. The segments run block by block as the pipeline runs them, and a distributed run
+///   marks its units a few segments later from the caches: at p = 2 the d4 backward pass computed 27–32 % longer
+///   than the forward one (1024², the same demos' traces), d8 6–18 %, 5-7-11 −2 to +6 %.
 /// - The streamed probe's two passes run on different distances (`streamed`): the backward pass of an image of 80 MB
 ///   and more (4096² at p = 1, 8192² at p = 1 and 2) finds less of what its forward pass left in the last-level cache
-///   than the 40 MB probe image's backward pass and marking did, and the streamed constants ran 10–25 % below what
+///   than the 40 MB probe image's backward pass and marking did, and the streamed constants ran 9–24 % below what
 ///   those transforms took (d4, 8192², p = 2: 0.80 against 1.05 ns a pixel computed; p = 1 0.83 against 0.99).
 double sweep_probe(bool quick, const ChamferMask& mask, int j, int height, bool streamed) {
     const std::vector<std::uint8_t> image = random_blob_image(ProbePasses::width, height, sweep_probe_seed);
