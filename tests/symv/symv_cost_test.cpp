@@ -78,6 +78,32 @@ TEST(SymvCost, OverlapHidesTheRingAboveTheThreshold) {
     EXPECT_LT(t, cost::grigg_symv_time(64, 32, beta, tau_c, tau_a) + 1e-12);
 }
 
+// ShiftProgress::in_calls: llc's split-phase shift moves its data only inside MPI calls, so each overlapped step costs
+// its work and then the whole shift. With the article's prices (shift.overlap = shift), that is the article's T without
+// overlap; background is the five-argument function; the supersteps are those of the overlapped run (same labels and
+// operations), only their prices differ.
+TEST(SymvCost, ShiftsThatProgressOnlyInCallsHideNothing) {
+    const cost::Profile p = article_profile(32);
+    const auto ccm = cost::make_model("ccm", p);
+    for (const SymvMapping mapping : {SymvMapping::reflection, SymvMapping::standard}) {
+        const cost::Expr in_calls = cost::symv(32, 512, mapping, p, true, cost::ShiftProgress::in_calls);
+        const cost::Expr background = cost::symv(32, 512, mapping, p, true, cost::ShiftProgress::background);
+        EXPECT_NEAR(cost::predict(in_calls, *ccm), 2.28314, 1e-5);
+        EXPECT_EQ(background.to_json(), cost::symv(32, 512, mapping, p, true).to_json());
+        // Above the overlap threshold the article hides every shift but the work's: 2.212 s against 2.283 s.
+        EXPECT_LT(cost::predict(background, *ccm), cost::predict(in_calls, *ccm) - 0.05);
+        ASSERT_EQ(in_calls.children().size(), background.children().size());
+        for (std::size_t k = 0; k < in_calls.children().size(); ++k) {
+            EXPECT_EQ(in_calls.children()[k].label(), background.children()[k].label()) << k;
+            EXPECT_EQ(in_calls.children()[k].op(), background.children()[k].op()) << k;
+        }
+    }
+    // Without overlap the progress changes nothing: the blocking ring is priced as it runs.
+    const cost::Profile p8 = article_profile(8);
+    EXPECT_EQ(cost::symv(8, 128, SymvMapping::reflection, p8, false, cost::ShiftProgress::in_calls).to_json(),
+              cost::symv(8, 128, SymvMapping::reflection, p8, false).to_json());
+}
+
 TEST(SymvCost, UnevenSizesAndErrors) {
     // n not a multiple of 2P: the busiest processor sets each step; never below the balanced share.
     const double t = predict(5, 101, SymvMapping::reflection, false);

@@ -281,7 +281,8 @@ class SymvRun final : public run::Run {
     }
 
     [[nodiscard]] std::optional<cost::Expr> expr(const cost::Profile& profile) const override {
-        return cost::symv(world_.size(), o_.n, o_.mapping, profile, o_.overlap);
+        // As the validation cases: the overlapped shifts move data only inside MPI calls (cost::ShiftProgress).
+        return cost::symv(world_.size(), o_.n, o_.mapping, profile, o_.overlap, cost::ShiftProgress::in_calls);
     }
 
     /// y gathered to rank 0, its norm, --check, --out and --output there (a failure agreed on), and the check's

@@ -59,7 +59,7 @@ double step_seconds(const Profile& profile, int P, double seconds) {
     return P == 1 ? seconds : lockstep_seconds(profile, P, seconds);
 }
 
-Expr reflection(const SymvLayout& layout, const Profile& profile, double tau, bool overlap) {
+Expr reflection(const SymvLayout& layout, const Profile& profile, double tau, bool overlap, bool hidden) {
     const int P = layout.P();
     std::vector<double> work(static_cast<std::size_t>(P) + 1, 0.0);  // W of steps 1 … P, seconds
     for (int s = 1; s <= P; ++s) {
@@ -78,9 +78,11 @@ Expr reflection(const SymvLayout& layout, const Profile& profile, double tau, bo
                 return static_cast<double>(layout.local_rows((q + s) % P) + layout.local_rows((q + s + 1) % P));
             });
         const auto u = static_cast<std::size_t>(s);
-        if (overlap) {
-            items.push_back(
-                Expr::overlapped(names::symv::ring, s == 1 ? work[1] : 0.0, work[u + 1], "shift.overlap", P, bytes));
+        const double before = s == 1 ? work[1] : 0.0;  // step 1's products run before the first shift starts
+        if (overlap && hidden) {
+            items.push_back(Expr::overlapped(names::symv::ring, before, work[u + 1], "shift.overlap", P, bytes));
+        } else if (overlap) {  // the next step's products, then the whole shift (ShiftProgress::in_calls)
+            items.push_back(Expr::normal(names::symv::ring, before + work[u + 1], "shift.overlap", P, bytes));
         } else {
             items.push_back(Expr::normal(names::symv::ring, work[u], "shift", P, bytes));
         }
@@ -91,7 +93,7 @@ Expr reflection(const SymvLayout& layout, const Profile& profile, double tau, bo
     return Expr::sequence(names::symv::whole, std::move(items));
 }
 
-Expr standard(const SymvLayout& layout, const Profile& profile, double tau, bool overlap) {
+Expr standard(const SymvLayout& layout, const Profile& profile, double tau, bool overlap, bool hidden) {
     const int P = layout.P();
     std::vector<Expr> items;
     for (int s = 0; s < P; ++s) {
@@ -105,8 +107,11 @@ Expr standard(const SymvLayout& layout, const Profile& profile, double tau, bool
             word_bytes * busiest(P, [&](int q) {
                 return static_cast<double>(layout.block_size((q + s) % P) + layout.block_size((q + s + 1) % P));
             });
-        items.push_back(overlap ? Expr::overlapped(names::symv::ring, 0.0, w, "shift.overlap", P, bytes)
-                                : Expr::normal(names::symv::ring, w, "shift", P, bytes));
+        if (overlap && hidden) {
+            items.push_back(Expr::overlapped(names::symv::ring, 0.0, w, "shift.overlap", P, bytes));
+        } else {  // in_calls: the step's products, then the whole split-phase shift
+            items.push_back(Expr::normal(names::symv::ring, w, overlap ? "shift.overlap" : "shift", P, bytes));
+        }
     }
     return Expr::sequence(names::symv::whole, std::move(items));
 }
@@ -114,6 +119,10 @@ Expr standard(const SymvLayout& layout, const Profile& profile, double tau, bool
 }  // namespace
 
 Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bool overlap) {
+    return symv(P, n, mapping, profile, overlap, ShiftProgress::background);
+}
+
+Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bool overlap, ShiftProgress progress) {
     constexpr const char* name = "llc::cost::symv";
     if (P < 1) {
         throw_argument_error(name, "P", std::to_string(P), "must be at least 1");
@@ -132,8 +141,9 @@ Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bo
     const double entries = busiest(P, [&](int q) { return static_cast<double>(layout.local_entries(q)); });
     const double side = std::max(1.0, std::sqrt(entries) / detail::symv::probe_side_scale);
     const double tau = kernel_per_unit(table, side, 0.0);  // never empty: no fallback
-    return mapping == SymvMapping::reflection ? reflection(layout, profile, tau, overlap)
-                                              : standard(layout, profile, tau, overlap);
+    const bool hidden = progress == ShiftProgress::background;
+    return mapping == SymvMapping::reflection ? reflection(layout, profile, tau, overlap, hidden)
+                                              : standard(layout, profile, tau, overlap, hidden);
 }
 
 double grigg_symv_time(double n, double p, double beta, double tau_c, double tau_a, bool distributed_x) {

@@ -1,9 +1,10 @@
 // symv's kernel constants, by size 2^e: seconds per off-diagonal packed entry of the reflection product's fused
 // row-and-column passes ("symv.entry", two multiply-adds) and per entry of the standard product's row products
 // ("symv.row", one). Each probe runs what a rank runs: the product's own passes (symv_kernels.hpp) over a rank's rows
-// of a symv layout, stored as the matrix stores them, without the communication. Side by side, at P = the ranks of
-// the calibration, each rank runs its own share (rank q of P), so every rank streams its rows at once; alone
-// (`measure_alone`, the "_solo" keys), rank 0 runs a one-processor product.
+// of a symv layout, stored as the matrix stores them, without the communication, with the product's O(n) work around
+// them (x's assembly, the received partial sums, y). Side by side, at P = the ranks of the calibration, each rank runs
+// its own share (rank q of P), so every rank streams its rows at once; alone (`measure_alone`, the "_solo" keys),
+// rank 0 calls llc::symv on a one-processor matrix, which is what a one-processor run times.
 //
 // Why not a contiguous r × r block, as these probes timed before: a product reads each block A_{b,c} as segments of
 // r = n/(2P) entries, one per stored row, with the rest of the row between them (a packed row i holds i + 1 entries),
@@ -12,8 +13,10 @@
 // as 2^13 segments of 2^11: 0.89, 1.16, 1.28. Rank 1's share of the P = 2 product at n = 8192 (the same 128 MiB as the
 // old 2^12 block, 0.99 ns alone) took 1.28 ns, rank 0's 1.18; the quiet large run measured 1.24 ns an entry there,
 // which the old 2^12 constant (0.93) priced 25 % low.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,7 @@
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
+#include <llc/group.hpp>
 
 #include "symv_kernels.hpp"
 
@@ -67,39 +71,70 @@ Share make_share(int e, int P, int q, SymvMapping mapping) {
     return s;
 }
 
+/// What the product does on rank q besides its passes, per call, with vectors of these sizes: x arrives in a new
+/// vector (the allgatherv's result) and is assembled into another; each shift's partial sums arrive in a new vector
+/// and are added; y is written from the result. O(n) beside the passes' O(n²), but at the smallest probed sizes a
+/// tenth of the call (symv.cpp's reflection_product and symv_in_layout).
+std::vector<double> replicated_x(const Share& s) {
+    std::vector<double> got(s.x.size());
+    std::copy(s.x.begin(), s.x.end(), got.begin());
+    return {got.begin(), got.end()};
+}
+
+void add_received(std::span<double> to, std::size_t rows) {
+    const std::vector<double> received(rows, 0.0);
+    for (std::size_t k = 0; k < to.size() && k < rows; ++k) {
+        to[k] += received[k];
+    }
+}
+
+double written_y(const std::vector<double>& mine) {
+    std::vector<double> y(mine.size());
+    std::transform(mine.begin(), mine.end(), y.begin(), [](double v) { return 1.0 * v; });
+    return y.empty() ? 0.0 : y[0];
+}
+
 /// The reflection product's local work on rank q: every step's passes and the diagonal blocks, each step's partial
-/// sums in a new vector as the product has them.
+/// sums in a new vector as the product has them, and the product's O(n) work around them (above).
 double reflection_work(const Share& s) {
     const int P = s.layout.P();
+    const std::vector<double> x = replicated_x(s);
     const auto row = [&](std::int64_t k) { return s.row(k); };
     std::vector<double> mine(static_cast<std::size_t>(s.layout.local_rows(s.q)), 0.0);
     for (int step = 1; step <= P; ++step) {
         const int d = (s.q + step) % P;
         if (step == P) {
-            reflection_step<double>(s.layout, s.q, row, s.x, d, mine, mine);
-            reflection_diagonal<double>(s.layout, s.q, row, s.x, mine);
+            reflection_step<double>(s.layout, s.q, row, x, d, mine, mine);
+            reflection_diagonal<double>(s.layout, s.q, row, x, mine);
+            if (P > 1) {
+                add_received(mine, mine.size());
+            }
         } else {
             std::vector<double> gamma(static_cast<std::size_t>(s.layout.local_rows(d)), 0.0);
-            reflection_step<double>(s.layout, s.q, row, s.x, d, gamma, mine);
+            reflection_step<double>(s.layout, s.q, row, x, d, gamma, mine);
+            if (step > 1) {
+                add_received(gamma, gamma.size());
+            }
             mine[0] += gamma[0];
         }
     }
-    return mine[0];
+    return written_y(mine);
 }
 
-/// The standard product's local work on rank q: its rows times each block of x in turn.
+/// The standard product's local work on rank q: its rows times each block of x in turn, each block after the first
+/// arriving in a new vector, and y written from the result.
 double standard_work(const Share& s) {
     const int P = s.layout.P();
     const std::int64_t rows = s.layout.local_rows(s.q);
     std::vector<double> mine(static_cast<std::size_t>(rows), 0.0);
     for (int step = 0; step < P; ++step) {
         const int c = (s.q + step) % P;
-        const std::span<const double> held(s.x.data() + s.layout.block_begin(c),
-                                           static_cast<std::size_t>(s.layout.block_size(c)));
+        const auto begin = s.x.begin() + s.layout.block_begin(c);
+        const std::vector<double> held(begin, begin + s.layout.block_size(c));
         standard_step<double>(
             s.layout, rows, [&](std::int64_t k) { return s.row(k); }, c, held, mine);
     }
-    return mine[0];
+    return written_y(mine);
 }
 
 /// Seconds per unit of rank q's share of a P-processor product at size 2^e.
@@ -113,13 +148,32 @@ double share_probe(bool quick, int e, int P, int q, SymvMapping mapping) {
     return t / s.units;
 }
 
-/// Side by side: this rank's share at P = the calibration's ranks (its MPI world, as llc-probe runs every rank).
+/// Alone: a one-processor product as it is called — llc::symv on this processor's own group over the whole matrix of
+/// the probe's size — so that the constant holds what a call does besides its passes (its argument checks, the
+/// vectors it allocates, x's assembly, y's update). Timed on the passes alone (the share above), one-processor calls
+/// at n = 68 / 136 / 272 took 40 / 25 / 10 % longer per entry than the passes (0.35–0.8 µs a call; loaded machine,
+/// the quiet demos measured n = 256 14 % above its price); at n = 543 and 1086 no difference could be told.
+double whole_call_alone(bool quick, int e, SymvMapping mapping) {
+    Share s = make_share(e, 1, 0, mapping);
+    Group& alone = Group::world().self();
+    const SymmetricMatrix<double> A =
+        SymmetricMatrix<double>::from_local(alone, s.layout.n(), std::move(s.data), mapping);
+    std::vector<double> y(s.x.size(), 0.0);
+    const double t =
+        cost::median_seconds_per_call(quick, [&] { llc::symv<double>(alone, 1.0, A, A.layout(), s.x, 0.0, y); });
+    volatile double keep = y[0];  // the product's result is used
+    (void)keep;
+    return t / s.units;
+}
+
+/// Side by side: this rank's share at P = the calibration's ranks (its MPI world, as llc-probe runs every rank); a
+/// one-rank calibration times the one-processor call (above).
 double side_by_side_probe(bool quick, int e, SymvMapping mapping) {
     int P = 1;
     int q = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     MPI_Comm_rank(MPI_COMM_WORLD, &q);
-    return share_probe(quick, e, P, q, mapping);
+    return P == 1 ? whole_call_alone(quick, e, mapping) : share_probe(quick, e, P, q, mapping);
 }
 
 }  // namespace
@@ -150,7 +204,7 @@ std::vector<cost::KernelProbe> kernel_probes() {
                                         ", a rank's share at size 1.5·2^" + std::to_string(e),
                                     [e, mapping](bool quick) { return side_by_side_probe(quick, e, mapping); },
                                     cost::kernel_size_key(cost::solo_kernel_name(name), e)};
-            probe.measure_alone = [e, mapping](bool quick) { return share_probe(quick, e, 1, 0, mapping); };
+            probe.measure_alone = [e, mapping](bool quick) { return whole_call_alone(quick, e, mapping); };
             probe.seed = block_probe_seed;
             probes.push_back(std::move(probe));
         }

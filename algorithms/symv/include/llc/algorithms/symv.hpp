@@ -385,6 +385,21 @@ namespace cost {
 ///         "symv.row.2^e"): the message names the key and the llc-probe that writes it; there is no fallback.
 [[nodiscard]] Expr symv(int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bool overlap = true);
 
+/// Where a split-phase shift (Group::shift_start … wait) moves its data: in the background, while the work between its
+/// start and its wait runs (article [3]'s machine; symv above prices the overlapped ring so, T_f hidden by that work
+/// up to its length), or only inside MPI calls: at its start (the agreement on the ring, the posting) and at its wait,
+/// so that the whole of T_f comes after the work. The second is what llc runs over an MPI without a progress thread,
+/// as Open MPI's shared-memory transport: on the 2-core VM (2026-11-27, loaded, 400 shifts a point, p10) a
+/// split-phase shift took the same time beyond the work with 0, 5, 20 or 100 µs of work between start and wait, at 1,
+/// 2, 4, 8, 16 and 64 KiB each way (1.9 / 2.0–2.3 / 3.0 / 3.3 / 3.6–3.7 / 5.5 µs).
+enum class ShiftProgress { background, in_calls };
+
+/// symv(P, n, mapping, profile, overlap) with the overlapped shifts' data moving as `progress` says: `background` is
+/// that function; `in_calls` prices each overlapped step as its work followed by the whole split-phase shift
+/// ("shift.overlap", measured from start to wait), the same supersteps and labels.
+[[nodiscard]] Expr symv(
+    int P, std::int64_t n, SymvMapping mapping, const Profile& profile, bool overlap, ShiftProgress progress);
+
 /// Article [3]'s closed forms: no overlap T = n²τ_a/p + (p−1)(β + (n/p)τ_c) (§4.2.1; distributed x: 2n/p words), and
 /// the smallest n for which the overlap hides the communication, n ≥ p(τ_c + √(τ_c² + 2βτ_a))/τ_a (§4.2.2, (*)).
 [[nodiscard]] double grigg_symv_time(
