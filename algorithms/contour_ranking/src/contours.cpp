@@ -387,6 +387,34 @@ BlockLists unpack_block(std::span<const std::uint8_t> bytes,
     return block;
 }
 
+/// Rows and columns of pixel indices in an image `width` pixels wide, without a 64-bit integer division a point: the
+/// quotient by a multiplication in double precision, off by at most one below 2^50, then corrected; an integer
+/// division above. Serial work on the root (a scratch benchmark of the 14.7 k records of the 4096² blob image at P = 2,
+/// loaded: 41 µs with the division, 21 µs without).
+class PixelCoordinates {
+  public:
+    explicit PixelCoordinates(std::int64_t width) : width_(width), inverse_(1.0 / static_cast<double>(width)) {}
+    [[nodiscard]] ContourPoint operator()(std::int64_t pixel) const {
+        if (pixel < 0 || pixel >= (std::int64_t{1} << 50)) {
+            return {pixel / width_, pixel % width_};
+        }
+        std::int64_t row = static_cast<std::int64_t>(static_cast<double>(pixel) * inverse_);
+        std::int64_t col = pixel - row * width_;
+        if (col < 0) {
+            --row;
+            col += width_;
+        } else if (col >= width_) {
+            ++row;
+            col -= width_;
+        }
+        return {row, col};
+    }
+
+  private:
+    std::int64_t width_;
+    double inverse_;
+};
+
 /// The borders that cross blocks, from the records of their states gathered on the root: each from its head (rank 0),
 /// then following successors (ranks L − 1, L − 2, …, 1). The heads in increasing order number the contours; each
 /// record goes straight to its place.
@@ -416,11 +444,12 @@ void place_records(std::span<const PointRecord> all,
         out[first + c].hole = !std::binary_search(outer_heads.begin(), outer_heads.end(), heads[c]);
         out[first + c].points.resize(length[c]);
     }
+    const PixelCoordinates coordinates(width);
     for (std::size_t k = 0; k < all.size(); ++k) {
         const PointRecord& p = all[k];
         std::vector<ContourPoint>& points = out[first + owner[k]].points;
         const auto n = static_cast<std::int64_t>(points.size());
-        points[static_cast<std::size_t>(p.rank == 0 ? 0 : n - p.rank)] = {p.pixel / width, p.pixel % width};
+        points[static_cast<std::size_t>(p.rank == 0 ? 0 : n - p.rank)] = coordinates(p.pixel);
     }
 }
 
