@@ -77,15 +77,28 @@ double largest_bytes_of_all(int p, const SizeLimits& limits) {
 
 namespace {
 
+/// The largest h the shared buffers serve: every h under SMPI; outside it only h < own_buffers_from (the larger ones
+/// run on their own buffers), which spares filling 2 × 256 MiB and more at the start of every group's phase.
+double shared_top(double h) {
+#if defined(LLC_SMPI)
+    return h;
+#else
+    return std::min(h, own_buffers_from);
+#endif
+}
+
 std::size_t byte_buffer_size(int p, const SizeLimits& limits) {
-    const std::size_t top = as_size(largest_bytes_of_all(p, limits)) + static_cast<std::size_t>(p) * 8;
+    const std::size_t top = as_size(shared_top(largest_bytes_of_all(p, limits))) + static_cast<std::size_t>(p) * 8;
     const std::size_t scatter_root =
-        as_size(largest_bytes(names::op::scatter, p, limits)) * static_cast<std::size_t>(p);
-    return std::max(top, scatter_root + 8);
+        as_size(shared_top(largest_bytes(names::op::scatter, p, limits))) * static_cast<std::size_t>(p);
+    // The cold swap of a half larger than its rotation takes its one slot from the shared buffers.
+    const std::size_t cold_half = as_size(largest_bytes(names::op::swap_cold, p, limits)) / 2;
+    const std::size_t cold = cold_half > tools::ColdRotation::capacity ? cold_half : 0;
+    return std::max({top, scatter_root + 8, cold});
 }
 
 std::size_t double_buffer_size(int p, const SizeLimits& limits) {
-    return (as_size(largest_bytes(names::op::reduce, p, limits)) + static_cast<std::size_t>(p) * 8) / 8 + 1;
+    return (as_size(shared_top(largest_bytes(names::op::reduce, p, limits))) + static_cast<std::size_t>(p) * 8) / 8 + 1;
 }
 
 }  // namespace
