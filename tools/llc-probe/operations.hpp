@@ -49,7 +49,8 @@ struct SizeLimits {
 };
 
 /// The largest h measured for `op` on p processors: max(max_bytes, ladder_max_bytes), except gather and scatter, whose
-/// root holds p·h, capped so that p·h ≤ max(that, 256 MiB), and swap: max(max_bytes, swap_max_bytes).
+/// root holds p·h, capped so that p·h ≤ max(that, 256 MiB), swap: max(max_bytes, swap_max_bytes), and shift (h counts
+/// both directions) twice the ladder when the ladder goes past max_bytes (a quick calibration's plan is unchanged).
 [[nodiscard]] double largest_bytes(std::string_view op, int p, const SizeLimits& limits);
 /// The largest h of any collective on p processors.
 [[nodiscard]] double largest_bytes_of_all(int p, const SizeLimits& limits);
