@@ -44,7 +44,9 @@ std::vector<double> collective_sizes(const std::string& op,
     }
     std::vector<double> out;
     const double top = largest_bytes(op, p, limits);
-    for (const double x : grid) {
+    // The grid continued to the op's own top where it ends before it (shift's ladder, twice the others'); the others'
+    // sizes stay on the shared grid.
+    for (const double x : extended_grid(grid, top)) {
         if (x <= top * 1.0001) {
             const double h = feasible_bytes(op, p, x);
             if (out.empty() || h > out.back()) {

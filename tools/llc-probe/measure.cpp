@@ -213,9 +213,9 @@ std::string samples_path(const std::string& profile_path) {
 namespace {
 
 /// One visit of a cell: an untimed warm-up call, then up to settings.block samples (fewer once the cell is done). A
-/// collective's warm-up shorter than settings.second_warm_up_below is followed by a second one, as llc-validate warms
-/// up its visits (tools::SamplingRule::second_warm_up_below, 2 ms): after one warm-up call the first sample of a visit
-/// took 1.09–1.11× the third at 0.2–4 MiB and 1.03× at ≤ 200 KB at p = 2, the second 1.01–1.02× (medians over the
+/// collective's warm-up shorter than settings.second_warm_up_below (10 ms; llc-validate's visits 2 ms, measure.hpp says
+/// why) is followed by a second one, as llc-validate warms up its visits: after one warm-up call the first sample of a
+/// visit took 1.09–1.11× the third at 0.2–4 MiB and 1.03× at ≤ 200 KB at p = 2, the second 1.01–1.02× (medians over the
 /// cells of the three quiet 20:15 demo calibrations), so a third of the samples of every cell were taken in another
 /// warm state than llc-validate's, and the cell medians came out a few per cent high. Not yet measured with it: on the
 /// demos' samples, dropping each visit's first sample moved the p = 2 collectives' CCM medians by −13…+5 points

@@ -35,8 +35,13 @@ struct Settings {
     double cell_budget = 1.0;   ///< seconds of timed calls one cell may take (then it stops at min_reps)
     double target_rse = 0.025;  ///< stop when the relative standard error of the median is at most this
     int block = 3;  ///< samples per visit of a cell, after an untimed warm-up call (llc::tools' timing rule)
-    /// A collective's visit warms up twice when its warm-up call is shorter than this (llc-validate's rule, slices.hpp)
-    double second_warm_up_below = 2e-3;
+    /// A collective's visit warms up twice when its warm-up call is shorter than this. llc-validate's slices use 2 ms
+    /// (slices.hpp), but take 3–12 samples a visit at the sizes where one call lasts 1–10 ms, whose median lies past
+    /// the visit's first two; a probe's visit takes 3. Past a single warm-up, the swaps whose calls took 0.8–6 ms
+    /// (working sets about the last-level cache: h = 13–41 MB at p = 2, 41–98 MB at p = 1) took 1.2–1.8× the third
+    /// sample in their first and 1.08–1.18× in their second (medians over the visits of the three quiet 23:15 demo
+    /// calibrations' samples; their warm-up, cold, took more than 2 ms); from 73 MB at p = 2 none (0.99–1.06×).
+    double second_warm_up_below = 10e-3;
     std::uint64_t seed = 20240601;  ///< same on every rank: the shuffled order is the same everywhere
     bool progress = true;
 

@@ -66,6 +66,11 @@ double largest_bytes(std::string_view op, int p, const SizeLimits& limits) {
     if (cost::base_collective(op) == names::op::swap) {
         return std::max(max_bytes, limits.swap_max_bytes);
     }
+    if (cost::base_collective(op) == names::op::shift && limits.ladder_max_bytes > limits.max_bytes) {
+        // h = sent + received: a case's shift of n bytes a processor is h = 2n, and the recorded large run's 64 MiB
+        // shift and shift.overlap (h = 128 MiB) lay past a 96 MiB ladder, extrapolated 107 % and 134 % high.
+        return std::max(max_bytes, 2.0 * limits.ladder_max_bytes);
+    }
     return max_bytes;
 }
 
@@ -77,15 +82,28 @@ double largest_bytes_of_all(int p, const SizeLimits& limits) {
 
 namespace {
 
+/// The largest h the shared buffers serve: every h under SMPI; outside it only h < own_buffers_from (the larger ones
+/// run on their own buffers), which spares filling 2 × 256 MiB and more at the start of every group's phase.
+double shared_top(double h) {
+#if defined(LLC_SMPI)
+    return h;
+#else
+    return std::min(h, own_buffers_from);
+#endif
+}
+
 std::size_t byte_buffer_size(int p, const SizeLimits& limits) {
-    const std::size_t top = as_size(largest_bytes_of_all(p, limits)) + static_cast<std::size_t>(p) * 8;
+    const std::size_t top = as_size(shared_top(largest_bytes_of_all(p, limits))) + static_cast<std::size_t>(p) * 8;
     const std::size_t scatter_root =
-        as_size(largest_bytes(names::op::scatter, p, limits)) * static_cast<std::size_t>(p);
-    return std::max(top, scatter_root + 8);
+        as_size(shared_top(largest_bytes(names::op::scatter, p, limits))) * static_cast<std::size_t>(p);
+    // The cold swap of a half larger than its rotation takes its one slot from the shared buffers.
+    const std::size_t cold_half = as_size(largest_bytes(names::op::swap_cold, p, limits)) / 2;
+    const std::size_t cold = cold_half > tools::ColdRotation::capacity ? cold_half : 0;
+    return std::max({top, scatter_root + 8, cold});
 }
 
 std::size_t double_buffer_size(int p, const SizeLimits& limits) {
-    return (as_size(largest_bytes(names::op::reduce, p, limits)) + static_cast<std::size_t>(p) * 8) / 8 + 1;
+    return (as_size(shared_top(largest_bytes(names::op::reduce, p, limits))) + static_cast<std::size_t>(p) * 8) / 8 + 1;
 }
 
 }  // namespace
@@ -100,8 +118,120 @@ CollectiveBench::CollectiveBench(Group& g, const SizeLimits& limits)
                0.0,
                tools::Contents::payload) {}
 
+bool CollectiveBench::uses_own_buffers([[maybe_unused]] std::size_t h) noexcept {
+#if defined(LLC_SMPI)
+    return false;
+#else
+    return static_cast<double>(h) >= own_buffers_from;
+#endif
+}
+
+tools::TwoBuffers<double>& CollectiveBench::own_buffers(std::size_t a_bytes, std::size_t b_bytes) {
+    const auto key = std::make_pair(a_bytes, b_bytes);
+    ++calls_;
+    if (const auto it = own_.find(key); it != own_.end()) {
+        it->second.used = calls_;
+        return *it->second.buffers;
+    }
+    const std::size_t bytes = a_bytes + b_bytes;
+    while (!own_.empty() && own_bytes_ + bytes > own_buffers_budget) {
+        const auto oldest = std::min_element(
+            own_.begin(), own_.end(), [](const auto& x, const auto& y) { return x.second.used < y.second.used; });
+        own_bytes_ -= oldest->second.bytes;
+        own_.erase(oldest);
+    }
+    auto to_doubles = [](std::size_t n) { return (n + sizeof(double) - 1) / sizeof(double); };
+    Own fresh{std::make_unique<tools::TwoBuffers<double>>(
+                  to_doubles(a_bytes), to_doubles(b_bytes), 1.0, 0.0, tools::Contents::payload),
+              bytes,
+              calls_};
+    own_bytes_ += bytes;
+    return *own_.emplace(key, std::move(fresh)).first->second.buffers;
+}
+
+std::function<void()> CollectiveBench::call_on_own_buffers(std::string_view op, std::size_t h) {
+    const int p = g_.size();
+    const auto pu = static_cast<std::size_t>(p);
+    Group* g = &g_;
+    // Each op's input (a) and output (b) bytes, as llc-validate's collective case sizes its instance.
+    const auto bytes_of = [](std::span<double> x) {
+        return std::span<unsigned char>(reinterpret_cast<unsigned char*>(x.data()), x.size_bytes());
+    };
+    const auto on = [this, bytes_of](std::size_t a, std::size_t b) {
+        tools::TwoBuffers<double>& own = own_buffers(a, b);
+        return std::pair{bytes_of(own.a()).first(a), bytes_of(own.b()).first(b)};
+    };
+    if (op == names::op::bcast) {
+        return [g, on, h] { g->bcast(on(h, 0).first, 0); };
+    }
+    for (const auto& [name, algorithm] : {std::pair{names::op::bcast_st, Bcast::binomial},
+                                          std::pair{names::op::bcast_bst, Bcast::bidirectional},
+                                          std::pair{names::op::bcast_rh, Bcast::recursive_halving}}) {
+        if (op == name) {
+            return [g, on, h, a = algorithm] { llc::bcast(*g, on(h, 0).first, 0, a); };
+        }
+    }
+    if (op == names::op::reduce || op == names::op::allreduce) {
+        const bool all = op == names::op::allreduce;
+        return [this, g, h, all] {
+            tools::TwoBuffers<double>& own = own_buffers(h, h);
+            const std::span<const double> in = own.a().first(h / 8);
+            const std::span<double> out = own.b().first(h / 8);
+            if (all) {
+                g->allreduce(in, out, Op::sum);
+            } else {
+                g->reduce(in, out, Op::sum, 0);
+            }
+        };
+    }
+    if (op == names::op::gather) {
+        return [this, g, on, h] { gathered_ = g->gather(std::span<const unsigned char>(on(h, 0).first), 0); };
+    }
+    if (op == names::op::allgather) {
+        return [this, g, on, part = h / pu] {
+            gathered_ = g->allgather(std::span<const unsigned char>(on(part, 0).first));
+        };
+    }
+    if (op == names::op::scatter) {
+        return [g, on, h, pu] {
+            const auto [all, mine] = on(h * pu, h);
+            g->scatter(std::span<const unsigned char>(all), mine, 0);
+        };
+    }
+    if (op == names::op::alltoall) {
+        return [g, on, h] {
+            const auto [send, recv] = on(h, h);
+            g->alltoall(std::span<const unsigned char>(send), recv);
+        };
+    }
+    const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
+    const std::size_t half = h / 2;
+    if (op == names::op::swap) {
+        return [g, on, half, mate] {
+            const auto [out, in] = on(half, half);
+            g->swap(mate, std::span<const unsigned char>(out), in);
+        };
+    }
+    if (op == names::op::shift) {
+        return [g, on, half] {
+            const auto [out, in] = on(half, half);
+            g->shift(std::span<const unsigned char>(out), in);
+        };
+    }
+    if (op == names::op::shift_overlap) {
+        return [g, on, half] {
+            const auto [out, in] = on(half, half);
+            g->shift_start(std::span<const unsigned char>(out), in).wait();
+        };
+    }
+    throw Error("llc-probe: no benchmark on own buffers for collective '" + std::string(op) + "'");
+}
+
 std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
     const std::size_t h = as_size(bytes);
+    if (uses_own_buffers(h) && op != names::op::barrier && op != names::op::swap_cold) {
+        return call_on_own_buffers(op, h);  // the cold swap has its rotation (tools::ColdRotation)
+    }
     const int p = g_.size();
     const auto pu = static_cast<std::size_t>(p);
     Group* g = &g_;

@@ -8,8 +8,10 @@
 // one processor; division result bytes sent + received by the busiest processor.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -47,12 +49,32 @@ struct SizeLimits {
 };
 
 /// The largest h measured for `op` on p processors: max(max_bytes, ladder_max_bytes), except gather and scatter, whose
-/// root holds p·h, capped so that p·h ≤ max(that, 256 MiB), and swap: max(max_bytes, swap_max_bytes).
+/// root holds p·h, capped so that p·h ≤ max(that, 256 MiB), swap: max(max_bytes, swap_max_bytes), and shift (h counts
+/// both directions) twice the ladder when the ladder goes past max_bytes (a quick calibration's plan is unchanged).
 [[nodiscard]] double largest_bytes(std::string_view op, int p, const SizeLimits& limits);
 /// The largest h of any collective on p processors.
 [[nodiscard]] double largest_bytes_of_all(int p, const SizeLimits& limits);
 
-/// Buffers for the collectives of one group, allocated and touched once.
+/// The smallest h whose calls run on buffers of their own (CollectiveBench::own_buffers), not on the prefix of the
+/// bench's shared ones. Why: a large transfer's speed depends on which memory its buffers sit in, and the prefix of one
+/// long-lived allocation made at the start of a phase is not the memory a validation case (a std::vector made per
+/// visit) or an algorithm's message gets. A p = 2 swap of h = 23.7 MB (MPI_Sendrecv, Open MPI's single copy by CMA)
+/// took 1.42–1.70 ms steady on the prefix of a 300 MiB vector filled right after MPI_Init, against 0.97–1.18 ms on a
+/// vector of the message's size made per visit, 1.00–1.15 ms on one made at its first visit and kept (six runs each,
+/// /tmp/coll-large bench, 2026-11-27, the ranks at real-time priority); the slow prefix's pages were 17–50 %
+/// physically consecutive, the fast ones 87–97 % (the guest's page walks through the hypervisor's tables cost more
+/// when the pages are scattered). At h = 4 MiB the same: 0.180 against 0.171–0.187 ms, at 128 MiB 18.5 against 13.7 ms.
+/// The recorded quiet large run showed it as the probe's price above the case's at every p = 2 point from 2 MiB: swap
+/// +15 / +50 / +33 % at 2 / 11.3 / 64 MiB, shift +10 / +52 %, bcast +31 / +97 / +45 %. Below 1 MiB (256 pages, within
+/// the TLB's reach) the shared prefix and a case's buffers agreed (the demos' 1 MiB points: within ±10 %).
+inline constexpr double own_buffers_from = 1024.0 * 1024;
+/// The most bytes the own buffers of a process hold at once: past it the least recently used sizes are dropped and
+/// made again at their next call (a fresh vector, as a validation case's visit makes). 512 MiB holds every size of a
+/// quick calibration's swap ladder but its largest, and any one size of a full one (scatter's root at 96 MiB: 288 MiB).
+inline constexpr std::size_t own_buffers_budget = std::size_t{512} << 20;
+
+/// Buffers for the collectives of one group: shared ones allocated and touched once (for h < own_buffers_from), and
+/// buffers of their own for the larger sizes.
 class CollectiveBench {
   public:
     /// Collective over nothing; allocates for h ≤ max_bytes on g.size() processors.
@@ -65,6 +87,24 @@ class CollectiveBench {
     void run(std::string_view op, double bytes);
 
   private:
+    /// The send (a) and receive (b) buffers of a call with a bytes of input and b of output: made (and filled, as a
+    /// validation case's instance) at the first call that needs them, kept while own_buffers_budget allows, the least
+    /// recently used pair dropped first. Outside SMPI only (under SMPI the payloads are shared and the memory is
+    /// simulated).
+    tools::TwoBuffers<double>& own_buffers(std::size_t a_bytes, std::size_t b_bytes);
+    /// Whether a call of h bytes runs on own buffers.
+    [[nodiscard]] static bool uses_own_buffers(std::size_t h) noexcept;
+    /// call() for h ≥ own_buffers_from: every call fetches its pair (a map lookup: nothing next to a ≥ 1 MiB transfer).
+    [[nodiscard]] std::function<void()> call_on_own_buffers(std::string_view op, std::size_t h);
+
+    struct Own {
+        std::unique_ptr<tools::TwoBuffers<double>> buffers;
+        std::size_t bytes = 0;
+        std::uint64_t used = 0;  ///< the call count at its last use (least recently used: the smallest)
+    };
+    std::map<std::pair<std::size_t, std::size_t>, Own> own_;
+    std::size_t own_bytes_ = 0;
+    std::uint64_t calls_ = 0;
     Group& g_;
     tools::TwoBuffers<unsigned char> bytes_;  ///< send (a) and receive (b) of the byte collectives
     tools::TwoBuffers<double> doubles_;       ///< send (a) and receive (b) of the reductions
