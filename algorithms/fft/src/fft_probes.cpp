@@ -4,16 +4,22 @@
 // estimate planner picks a different algorithm for each length. llc::cost::FftConstants interpolates the per-size
 // constants in log2 of the size.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <pthread.h>
+#include <sched.h>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include <llc/algorithms/fft.hpp>
 #include <llc/algorithms/fft_names.hpp>
+#include <llc/clock.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -82,6 +88,71 @@ double combine_probe(bool quick, std::size_t butterflies) {
     fill(x, 4);
     const Twiddles w(n, -1, 0, butterflies);
     return cost::median_seconds_per_call(quick, [&] { dit_combine(x.data(), w); }) / static_cast<double>(butterflies);
+}
+
+/// Reads `bytes` at `data` on a thread pinned to another processor than the calling thread's (unpinned when the
+/// process may run on one only), and waits for it: afterwards the lines are shared with that processor's caches, as
+/// after a partner of an exchange copied them (Open MPI's single-copy receive reads the sender's memory from the
+/// receiver's processor).
+void read_on_another_processor(const Complex* data, std::size_t bytes, std::vector<unsigned char>& sink) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    (void)sched_getaffinity(0, sizeof(allowed), &allowed);
+    const int mine = sched_getcpu();
+    cpu_set_t others;
+    CPU_ZERO(&others);
+    for (int cpu = 0; cpu < static_cast<int>(std::thread::hardware_concurrency()) && cpu < CPU_SETSIZE; ++cpu) {
+        if (cpu != mine) {
+            CPU_SET(cpu, &others);
+        }
+    }
+    std::thread reader([&] {
+        if (CPU_COUNT(&others) > 0) {
+            (void)pthread_setaffinity_np(pthread_self(), sizeof(others), &others);
+        }
+        std::memcpy(sink.data(), data, bytes);
+    });
+    reader.join();
+}
+
+/// Extra seconds per butterfly of the DIT combine when the half this processor sent has just been read by its
+/// partner (the replicated layout's combine follows every division's exchange): the combine writes both halves in
+/// place, and a line another processor holds must be taken back from it before it is written. The median of calls
+/// after another processor read the first half, less the median of the same calls again at once (hot), interleaved.
+/// Traced at P = 2 (llc-bench-fft-level; 2026-11-27, loaded): the combine after the exchange took 5.2 / 21.8 / 40.1 /
+/// 164 µs against 0.45 / 2.2 / 8.0 / 32 µs hot at n = 2^10 / 2^12 / 2^14 / 2^16, nothing extra at 2^8 (Open MPI's
+/// eager copy, no single-copy read); the replicated layout's p = 2 runs were priced 34–60 % low in the quiet demos.
+double combine_sent_probe(bool quick, std::size_t butterflies) {
+#if defined(LLC_SMPI)
+    (void)quick;
+    (void)butterflies;
+    return 0.0;  // a simulated host shares no cache lines
+#else
+    const std::size_t n = 2 * butterflies;
+    const Buffer x(n, Pages::ordinary);
+    fill(x, 9);
+    const Twiddles w(n, -1, 0, butterflies);
+    std::vector<unsigned char> sink(butterflies * sizeof(Complex));
+    dit_combine(x.data(), w);  // first touch, twiddles in cache
+    // Single calls (the state is gone after one): more of them where a call is short, few where it streams memory.
+    const int calls = butterflies <= (std::size_t{1} << 16) ? (quick ? 9 : 25) : (quick ? 5 : 9);
+    std::vector<double> sent;
+    std::vector<double> hot;
+    for (int c = 0; c < calls; ++c) {
+        read_on_another_processor(x.data(), butterflies * sizeof(Complex), sink);
+        double t0 = clock_seconds();
+        dit_combine(x.data(), w);
+        sent.push_back(clock_seconds() - t0);
+        t0 = clock_seconds();
+        dit_combine(x.data(), w);
+        hot.push_back(clock_seconds() - t0);
+    }
+    const auto median = [](std::vector<double>& v) {
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    return std::max(median(sent) - median(hot), 0.0) / static_cast<double>(butterflies);
+#endif
 }
 
 double reorder_probe(bool quick, std::size_t L) {
@@ -204,6 +275,18 @@ std::vector<cost::KernelProbe> kernel_probes() {
         add(key::reorder, k, "element of the natural-order interleave, block of " + pow2(k), [m](bool quick) {
             return reorder_probe(quick, m);
         });
+    }
+    // The combine after the exchange, from 2^10 butterflies (a message of 16 KiB, beyond Open MPI's 4 KiB eager
+    // copy: at 2^7 butterflies no extra was seen) to 2^18 (8 MiB, past this machine's 2 MiB second-level cache: the
+    // data streams from the shared cache or memory either way); larger sizes take 2^18's constant. About 0.1 s in all
+    // on a quiet machine; 2^20 and 2^22 took 1 s and 4 s (loaded), for 5 % of the combine's time.
+    for (int k = 10; k <= 18; k += 2) {
+        const std::size_t m = std::size_t{1} << k;
+        add(key::combine_sent,
+            k,
+            "extra per butterfly of the decimation-in-time combine after the partner read the sent half, " + pow2(k) +
+                " butterflies",
+            [m](bool quick) { return combine_sent_probe(quick, m); });
     }
     return probes;
 }

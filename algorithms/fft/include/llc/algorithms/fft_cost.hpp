@@ -12,6 +12,9 @@
 ///                      the twiddle);
 /// - F  "fft.combine.2^k" — per butterfly (two elements) of the replicated layout's decimation-in-time combine of
 ///                      2^k butterflies;
+/// - Fs "fft.combine_sent.2^k" — the extra per butterfly of that combine when it runs, as at every division level,
+///                      right after the exchange: the partner has just read the half this processor sent (Open MPI's
+///                      single-copy receive), and each of its lines must be taken back before the combine writes it;
 /// - C  per n·log2 n of a sequential FFTW leaf of 2^k, one table per kind of leaf FftPlan builds:
 ///      "fft.leaf_oop.2^k"  contiguous, out of place (block natural order, replicated with n odd),
 ///      "fft.leaf_oop_solo.2^k"  the same on one processor while the node's others are idle (P = 1: the serial
@@ -73,6 +76,8 @@ struct FftConstants {
     std::map<std::size_t, std::map<int, double>> leaf_strided_by_size{};
     std::map<int, double> divide_by_size{};   ///< "fft.divide.2^k", by block length
     std::map<int, double> combine_by_size{};  ///< "fft.combine.2^k", by butterflies
+    /// "fft.combine_sent.2^k", by butterflies: the combine's extra seconds per butterfly after the division's exchange.
+    std::map<int, double> combine_sent_by_size{};
     std::map<int, double> reorder_by_size{};  ///< "fft.reorder.2^k", by block length
     /// "fft.leaf_dif.2^k": the last butterfly folded into a four-step leaf, by block length.
     std::map<int, double> leaf_dif_by_size{};
@@ -90,6 +95,9 @@ struct FftConstants {
     [[nodiscard]] double divide_seconds(double L) const;
     /// Seconds of a DIT combine of `butterflies` butterflies.
     [[nodiscard]] double combine_seconds(double butterflies) const;
+    /// The same right after the division's exchange, as the replicated layout runs it: the partner has just read the
+    /// half this processor sent, and the combine writes it ("fft.combine" plus "fft.combine_sent").
+    [[nodiscard]] double combine_after_exchange_seconds(double butterflies) const;
     /// Seconds of the natural-order interleave of a block of L entries.
     [[nodiscard]] double reorder_seconds(double L) const;
     /// Seconds of the block layout's last stage after its swap: the upper partner's butterfly and the leaf on a
