@@ -14,7 +14,9 @@
 ///                      2^k butterflies;
 /// - Fs "fft.combine_sent.2^k" — the extra per butterfly of that combine when it runs, as at every division level,
 ///                      right after the exchange: the partner has just read the half this processor sent (Open MPI's
-///                      single-copy receive), and each of its lines must be taken back before the combine writes it;
+///                      single-copy receive), and each of its lines must be taken back before the combine writes it
+///                      (the one optional table: without it the combine is priced hot, as profiles made before it
+///                      were);
 /// - C  per n·log2 n of a sequential FFTW leaf of 2^k, one table per kind of leaf FftPlan builds:
 ///      "fft.leaf_oop.2^k"  contiguous, out of place (block natural order, replicated with n odd),
 ///      "fft.leaf_oop_solo.2^k"  the same on one processor while the node's others are idle (P = 1: the serial
@@ -28,8 +30,8 @@
 ///                      four-step leaf (L a power of two ≥ 2^15, FftPlan's default planner): the butterfly costs no
 ///                      pass over memory of its own there, so D·L + C·L·log2 L would over-price it (by 21 % at
 ///                      n = 2^24, P = 2, in one run here).
-/// Every table is required: a profile without one (made by an older llc-probe, or by hand) is an llc::Error naming the
-/// key (cost::missing_kernel_message), never priced by another table or by a single constant.
+/// Every other table is required: a profile without one (made by an older llc-probe, or by hand) is an llc::Error
+/// naming the key (cost::missing_kernel_message), never priced by another table or by a single constant.
 ///
 /// Replicated layout (paper's Figure 4), P processors, length n:
 ///   Φ(P, n) = Φ_leaf                                  if P = 1 or n odd:  C_stride·n·log2 n
