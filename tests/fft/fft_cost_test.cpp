@@ -110,27 +110,6 @@ TEST(FftCostTest, ReplicatedStructure) {
     EXPECT_NEAR(serial.children()[0].work(), C * 999 * std::log2(999.0), 1e-18);
 }
 
-TEST(FftCostTest, TheCombineAfterAnExchangeAddsItsOwnTable) {
-    // Every combine of the replicated layout follows its division's exchange: F plus the extra of "fft.combine_sent",
-    // interpolated in log2 of the butterflies (2^9 here, between the table's 2^8 and 2^10).
-    llc::cost::FftConstants c = flat();
-    c.combine_sent_by_size = {{8, 1e-9}, {10, 3e-9}};
-    const Expr e = llc::cost::fft(2, 1024, FftLayout::replicated, FftOrder::natural, c);
-    const Expr& combine = e.children()[0].children()[1];
-    EXPECT_EQ(combine.label(), "fft.combine");
-    EXPECT_DOUBLE_EQ(combine.work(), (F + 2e-9) * 512);
-    // Two levels at P = 4: 512 butterflies, and 256 in each half (the table's smallest size, clamped).
-    const Expr four = llc::cost::fft(4, 1024, FftLayout::replicated, FftOrder::natural, c);
-    EXPECT_DOUBLE_EQ(four.children()[0].children()[1].work(), (F + 2e-9) * 512);
-    const Expr& inner = four.children()[0].children()[0].children()[0];
-    EXPECT_EQ(inner.label(), "fft.level");
-    EXPECT_DOUBLE_EQ(inner.children()[1].work(), (F + 1e-9) * 256);
-    // Without the table (a profile from before its probe) the combine is priced hot, as it was.
-    EXPECT_DOUBLE_EQ(
-        llc::cost::fft(2, 1024, FftLayout::replicated, FftOrder::natural, k).children()[0].children()[1].work(),
-        F * 512);
-}
-
 TEST(FftCostTest, BlockStructure) {
     const std::int64_t n = 1 << 12;
     const double L = n / 4.0;
@@ -443,7 +422,6 @@ TEST(FftCostTest, TheCostReadsTheTablesTheProbesWrite) {
                                      names::leaf_strided8,
                                      names::divide,
                                      names::combine,
-                                     names::combine_sent,
                                      names::reorder}));
     const llc::cost::Profile full = probed_profile(false);
     const auto c = llc::cost::FftConstants::from(full);
@@ -453,7 +431,6 @@ TEST(FftCostTest, TheCostReadsTheTablesTheProbesWrite) {
     EXPECT_EQ(c.leaf_dif_by_size, llc::cost::kernel_size_table(full, names::leaf_dif));
     EXPECT_EQ(c.divide_by_size, llc::cost::kernel_size_table(full, names::divide));
     EXPECT_EQ(c.combine_by_size, llc::cost::kernel_size_table(full, names::combine));
-    EXPECT_EQ(c.combine_sent_by_size, llc::cost::kernel_size_table(full, names::combine_sent));
     EXPECT_EQ(c.reorder_by_size, llc::cost::kernel_size_table(full, names::reorder));
     ASSERT_EQ(c.leaf_strided_by_size.size(), names::strided_leaves.size());
     for (const names::StridedLeaf& strided : names::strided_leaves) {

@@ -48,10 +48,9 @@ Expr replicated(int P, std::int64_t n, std::size_t stride, const FftConstants& k
     const int fan_out = (sizes[0] + sizes[1] - 1) / sizes[1];
     const double bytes = (1.0 + fan_out) * half_bytes;
     std::vector<Expr> tasks{replicated(sizes[0], n / 2, 2 * stride, k), replicated(sizes[1], n / 2, 2 * stride, k)};
-    return Expr::sequence(
-        names::fft::level,
-        {Expr::division(names::fft::split, P, sizes, std::move(tasks), bytes),
-         Expr::compute(names::fft::combine_step, k.combine_after_exchange_seconds(static_cast<double>(n / 2)))});
+    return Expr::sequence(names::fft::level,
+                          {Expr::division(names::fft::split, P, sizes, std::move(tasks), bytes),
+                           Expr::compute(names::fft::combine_step, k.combine_seconds(static_cast<double>(n / 2)))});
 }
 
 }  // namespace
@@ -85,15 +84,6 @@ double FftConstants::combine_seconds(double butterflies) const {
     return per_unit(combine_by_size, names::fft::combine, butterflies) * butterflies;
 }
 
-double FftConstants::combine_after_exchange_seconds(double butterflies) const {
-    // The one optional table: a profile made before its probe prices the combine as it did then (hot), so that the
-    // recorded profiles (tests/data/accuracy) still price; a fresh calibration has it.
-    if (combine_sent_by_size.empty()) {
-        return combine_seconds(butterflies);
-    }
-    return combine_seconds(butterflies) + kernel_per_unit(combine_sent_by_size, butterflies, 0.0) * butterflies;
-}
-
 double FftConstants::reorder_seconds(double L) const {
     return per_unit(reorder_by_size, names::fft::reorder, L) * L;
 }
@@ -119,7 +109,6 @@ FftConstants FftConstants::from(const Profile& profile) {
     FftConstants k;
     k.divide_by_size = kernel_size_table(profile, names::fft::divide);
     k.combine_by_size = kernel_size_table(profile, names::fft::combine);
-    k.combine_sent_by_size = kernel_size_table(profile, names::fft::combine_sent);
     k.reorder_by_size = kernel_size_table(profile, names::fft::reorder);
     k.leaf_by_size = kernel_size_table(profile, names::fft::leaf);
     k.leaf_oop_by_size = kernel_size_table(profile, names::fft::leaf_oop);

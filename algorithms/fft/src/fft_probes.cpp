@@ -82,7 +82,7 @@ double divide_probe(bool quick, std::size_t L) {
            static_cast<double>(L);
 }
 
-double combine_probe(bool quick, std::size_t butterflies) {
+double combine_hot_probe(bool quick, std::size_t butterflies) {
     const std::size_t n = 2 * butterflies;
     const Buffer x(n, Pages::ordinary);
     fill(x, 4);
@@ -95,9 +95,6 @@ double combine_probe(bool quick, std::size_t butterflies) {
 /// after a partner of an exchange copied them (Open MPI's single-copy receive reads the sender's memory from the
 /// receiver's processor).
 void read_on_another_processor(const Complex* data, std::size_t bytes, std::vector<unsigned char>& sink) {
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    (void)sched_getaffinity(0, sizeof(allowed), &allowed);
     const int mine = sched_getcpu();
     cpu_set_t others;
     CPU_ZERO(&others);
@@ -115,43 +112,46 @@ void read_on_another_processor(const Complex* data, std::size_t bytes, std::vect
     reader.join();
 }
 
-/// Extra seconds per butterfly of the DIT combine when the half this processor sent has just been read by its
-/// partner (the replicated layout's combine follows every division's exchange): the combine writes both halves in
-/// place, and a line another processor holds must be taken back from it before it is written. The median of calls
-/// after another processor read the first half, less the median of the same calls again at once (hot), interleaved.
-/// Traced at P = 2 (llc-bench-fft-level; 2026-11-27, loaded): the combine after the exchange took 5.2 / 21.8 / 40.1 /
-/// 164 µs against 0.45 / 2.2 / 8.0 / 32 µs hot at n = 2^10 / 2^12 / 2^14 / 2^16, nothing extra at 2^8 (Open MPI's
-/// eager copy, no single-copy read); the replicated layout's p = 2 runs were priced 34–60 % low in the quiet demos.
-double combine_sent_probe(bool quick, std::size_t butterflies) {
+/// The smallest and largest butterflies whose combine is probed after another processor read the half it sends: at
+/// 2^9 butterflies the division sends 8 KiB, beyond Open MPI's 4 KiB eager copy (at 2^7 the combine after the exchange
+/// cost what it costs hot); at 2^18 (8 MiB) the data has left this machine's 2 MiB second-level cache, and from 2^20
+/// (32 MiB, past the last-level cache) it streams from memory whoever held it, where a probe of single calls after a
+/// 64 MiB copy took seconds.
+constexpr std::size_t combine_shared_min = std::size_t{1} << 9;
+constexpr std::size_t combine_shared_max = std::size_t{1} << 18;
+
+/// Seconds per butterfly of the DIT combine in the state the replicated layout runs it: right after the division's
+/// exchange, whose partner has just read the half this processor sent (Open MPI's single-copy receive reads the
+/// sender's memory from the receiver's processor). The combine writes both halves in place, and each line another
+/// processor holds must be taken back before it is written. Measured at P = 2 (2026-11-27, loaded): the combine after
+/// the exchange took 5.2 / 21.8 / 40.1 / 164 µs against 0.45 / 2.2 / 8.0 / 32 µs hot at n = 2^10 / 2^12 / 2^14 / 2^16,
+/// nothing more at 2^8; priced hot, the replicated layout's p = 2 runs were 34–60 % low in the quiet demos. The probe
+/// has another processor read the first half (a thread pinned there), then times one call; the median of such calls.
+/// Outside [combine_shared_min, combine_shared_max] the combine is timed hot, call after call.
+double combine_probe(bool quick, std::size_t butterflies) {
 #if defined(LLC_SMPI)
-    (void)quick;
-    (void)butterflies;
-    return 0.0;  // a simulated host shares no cache lines
+    return combine_hot_probe(quick, butterflies);  // a simulated host shares no cache lines
 #else
+    if (butterflies < combine_shared_min || butterflies > combine_shared_max) {
+        return combine_hot_probe(quick, butterflies);
+    }
     const std::size_t n = 2 * butterflies;
     const Buffer x(n, Pages::ordinary);
-    fill(x, 9);
+    fill(x, 4);
     const Twiddles w(n, -1, 0, butterflies);
     std::vector<unsigned char> sink(butterflies * sizeof(Complex));
     dit_combine(x.data(), w);  // first touch, twiddles in cache
-    // Single calls (the state is gone after one): more of them where a call is short, few where it streams memory.
+    // Single calls (one call changes the state): more where a call is short, fewer where it streams the cache.
     const int calls = butterflies <= (std::size_t{1} << 16) ? (quick ? 9 : 25) : (quick ? 5 : 9);
-    std::vector<double> sent;
-    std::vector<double> hot;
+    std::vector<double> seconds;
     for (int c = 0; c < calls; ++c) {
         read_on_another_processor(x.data(), butterflies * sizeof(Complex), sink);
-        double t0 = clock_seconds();
+        const double t0 = clock_seconds();
         dit_combine(x.data(), w);
-        sent.push_back(clock_seconds() - t0);
-        t0 = clock_seconds();
-        dit_combine(x.data(), w);
-        hot.push_back(clock_seconds() - t0);
+        seconds.push_back(clock_seconds() - t0);
     }
-    const auto median = [](std::vector<double>& v) {
-        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-        return v[v.size() / 2];
-    };
-    return std::max(median(sent) - median(hot), 0.0) / static_cast<double>(butterflies);
+    std::nth_element(seconds.begin(), seconds.begin() + static_cast<std::ptrdiff_t>(seconds.size() / 2), seconds.end());
+    return seconds[seconds.size() / 2] / static_cast<double>(butterflies);
 #endif
 }
 
@@ -262,31 +262,27 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // Streaming kernels: per element (butterfly) at every second size up to 2^24, the largest a run of n ≤ 2^24 on
     // P ≤ 2 streams over (2^23 there, between the two last sizes): past the last-level cache the cost per element
     // still grows with the size (the reorder of 2^23 in a trace took 1.8× the price of 2^22's constant).
+    // The combine as it runs after its division's exchange (combine_probe), also at 2^9 butterflies, the smallest
+    // whose exchange lets the partner read the sent half: between 2^8 (hot) and 2^10 the interpolation would halve it.
+    const auto add_combine = [&add](int k) {
+        const std::size_t m = std::size_t{1} << k;
+        add(key::combine,
+            k,
+            "butterfly (two elements) of the decimation-in-time combine after its exchange, " + pow2(k) +
+                " butterflies",
+            [m](bool quick) { return combine_probe(quick, m); });
+    };
+    add_combine(9);
     for (int k = 6; k <= 24; k += 2) {
         const std::size_t m = std::size_t{1} << k;
         add(key::divide,
             k,
             "element of a decimation-in-frequency butterfly (upper partner, with twiddle), block of " + pow2(k),
             [m](bool quick) { return divide_probe(quick, m); });
-        add(key::combine,
-            k,
-            "butterfly (two elements) of the decimation-in-time combine, " + pow2(k) + " butterflies",
-            [m](bool quick) { return combine_probe(quick, m); });
+        add_combine(k);
         add(key::reorder, k, "element of the natural-order interleave, block of " + pow2(k), [m](bool quick) {
             return reorder_probe(quick, m);
         });
-    }
-    // The combine after the exchange, from 2^10 butterflies (a message of 16 KiB, beyond Open MPI's 4 KiB eager
-    // copy: at 2^7 butterflies no extra was seen) to 2^18 (8 MiB, past this machine's 2 MiB second-level cache: the
-    // data streams from the shared cache or memory either way); larger sizes take 2^18's constant. About 0.1 s in all
-    // on a quiet machine; 2^20 and 2^22 took 1 s and 4 s (loaded), for 5 % of the combine's time.
-    for (int k = 10; k <= 18; k += 2) {
-        const std::size_t m = std::size_t{1} << k;
-        add(key::combine_sent,
-            k,
-            "extra per butterfly of the decimation-in-time combine after the partner read the sent half, " + pow2(k) +
-                " butterflies",
-            [m](bool quick) { return combine_sent_probe(quick, m); });
     }
     return probes;
 }

@@ -12,11 +12,6 @@
 ///                      the twiddle);
 /// - F  "fft.combine.2^k" — per butterfly (two elements) of the replicated layout's decimation-in-time combine of
 ///                      2^k butterflies;
-/// - Fs "fft.combine_sent.2^k" — the extra per butterfly of that combine when it runs, as at every division level,
-///                      right after the exchange: the partner has just read the half this processor sent (Open MPI's
-///                      single-copy receive), and each of its lines must be taken back before the combine writes it
-///                      (the one optional table: without it the combine is priced hot, as profiles made before it
-///                      were);
 /// - C  per n·log2 n of a sequential FFTW leaf of 2^k, one table per kind of leaf FftPlan builds:
 ///      "fft.leaf_oop.2^k"  contiguous, out of place (block natural order, replicated with n odd),
 ///      "fft.leaf_oop_solo.2^k"  the same on one processor while the node's others are idle (P = 1: the serial
@@ -30,8 +25,8 @@
 ///                      four-step leaf (L a power of two ≥ 2^15, FftPlan's default planner): the butterfly costs no
 ///                      pass over memory of its own there, so D·L + C·L·log2 L would over-price it (by 21 % at
 ///                      n = 2^24, P = 2, in one run here).
-/// Every other table is required: a profile without one (made by an older llc-probe, or by hand) is an llc::Error
-/// naming the key (cost::missing_kernel_message), never priced by another table or by a single constant.
+/// Every table is required: a profile without one (made by an older llc-probe, or by hand) is an llc::Error naming the
+/// key (cost::missing_kernel_message), never priced by another table or by a single constant.
 ///
 /// Replicated layout (paper's Figure 4), P processors, length n:
 ///   Φ(P, n) = Φ_leaf                                  if P = 1 or n odd:  C_stride·n·log2 n
@@ -78,8 +73,6 @@ struct FftConstants {
     std::map<std::size_t, std::map<int, double>> leaf_strided_by_size{};
     std::map<int, double> divide_by_size{};   ///< "fft.divide.2^k", by block length
     std::map<int, double> combine_by_size{};  ///< "fft.combine.2^k", by butterflies
-    /// "fft.combine_sent.2^k", by butterflies: the combine's extra seconds per butterfly after the division's exchange.
-    std::map<int, double> combine_sent_by_size{};
     std::map<int, double> reorder_by_size{};  ///< "fft.reorder.2^k", by block length
     /// "fft.leaf_dif.2^k": the last butterfly folded into a four-step leaf, by block length.
     std::map<int, double> leaf_dif_by_size{};
@@ -97,9 +90,6 @@ struct FftConstants {
     [[nodiscard]] double divide_seconds(double L) const;
     /// Seconds of a DIT combine of `butterflies` butterflies.
     [[nodiscard]] double combine_seconds(double butterflies) const;
-    /// The same right after the division's exchange, as the replicated layout runs it: the partner has just read the
-    /// half this processor sent, and the combine writes it ("fft.combine" plus "fft.combine_sent").
-    [[nodiscard]] double combine_after_exchange_seconds(double butterflies) const;
     /// Seconds of the natural-order interleave of a block of L entries.
     [[nodiscard]] double reorder_seconds(double L) const;
     /// Seconds of the block layout's last stage after its swap: the upper partner's butterfly and the leaf on a

@@ -23,9 +23,7 @@ inline constexpr const char* leaf_strided4 = "fft.leaf_strided4";  ///< per n·l
 inline constexpr const char* leaf_strided8 = "fft.leaf_strided8";  ///< per n·log2 n, reading every 8th term
 inline constexpr const char* divide = "fft.divide";                ///< per element of a DIF butterfly (upper partner)
 inline constexpr const char* combine = "fft.combine";              ///< per butterfly of the DIT combine
-/// Extra per butterfly of the DIT combine right after an exchange: the partner has just read the half it writes.
-inline constexpr const char* combine_sent = "fft.combine_sent";
-inline constexpr const char* reorder = "fft.reorder";  ///< per element of the natural-order interleave
+inline constexpr const char* reorder = "fft.reorder";              ///< per element of the natural-order interleave
 
 /// A stride the probes measure a strided leaf at, and the key of its table.
 struct StridedLeaf {
