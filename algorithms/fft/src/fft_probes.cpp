@@ -125,14 +125,16 @@ constexpr std::size_t combine_shared_max = std::size_t{1} << 18;
 /// sender's memory from the receiver's processor). The combine writes both halves in place, and each line another
 /// processor holds must be taken back before it is written. Measured at P = 2 (2026-11-27, loaded): the combine after
 /// the exchange took 5.2 / 21.8 / 40.1 / 164 µs against 0.45 / 2.2 / 8.0 / 32 µs hot at n = 2^10 / 2^12 / 2^14 / 2^16,
-/// nothing more at 2^8; priced hot, the replicated layout's p = 2 runs were 34–60 % low in the quiet demos. The probe
-/// has another processor read the first half (a thread pinned there), then times one call; the median of such calls.
-/// Outside [combine_shared_min, combine_shared_max] the combine is timed hot, call after call.
+/// nothing more at 2^8; priced hot, the replicated layout's p = 2 runs were 33–60 % low at n ≤ 2^16 in the quiet demos.
+/// The probe has another processor read the first half (a thread pinned there), then times one call; the median of such
+/// calls. Outside [combine_shared_min, combine_shared_max] the combine is timed hot, call after call.
 double combine_probe(bool quick, std::size_t butterflies) {
 #if defined(LLC_SMPI)
-    return combine_hot_probe(quick, butterflies);  // a simulated host shares no cache lines
+    constexpr bool simulated = true;  // a simulated host shares no cache lines
 #else
-    if (butterflies < combine_shared_min || butterflies > combine_shared_max) {
+    constexpr bool simulated = false;
+#endif
+    if (simulated || butterflies < combine_shared_min || butterflies > combine_shared_max) {
         return combine_hot_probe(quick, butterflies);
     }
     const std::size_t n = 2 * butterflies;
@@ -152,7 +154,6 @@ double combine_probe(bool quick, std::size_t butterflies) {
     }
     std::nth_element(seconds.begin(), seconds.begin() + static_cast<std::ptrdiff_t>(seconds.size() / 2), seconds.end());
     return seconds[seconds.size() / 2] / static_cast<double>(butterflies);
-#endif
 }
 
 double reorder_probe(bool quick, std::size_t L) {
