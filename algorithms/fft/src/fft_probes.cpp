@@ -4,16 +4,22 @@
 // estimate planner picks a different algorithm for each length. llc::cost::FftConstants interpolates the per-size
 // constants in log2 of the size.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <pthread.h>
+#include <sched.h>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include <llc/algorithms/fft.hpp>
 #include <llc/algorithms/fft_names.hpp>
+#include <llc/clock.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -76,12 +82,78 @@ double divide_probe(bool quick, std::size_t L) {
            static_cast<double>(L);
 }
 
-double combine_probe(bool quick, std::size_t butterflies) {
+double combine_hot_probe(bool quick, std::size_t butterflies) {
     const std::size_t n = 2 * butterflies;
     const Buffer x(n, Pages::ordinary);
     fill(x, 4);
     const Twiddles w(n, -1, 0, butterflies);
     return cost::median_seconds_per_call(quick, [&] { dit_combine(x.data(), w); }) / static_cast<double>(butterflies);
+}
+
+/// Reads `bytes` at `data` on a thread pinned to another processor than the calling thread's (unpinned when the
+/// process may run on one only), and waits for it: afterwards the lines are shared with that processor's caches, as
+/// after a partner of an exchange copied them (Open MPI's single-copy receive reads the sender's memory from the
+/// receiver's processor).
+void read_on_another_processor(const Complex* data, std::size_t bytes, std::vector<unsigned char>& sink) {
+    const int mine = sched_getcpu();
+    cpu_set_t others;
+    CPU_ZERO(&others);
+    for (int cpu = 0; cpu < static_cast<int>(std::thread::hardware_concurrency()) && cpu < CPU_SETSIZE; ++cpu) {
+        if (cpu != mine) {
+            CPU_SET(cpu, &others);
+        }
+    }
+    std::thread reader([&] {
+        if (CPU_COUNT(&others) > 0) {
+            (void)pthread_setaffinity_np(pthread_self(), sizeof(others), &others);
+        }
+        std::memcpy(sink.data(), data, bytes);
+    });
+    reader.join();
+}
+
+/// The smallest and largest butterflies whose combine is probed after another processor read the half it sends: at
+/// 2^9 butterflies the division sends 8 KiB, beyond Open MPI's 4 KiB eager copy (at 2^7 the combine after the exchange
+/// cost what it costs hot); at 2^18 (8 MiB) the data has left this machine's 2 MiB second-level cache, and from 2^20
+/// (32 MiB, past the last-level cache) it streams from memory whoever held it, where a probe of single calls after a
+/// 64 MiB copy took seconds.
+constexpr std::size_t combine_shared_min = std::size_t{1} << 9;
+constexpr std::size_t combine_shared_max = std::size_t{1} << 18;
+
+/// Seconds per butterfly of the DIT combine in the state the replicated layout runs it: right after the division's
+/// exchange, whose partner has just read the half this processor sent (Open MPI's single-copy receive reads the
+/// sender's memory from the receiver's processor). The combine writes both halves in place, and each line another
+/// processor holds must be taken back before it is written. Measured at P = 2 (2026-11-27, loaded): the combine after
+/// the exchange took 5.2 / 21.8 / 40.1 / 164 µs against 0.45 / 2.2 / 8.0 / 32 µs hot at n = 2^10 / 2^12 / 2^14 / 2^16,
+/// nothing more at 2^8; priced hot, the replicated layout's p = 2 runs were 33–60 % low at n ≤ 2^16 in the quiet demos.
+/// The probe has another processor read the first half (a thread pinned there), then times one call; the median of such
+/// calls. Outside [combine_shared_min, combine_shared_max] the combine is timed hot, call after call.
+double combine_probe(bool quick, std::size_t butterflies) {
+#if defined(LLC_SMPI)
+    constexpr bool simulated = true;  // a simulated host shares no cache lines
+#else
+    constexpr bool simulated = false;
+#endif
+    if (simulated || butterflies < combine_shared_min || butterflies > combine_shared_max) {
+        return combine_hot_probe(quick, butterflies);
+    }
+    const std::size_t n = 2 * butterflies;
+    const Buffer x(n, Pages::ordinary);
+    fill(x, 4);
+    const Twiddles w(n, -1, 0, butterflies);
+    std::vector<unsigned char> sink(butterflies * sizeof(Complex));
+    dit_combine(x.data(), w);  // first touch, twiddles in cache
+    // Single calls (one call changes the state): more where a call is short, fewer where it streams the cache.
+    const int calls = butterflies <= (std::size_t{1} << 16) ? (quick ? 9 : 25) : (quick ? 5 : 9);
+    std::vector<double> seconds;
+    for (int c = 0; c < calls; ++c) {
+        read_on_another_processor(x.data(), butterflies * sizeof(Complex), sink);
+        const double t0 = clock_seconds();
+        dit_combine(x.data(), w);
+        seconds.push_back(clock_seconds() - t0);
+    }
+    std::nth_element(seconds.begin(), seconds.begin() + static_cast<std::ptrdiff_t>(seconds.size() / 2), seconds.end());
+    return seconds[seconds.size() / 2] / static_cast<double>(butterflies);
 }
 
 double reorder_probe(bool quick, std::size_t L) {
@@ -191,16 +263,24 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // Streaming kernels: per element (butterfly) at every second size up to 2^24, the largest a run of n ≤ 2^24 on
     // P ≤ 2 streams over (2^23 there, between the two last sizes): past the last-level cache the cost per element
     // still grows with the size (the reorder of 2^23 in a trace took 1.8× the price of 2^22's constant).
+    // The combine as it runs after its division's exchange (combine_probe), also at 2^9 butterflies, the smallest
+    // whose exchange lets the partner read the sent half: between 2^8 (hot) and 2^10 the interpolation would halve it.
+    const auto add_combine = [&add](int k) {
+        const std::size_t m = std::size_t{1} << k;
+        add(key::combine,
+            k,
+            "butterfly (two elements) of the decimation-in-time combine after its exchange, " + pow2(k) +
+                " butterflies",
+            [m](bool quick) { return combine_probe(quick, m); });
+    };
+    add_combine(9);
     for (int k = 6; k <= 24; k += 2) {
         const std::size_t m = std::size_t{1} << k;
         add(key::divide,
             k,
             "element of a decimation-in-frequency butterfly (upper partner, with twiddle), block of " + pow2(k),
             [m](bool quick) { return divide_probe(quick, m); });
-        add(key::combine,
-            k,
-            "butterfly (two elements) of the decimation-in-time combine, " + pow2(k) + " butterflies",
-            [m](bool quick) { return combine_probe(quick, m); });
+        add_combine(k);
         add(key::reorder, k, "element of the natural-order interleave, block of " + pow2(k), [m](bool quick) {
             return reorder_probe(quick, m);
         });

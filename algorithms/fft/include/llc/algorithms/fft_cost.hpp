@@ -11,7 +11,8 @@
 ///                      division of a sub-problem into its even- and odd-frequency halves; the upper partner's, with
 ///                      the twiddle);
 /// - F  "fft.combine.2^k" — per butterfly (two elements) of the replicated layout's decimation-in-time combine of
-///                      2^k butterflies;
+///                      2^k butterflies, as it runs right after its division's exchange (the partner has just read the
+///                      half it writes: probed so from 2^9 to 2^18 butterflies, README);
 /// - C  per n·log2 n of a sequential FFTW leaf of 2^k, one table per kind of leaf FftPlan builds:
 ///      "fft.leaf_oop.2^k"  contiguous, out of place (block natural order, replicated with n odd),
 ///      "fft.leaf_oop_solo.2^k"  the same on one processor while the node's others are idle (P = 1: the serial
