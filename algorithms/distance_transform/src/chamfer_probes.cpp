@@ -37,7 +37,7 @@ constexpr std::uint64_t sweep_probe_seed = 13;
 /// small probe is cheap: whole rows only (what a one-processor run reads), an eighth of the in-cache one's pixels.
 double sweep_probe(bool quick, const ChamferMask& mask, int j, int height) {
     constexpr int width = 4096;
-    const std::vector<std::uint8_t>& image = kept_random_blob_image(width, height, sweep_probe_seed);
+    const std::vector<std::uint8_t> image = random_blob_image(width, height, sweep_probe_seed);
     std::vector<std::int32_t> out(image.size());
     const std::int64_t k = std::int64_t{1} << j;
     std::vector<const std::int32_t*> above(static_cast<std::size_t>(mask.reach()));
