@@ -86,10 +86,12 @@ constexpr std::uint64_t blob_probe_seed = 7321;
 
 /// A side × side binary image: empty, or a random blob image like the validation's, from another seed.
 BinaryImage probe_image(std::int64_t side, bool blobs) {
-    const std::vector<std::uint8_t> pixels = blobs
-                                                 ? random_blob_image(side, side, blob_probe_seed)
-                                                 : std::vector<std::uint8_t>(static_cast<std::size_t>(side * side), 0);
-    return BinaryImage::from_whole(Group::world().self(), side, side, pixels);
+    if (blobs) {
+        return BinaryImage::from_whole(
+            Group::world().self(), side, side, kept_random_blob_image(side, side, blob_probe_seed));
+    }
+    const std::vector<std::uint8_t> empty(static_cast<std::size_t>(side * side), 0);
+    return BinaryImage::from_whole(Group::world().self(), side, side, empty);
 }
 
 /// Seconds of one one-processor trace_contours of `image`; its border states in `states`.

@@ -1,7 +1,10 @@
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <numbers>
 #include <string>
+#include <tuple>
 
 #include <llc/algorithms/blob_image.hpp>
 #include <llc/cost/kernel_timing.hpp>
@@ -45,6 +48,18 @@ std::vector<std::uint8_t> random_blob_image(std::int64_t width,
         covered += std::numbers::pi * static_cast<double>(radius * radius);
     }
     return image;
+}
+
+const std::vector<std::uint8_t>& kept_random_blob_image(std::int64_t width, std::int64_t height, std::uint64_t seed) {
+    static std::mutex lock;
+    static std::map<std::tuple<std::int64_t, std::int64_t, std::uint64_t>, std::vector<std::uint8_t>> kept;
+    const std::scoped_lock guard(lock);
+    const auto key = std::tuple{width, height, seed};
+    auto it = kept.find(key);
+    if (it == kept.end()) {
+        it = kept.emplace(key, random_blob_image(width, height, seed)).first;  // std::map: the reference stays valid
+    }
+    return it->second;
 }
 
 }  // namespace llc

@@ -25,7 +25,7 @@ constexpr std::uint64_t rows_probe_seed = 12;
 double columns_probe(bool quick, int k) {
     const int width = 1 << ((k + 1) / 2);
     const int rows = 1 << (k / 2);
-    const std::vector<std::uint8_t> image = random_blob_image(width, rows, columns_probe_seed);
+    const std::vector<std::uint8_t>& image = kept_random_blob_image(width, rows, columns_probe_seed);
     std::vector<std::int32_t> nearest(image.size());
     std::vector<std::int32_t> first(static_cast<std::size_t>(width));
     std::vector<std::int32_t> last(static_cast<std::size_t>(width));
@@ -40,7 +40,7 @@ double rows_probe(bool quick, int j) {
     // holds (so on the height) and, past the caches, on the image's size. A probe on 2^20 pixels in rows of 2^12
     // priced the 4096² transform 12–19 % low.
     const int rows = std::max(8, width);
-    const std::vector<std::uint8_t> image = random_blob_image(width, rows, rows_probe_seed);
+    const std::vector<std::uint8_t>& image = kept_random_blob_image(width, rows, rows_probe_seed);
     std::vector<std::int32_t> nearest(image.size());
     std::vector<std::int32_t> first(static_cast<std::size_t>(width));
     std::vector<std::int32_t> last(static_cast<std::size_t>(width));

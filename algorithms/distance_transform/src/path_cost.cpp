@@ -169,7 +169,7 @@ namespace {
 /// memory (sweep_seconds_per_pixel).
 double path_probe(bool quick, int j, bool blue, int height = 256) {
     constexpr auto width = static_cast<int>(path_probe_width);
-    const std::vector<std::uint8_t> blobs = random_blob_image(width, height, 14);
+    const std::vector<std::uint8_t>& blobs = kept_random_blob_image(width, height, 14);
     std::vector<Cell> cells(blobs.size());
     for (std::size_t i = 0; i < cells.size(); ++i) {
         cells[i] = {1e9, blobs[i] == 0 ? 1.0 : 9.0};
@@ -204,7 +204,7 @@ double path_probe(bool quick, int j, bool blue, int height = 256) {
 double path_setup_probe(bool quick) {
     constexpr std::size_t pixels = std::size_t{2048} * 2048;
     std::vector<double> costs(pixels);
-    const std::vector<std::uint8_t> blobs = random_blob_image(2048, 2048, 15);
+    const std::vector<std::uint8_t>& blobs = kept_random_blob_image(2048, 2048, 15);
     for (std::size_t i = 0; i < pixels; ++i) {
         costs[i] = blobs[i] == 0 ? 1.0 : std::numeric_limits<double>::infinity();
     }

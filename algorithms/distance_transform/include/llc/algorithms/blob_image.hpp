@@ -17,4 +17,15 @@ namespace llc {
                                                           std::uint64_t seed,
                                                           double coverage = 0.7);
 
+/// random_blob_image(width, height, seed) at the default coverage, made once in this process and kept until it ends
+/// (read-only; thread-safe). For the kernel probes, which ask for the same few images in every round of a calibration
+/// (llc-probe): made anew, the 4096 x 2048, 2048² and 4096² images of the chamfer, path planning, EDT and tracing
+/// probes were ~1.7 G pixels of untimed painting a quick calibration, seconds of it. The probes' timed calls read the
+/// same pixels as before, and each probe's warm-up call (or, for a quick call over a second, the conversion the probe
+/// makes of the pixels first) still comes before its first sample. Not for validation cases or runs: they make each
+/// image once anyway.
+[[nodiscard]] const std::vector<std::uint8_t>& kept_random_blob_image(std::int64_t width,
+                                                                      std::int64_t height,
+                                                                      std::uint64_t seed);
+
 }  // namespace llc
