@@ -165,7 +165,7 @@ class ProbePasses {
 ///   than the 40 MB probe image's backward pass and marking did, and the streamed constants ran 9–24 % below what
 ///   those transforms took (d4, 8192², p = 2: 0.80 against 1.05 ns a pixel computed; p = 1 0.83 against 0.99).
 double sweep_probe(bool quick, const ChamferMask& mask, int j, int height, bool streamed) {
-    const std::vector<std::uint8_t> image = random_blob_image(ProbePasses::width, height, sweep_probe_seed);
+    const std::vector<std::uint8_t>& image = kept_random_blob_image(ProbePasses::width, height, sweep_probe_seed);
     // Streamed: two arrays of distances (the image, a fifth of the bytes, is read by the forward pass only).
     std::vector<std::vector<std::int32_t>> outs(streamed ? 2 : 1, std::vector<std::int32_t>(image.size()));
     ProbePasses passes(mask, j, height);
