@@ -202,6 +202,8 @@ TEST(ProfileTest, cold_collectives_are_their_own_entries_of_the_base_operation) 
     EXPECT_EQ(base_collective("bcast.st"), "bcast.st");
     EXPECT_EQ(base_collective("shift.overlap"), "shift");  // the split-phase shift
     EXPECT_EQ(canonical_collective("shift.overlap"), "shift.overlap");
+    EXPECT_EQ(base_collective("shift.written"), "shift");  // the shift of a message its sender has just written
+    EXPECT_EQ(canonical_collective("shift.written"), "shift.written");
     EXPECT_EQ(base_collective(".cold"), ".cold");  // a suffix alone names nothing
     Profile without;
     without.set_collective("swap", 2, Piecewise::constant(1e-6));

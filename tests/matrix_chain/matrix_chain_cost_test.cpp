@@ -12,6 +12,7 @@
 #include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/piecewise.hpp>
+#include <llc/cost/profile.hpp>
 #include <llc/error.hpp>
 
 namespace {
@@ -259,3 +260,28 @@ TEST(MatrixChainCost, TheTreeWalkIsOneAllreducePerLevel) {
 }
 
 }  // namespace
+
+TEST(MatrixChainCost, RotationsArePricedAsWrittenShiftsWhereTheProfileHasThem) {
+    // Each rotation sends trapezoids the sender has just computed: "shift.written" prices it where the profile has it
+    // (here 4× the plain shift's 10 µs), the plain "shift" otherwise (a profile made before that probe existed).
+    const cost::Profile plain = profile(1e-9, 1e-5);
+    cost::Profile written = plain;
+    written.set_collective("shift.written", 2, cost::Piecewise::constant(4e-5));
+    const cost::Expr before = cost::matrix_chain(2, 300, 20, plain);
+    const cost::Expr after = cost::matrix_chain(2, 300, 20, written);
+    std::size_t rotations = 0;
+    for (std::size_t i = 0; i < after.children().size(); ++i) {
+        if (after.children()[i].label() == std::string(names::rotate)) {
+            ++rotations;
+            EXPECT_EQ(after.children()[i].op(), "shift.written");
+            EXPECT_EQ(before.children()[i].op(), "shift");
+        }
+    }
+    EXPECT_EQ(rotations, 300U / 20U - 1U);  // one a macro-step after the first
+    const cost::Breakdown b = cost::evaluate(before, *cost::make_model("ccm", plain));
+    const cost::Breakdown a = cost::evaluate(after, *cost::make_model("ccm", written));
+    EXPECT_NEAR(a.comm - b.comm, static_cast<double>(rotations) * 3e-5, 1e-12);
+    EXPECT_NEAR(a.compute, b.compute, 1e-15);
+    // The trace records the operation ("shift"): the written shift is that operation in a cache state.
+    EXPECT_EQ(cost::base_collective("shift.written"), "shift");
+}

@@ -21,8 +21,13 @@ Cell collective_cell(CollectiveBench& bench, Group& g, const std::string& op, do
     cell.op = op;
     cell.p = g.size();
     cell.bytes = h;
-    // The first call is the first visit's warm-up, which picks the batch (llc::tools::warm_up_and_choose_batch).
-    cell.time_once = [&g, body = bench.call(op, h), batch = 0]() mutable {
+    // The first call is the first visit's warm-up, which picks the batch (llc::tools::warm_up_and_choose_batch). What
+    // must precede each call (CollectiveBench::prepare: the written shift's message) runs untimed before the sample's
+    // canary and barrier; at p ≥ 2 a sample is one call.
+    cell.time_once = [&g, body = bench.call(op, h), prepare = bench.prepare(op, h), batch = 0]() mutable {
+        if (prepare) {
+            prepare();
+        }
         if (batch == 0) {
             batch = tools::warm_up_and_choose_batch(g.native(), body);
             return tools::Sample{};  // a visit's warm-up: not recorded

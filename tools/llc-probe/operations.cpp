@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <span>
@@ -315,6 +316,12 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         const std::span<unsigned char> in = bytes_.b().first(h / 2);
         return [g, out, in] { g->shift(out, in); };
     }
+    if (op == names::op::shift_written) {
+        // The shift itself; the message's writing is prepare()'s, before the canary and the barrier.
+        const std::span<const unsigned char> out = bytes_.a().first(h / 2);
+        const std::span<unsigned char> in = bytes_.b().first(h / 2);
+        return [g, out, in] { g->shift(out, in); };
+    }
     if (op == names::op::shift_overlap) {
         // The split-phase shift with nothing in between: posting and completing the messages.
         const std::span<const unsigned char> out = bytes_.a().first(h / 2);
@@ -322,6 +329,18 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         return [g, out, in] { g->shift_start(out, in).wait(); };
     }
     throw Error("llc-probe: no benchmark for collective '" + std::string(op) + "'");
+}
+
+std::function<void()> CollectiveBench::prepare(std::string_view op, double bytes) {
+    if (op != names::op::shift_written) {
+        return {};
+    }
+    // A new value each call: every line of the message is stored to, as a pipeline's step writes what it sends.
+    const std::span<unsigned char> out = bytes_.a().first(as_size(bytes) / 2);
+    return [out, value = static_cast<unsigned char>(0)]() mutable {
+        value = static_cast<unsigned char>(value + 1);
+        std::memset(out.data(), value, out.size());
+    };
 }
 
 void CollectiveBench::run(std::string_view op, double bytes) {

@@ -83,6 +83,10 @@ class CollectiveBench {
     /// that a timed call pays for the collective alone (a 20 ns collective on one processor would otherwise pay as
     /// much again for finding its name). Calling it is collective over the group.
     [[nodiscard]] std::function<void()> call(std::string_view op, double bytes);
+    /// What must happen before each timed call of `op` with h bytes, untimed (after it, a canary and a barrier, then
+    /// the call): for the written shift (cost::written_suffix) each processor writes its message, so that its lines
+    /// are dirty in the sender's cache when the call sends them; empty for every other operation.
+    [[nodiscard]] std::function<void()> prepare(std::string_view op, double bytes);
     /// call(op, bytes)(), once.
     void run(std::string_view op, double bytes);
 

@@ -14,6 +14,7 @@
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
+#include <llc/cost/operation_names.hpp>
 #include <llc/error.hpp>
 
 namespace llc::cost {
@@ -197,10 +198,17 @@ Expr blocks_expr(int P,
     for (double& t : steps) {
         t = lockstep_seconds(profile, P, t);
     }
+    // Each rotation sends the trapezoids the processor has just computed: their lines are dirty in the sender's cache,
+    // and the receiver's copy fetches them from the other core — "shift.written" where the profile measured it (on the
+    // 2-core VM 1.7–2.6× the plain "shift", which sends the same unchanged buffer call after call; rotations measured
+    // 3–5× the plain shift's price in the 23:15 quiet demos). A profile made before that probe existed prices the plain
+    // shift, as before.
+    const char* rotation =
+        profile.has_collective(llc::names::op::shift_written) ? llc::names::op::shift_written : llc::names::op::shift;
     std::vector<Expr> items;
     for (std::size_t d = 1; d < steps.size(); ++d) {
         const StepCounts s = step_counts(P, n, r, static_cast<std::int64_t>(d));
-        items.push_back(Expr::normal(names::rotate, steps[d - 1], "shift", P, max_of(s.words) * word_bytes));
+        items.push_back(Expr::normal(names::rotate, steps[d - 1], rotation, P, max_of(s.words) * word_bytes));
     }
     items.push_back(Expr::normal(names::result, steps.back(), "bcast", P, word_bytes));
     // The walk of the optimal tree (matrix_chain.cpp's walk_tree): one allreduce of 8 bytes per node of each level.

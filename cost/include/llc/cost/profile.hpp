@@ -61,8 +61,17 @@ inline constexpr std::string_view cold_suffix = ".cold";
 /// what the two phases cost by themselves, which cost::Expr::overlapped then hides behind the overlapping work.
 inline constexpr std::string_view overlap_suffix = ".overlap";
 
-/// The llc operation a (possibly cold or split-phase) collective name stands for: canonical_collective without the
-/// cold or overlap suffix ("swap.cold" → "swap", "shift.overlap" → "shift", "alltoallv" → "alltoall"). Traces record
+/// The suffix of a collective whose message its sender has just written: "shift.written" is a shift whose send
+/// buffer each processor writes right before the call (untimed), so its lines are dirty in the sender's cache and the
+/// receiver's copy must fetch them from the other core, as a ring pipeline sends what it has just computed (the
+/// matrix chain's trapezoids). "shift" sends the same unchanged buffer call after call, whose lines the receiver
+/// already holds: on the 2-core VM a written shift of 64 KiB–1 MiB each way took 1.7–2.6× as long (loaded; 16 KiB: 3.8
+/// against 2.2 µs, 256 KiB: 20.2 against 7.9 µs).
+inline constexpr std::string_view written_suffix = ".written";
+
+/// The llc operation a (possibly cold, split-phase or written) collective name stands for: canonical_collective
+/// without the cold, overlap or written suffix ("swap.cold" → "swap", "shift.overlap" → "shift", "shift.written" →
+/// "shift", "alltoallv" → "alltoall"). Traces record
 /// this name; models without a cache state or a split-phase measurement price it.
 [[nodiscard]] std::string base_collective(std::string_view op);
 

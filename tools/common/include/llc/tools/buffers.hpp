@@ -12,12 +12,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <span>
-#include <sys/mman.h>  // madvise
+#include <sys/mman.h>  // mmap, madvise, munmap
 #include <type_traits>
 #include <vector>
 
@@ -57,7 +58,15 @@ struct ColdSlots {
 /// which are 2 MiB-aligned and advised MADV_HUGEPAGE (algorithms/fft's Buffer); on 4 KiB pages every cold slot also
 /// misses the TLB and its page-table entries (a loaded micro-benchmark on this VM, MPI_Sendrecv through 128 MiB: 64 B
 /// 1.2–1.4 µs on 4 KiB pages against 0.7 µs on huge pages, 92 KB 34–44 against 19–20 µs, 1 MiB 350–400 against
-/// 170–177 µs). One allocation: the receive buffer starts 2 KiB past a 4 KiB boundary of the send buffer's end.
+/// 170–177 µs). One mapping: the receive buffer starts 2 KiB past a 4 KiB boundary of the send buffer's end.
+///
+/// Why its own mmap, not the allocator's: madvise(MADV_HUGEPAGE) only decides how pages not yet faulted in are backed.
+/// Made late in a process (llc-validate makes it at the first cold swap's visit, after other cases grew and freed the
+/// heap), glibc served the 260 MiB from its heap (0x55… addresses), over pages earlier allocations had already faulted
+/// in at 4 KiB: in a whole quick validation on the 2-core VM only 76–94 of its 260 MiB were huge pages a minute in
+/// (khugepaged then collapsed the rest over minutes), and the case's cold swaps ran on 4 KiB pages at the price above —
+/// 1.4–2× llc-probe's, whose rotation, made early, was all huge pages. A fresh anonymous mapping has no page faulted
+/// in.
 class ColdRotation {
   public:
     static constexpr std::size_t huge_page = std::size_t{2} << 20;
@@ -67,15 +76,26 @@ class ColdRotation {
         const std::size_t send_room = (capacity + huge_page - 1) / huge_page * huge_page;
         receive_at_ = send_room + 2048;
         const std::size_t bytes = (receive_at_ + capacity + huge_page - 1) / huge_page * huge_page;
-        data_.reset(static_cast<unsigned char*>(std::aligned_alloc(huge_page, bytes)));
-        if (!data_) {
+        // A huge page more than needed, so that the buffers can start on a 2 MiB boundary of the mapping.
+        mapping_.bytes = bytes + huge_page;
+        mapping_.start = ::mmap(nullptr, mapping_.bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mapping_.start == MAP_FAILED) {
+            mapping_.start = nullptr;
             throw std::bad_alloc();
         }
-        ::madvise(data_.get(), bytes, MADV_HUGEPAGE);  // a hint: without THP the pages stay ordinary, as the FFT's do
-        std::memset(data_.get(), 1, bytes);            // first touch now: page faults are no part of a timing
+        const auto address = reinterpret_cast<std::uintptr_t>(mapping_.start);
+        data_ = static_cast<unsigned char*>(mapping_.start) + ((huge_page - address % huge_page) % huge_page);
+        ::madvise(data_, bytes, MADV_HUGEPAGE);  // a hint: without THP the pages stay ordinary, as the FFT's do
+        std::memset(data_, 1, bytes);            // first touch now: page faults are no part of a timing
     }
-    [[nodiscard]] std::span<unsigned char> send() noexcept { return {data_.get(), capacity}; }
-    [[nodiscard]] std::span<unsigned char> receive() noexcept { return {data_.get() + receive_at_, capacity}; }
+    ColdRotation(const ColdRotation&) = delete;
+    ColdRotation& operator=(const ColdRotation&) = delete;
+    ColdRotation(ColdRotation&&) = delete;
+    ColdRotation& operator=(ColdRotation&&) = delete;
+    ~ColdRotation() = default;
+
+    [[nodiscard]] std::span<unsigned char> send() noexcept { return {data_, capacity}; }
+    [[nodiscard]] std::span<unsigned char> receive() noexcept { return {data_ + receive_at_, capacity}; }
     /// The byte offset of the next of `slots` (page-aligned, cold_slots over at most `capacity`), going on after the
     /// slot the last call of any size used; a slot is used again only after the rest of the rotation.
     [[nodiscard]] std::size_t advance(const ColdSlots& slots) noexcept {
@@ -86,10 +106,23 @@ class ColdRotation {
     }
 
   private:
-    struct Free {
-        void operator()(unsigned char* p) const noexcept { std::free(p); }
+    /// The anonymous mapping, unmapped at the end (RAII).
+    struct Mapping {
+        void* start = nullptr;
+        std::size_t bytes = 0;
+        Mapping() = default;
+        Mapping(const Mapping&) = delete;
+        Mapping& operator=(const Mapping&) = delete;
+        Mapping(Mapping&&) = delete;
+        Mapping& operator=(Mapping&&) = delete;
+        ~Mapping() {
+            if (start != nullptr) {
+                ::munmap(start, bytes);
+            }
+        }
     };
-    std::unique_ptr<unsigned char, Free> data_;
+    Mapping mapping_;
+    unsigned char* data_ = nullptr;
     std::size_t receive_at_ = 0;
     std::size_t next_byte_ = 0;
 };
