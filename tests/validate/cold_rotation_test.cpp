@@ -20,7 +20,12 @@
 #include <llc/tools/buffers.hpp>
 #include <llc/tools/card.hpp>
 
+#include "memory_maps.hpp"
+
 namespace {
+
+using llc::test::huge_pages_on_advice;
+using llc::test::mapping_kb;
 
 /// This process's resident bytes (/proc/self/statm).
 double resident_bytes() {
@@ -29,43 +34,6 @@ double resident_bytes() {
     long resident = 0;
     statm >> pages >> resident;
     return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE));
-}
-
-/// Whether the kernel may back an advised mapping with transparent huge pages ("always" or "madvise" chosen).
-bool huge_pages_on_advice() {
-    std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
-    std::string line;
-    std::getline(f, line);
-    return line.find("[always]") != std::string::npos || line.find("[madvise]") != std::string::npos;
-}
-
-/// {Size, AnonHugePages} in kB of the mapping of this process that holds `address` (/proc/self/smaps; {0, 0} if
-/// none).
-std::pair<long, long> mapping_kb(const void* address) {
-    std::ifstream smaps("/proc/self/smaps");
-    std::string line;
-    bool inside = false;
-    long size = 0;
-    while (std::getline(smaps, line)) {
-        std::istringstream fields(line);
-        std::string first;
-        fields >> first;
-        if (const auto dash = first.find('-'); dash != std::string::npos && first.back() != ':') {
-            const auto at = reinterpret_cast<std::uintptr_t>(address);
-            inside = std::strtoull(first.substr(0, dash).c_str(), nullptr, 16) <= at &&
-                     at < std::strtoull(first.substr(dash + 1).c_str(), nullptr, 16);
-            continue;
-        }
-        long kb = 0;
-        fields >> kb;
-        if (inside && first == "Size:") {
-            size = kb;
-        }
-        if (inside && first == "AnonHugePages:") {
-            return {size, kb};
-        }
-    }
-    return {0, 0};
 }
 
 const llc::validate::Case& cold_swap() {

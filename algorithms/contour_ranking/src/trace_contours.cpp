@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <string>
@@ -57,8 +58,13 @@ BinaryImage::BinaryImage(Group& group, std::int64_t width, std::int64_t height, 
     : width_(width),
       height_(height),
       block_(checked_block(group, "llc::BinaryImage", width, height, local.size())),
-      pixels_(std::move(local)) {
-    advise_huge_pages(pixels_);
+      count_(local.size()) {
+    if (local.size() < huge_page_bytes) {
+        small_ = std::move(local);
+        return;
+    }
+    huge_ = HugePageMemory(local.size());
+    std::memcpy(huge_.data(), local.data(), local.size());  // the first touch: on huge pages from the start
 }
 
 BorderMap trace_contours(Group& group, const BinaryImage& image, Connectivity connectivity) {

@@ -8,7 +8,6 @@
 #include <new>
 #include <numbers>
 #include <string>
-#include <sys/mman.h>
 #include <utility>
 
 #include <llc/error.hpp>
@@ -19,13 +18,12 @@ namespace llc::detail::fft {
 
 namespace {
 
-// Buffers of at least one transparent huge page (2 MiB on x86-64) are aligned to it and advised to use huge pages.
+// Buffers of at least one transparent huge page (2 MiB on x86-64) are mappings of their own on huge pages.
 // The four-step's strided passes touch a new 4 KiB page at almost every step, so with small pages their prefetches
 // and loads miss the TLB as well as the cache. The whole scrambled FFT of 2^22 points at P = 2 (medians of 15, four
 // alternating rounds on a 2-core VM; the caller's arrays on ordinary pages): 56–68 ms before the prefetching below,
 // 44–53 ms with it, 37–49 ms with this buffer's huge pages as well. Where the kernel offers no transparent huge pages
 // the advice is ignored.
-constexpr std::size_t huge_page = std::size_t{1} << 21;
 constexpr std::size_t simd_alignment = 64;  // ≥ what FFTW's SIMD codelets need
 
 }  // namespace
@@ -35,28 +33,34 @@ Buffer::Buffer(std::size_t n, Pages pages) : size_(n) {
         return;
     }
     const std::size_t bytes = n * sizeof(Complex);
-    const std::size_t alignment = pages == Pages::huge && bytes >= huge_page ? huge_page : simd_alignment;
-    const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's contract
-    data_ = static_cast<Complex*>(std::aligned_alloc(alignment, rounded));
-    if (data_ == nullptr) {
-        throw std::bad_alloc();
-    }
-    if (alignment == huge_page) {
-        ::madvise(data_, rounded, MADV_HUGEPAGE);  // a hint: failure (no THP) leaves ordinary pages
+    if (pages == Pages::huge && bytes >= huge_page_bytes) {
+        huge_ = HugePageMemory(bytes);
+        data_ = static_cast<Complex*>(huge_.data());
+    } else {
+        const std::size_t rounded = (bytes + simd_alignment - 1) / simd_alignment * simd_alignment;
+        data_ = static_cast<Complex*>(std::aligned_alloc(simd_alignment, rounded));  // rounded: its contract
+        if (data_ == nullptr) {
+            throw std::bad_alloc();
+        }
     }
     std::memset(static_cast<void*>(data_), 0, bytes);  // page faults now, not in execute()
 }
 
 Buffer::~Buffer() {
-    std::free(data_);
+    if (huge_.data() == nullptr) {
+        std::free(data_);
+    }
 }
 
 Buffer::Buffer(Buffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    : huge_(std::move(other.huge_)), data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
     if (this != &other) {
-        std::free(data_);
+        if (huge_.data() == nullptr) {
+            std::free(data_);
+        }
+        huge_ = std::move(other.huge_);
         data_ = std::exchange(other.data_, nullptr);
         size_ = std::exchange(other.size_, 0);
     }

@@ -13,14 +13,16 @@
 #include <fftw3.h>
 
 #include <llc/algorithms/fft.hpp>
+#include <llc/huge_pages.hpp>
 
 namespace llc::detail::fft {
 
 using Complex = std::complex<double>;
 
-/// The pages of a Buffer: `huge` (the plans' own buffers) aligns a buffer of 2 MiB or more to a transparent huge page
-/// and advises the kernel to back it with huge pages (see fft_kernels.cpp); `ordinary` leaves the pages as a caller's
-/// std::vector gets them, for the kernel probes' stand-ins of the caller's arrays.
+/// The pages of a Buffer: `huge` (the plans' own buffers) puts a buffer of 2 MiB or more on a mapping of its own,
+/// aligned to a transparent huge page and advised to use huge pages before its first touch (llc::HugePageMemory: the
+/// allocator's recycled pages would keep whatever kind they were faulted in as; see fft_kernels.cpp); `ordinary` leaves
+/// the pages as a caller's std::vector gets them, for the kernel probes' stand-ins of the caller's arrays.
 enum class Pages { huge, ordinary };
 
 /// Aligned storage: SIMD-aligned, so FFTW plans made on it run on it without FFTW_UNALIGNED, and on huge pages from
@@ -40,7 +42,8 @@ class Buffer {
     [[nodiscard]] std::span<Complex> span() const noexcept { return {data_, size_}; }
 
   private:
-    Complex* data_ = nullptr;
+    HugePageMemory huge_;      ///< the mapping of a `huge` buffer of 2 MiB or more; empty otherwise
+    Complex* data_ = nullptr;  ///< huge_'s memory, or std::aligned_alloc's
     std::size_t size_ = 0;
 };
 

@@ -14,6 +14,7 @@
 
 #include <llc/algorithms/detail/interval_table.hpp>
 #include <llc/algorithms/matrix_chain.hpp>
+#include <llc/huge_pages.hpp>
 
 namespace llc::detail {
 
@@ -21,8 +22,7 @@ namespace {
 
 struct Block {
     void* p;
-    std::size_t bytes;
-    std::size_t alignment;
+    std::size_t bytes;  ///< of its mapping (llc::map_huge_pages)
 };
 
 /// And at most this many blocks (each run asks for a handful: values, splits, two message buffers as they grow).
@@ -54,7 +54,7 @@ Cache& cache() {
 void trim(Cache& c, std::size_t limit) noexcept {
     while (!c.kept.empty() && (c.kept_bytes > limit || c.kept.size() > kept_count)) {
         c.kept_bytes -= c.kept.front().bytes;
-        std::free(c.kept.front().p);
+        unmap_huge_pages(c.kept.front().p, c.kept.front().bytes);
         c.kept.erase(c.kept.begin());
     }
 }
@@ -65,7 +65,7 @@ void* remember(Cache& c, const Block& b) noexcept {
     try {
         c.live.push_back(b);
     } catch (...) {
-        std::free(b.p);
+        unmap_huge_pages(b.p, b.bytes);
         return nullptr;
     }
     return b.p;
@@ -73,12 +73,11 @@ void* remember(Cache& c, const Block& b) noexcept {
 
 }  // namespace
 
-void* take_block(std::size_t bytes, std::size_t alignment) {
+void* take_block(std::size_t bytes) {
     Cache& c = cache();
     {
         const std::lock_guard lock(c.mutex);
-        const auto it = std::find_if(
-            c.kept.begin(), c.kept.end(), [&](const Block& b) { return b.bytes == bytes && b.alignment == alignment; });
+        const auto it = std::find_if(c.kept.begin(), c.kept.end(), [&](const Block& b) { return b.bytes == bytes; });
         if (it != c.kept.end()) {
             const Block b = *it;
             c.kept.erase(it);
@@ -86,16 +85,19 @@ void* take_block(std::size_t bytes, std::size_t alignment) {
             return remember(c, b);
         }
     }
-    void* p = std::aligned_alloc(alignment, bytes);
-    if (p == nullptr) {  // out of memory: the kept blocks go first, then one more try
+    void* p = nullptr;
+    try {
+        p = map_huge_pages(bytes);
+    } catch (const std::bad_alloc&) {  // out of memory: the kept blocks go first, then one more try
         release_matrix_chain_cache();
-        p = std::aligned_alloc(alignment, bytes);
-    }
-    if (p == nullptr) {
-        return nullptr;
+        try {
+            p = map_huge_pages(bytes);
+        } catch (const std::bad_alloc&) {
+            return nullptr;
+        }
     }
     const std::lock_guard lock(c.mutex);
-    return remember(c, {p, bytes, alignment});
+    return remember(c, {p, bytes});
 }
 
 void give_back_block(void* p) noexcept {
@@ -113,13 +115,13 @@ void give_back_block(void* p) noexcept {
         const Block b = *it;
         c.live.erase(it);
         if (b.bytes > c.limit) {
-            std::free(p);
+            unmap_huge_pages(p, b.bytes);
             return;
         }
         try {
             c.kept.push_back(b);
         } catch (...) {
-            std::free(p);
+            unmap_huge_pages(p, b.bytes);
             return;
         }
         c.kept_bytes += b.bytes;
@@ -145,8 +147,8 @@ void release_matrix_chain_cache() noexcept {
         kept.swap(c.kept);
         c.kept_bytes = 0;
     }
-    for (const detail::Block& b : kept) {  // freed outside the lock
-        std::free(b.p);
+    for (const detail::Block& b : kept) {  // unmapped outside the lock
+        unmap_huge_pages(b.p, b.bytes);
     }
 }
 

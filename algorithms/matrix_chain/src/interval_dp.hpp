@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
 #include <span>
-#include <sys/mman.h>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -17,6 +17,7 @@
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/group.hpp>
+#include <llc/huge_pages.hpp>
 #include <llc/trace.hpp>
 
 #include "chain_policy.hpp"
@@ -25,26 +26,22 @@
 namespace llc::detail::interval_dp {
 
 /// An uninitialised array of `count` values for the table and the trapezoid buffers. Arrays of 256 KiB or more are
-/// rounded up to whole transparent huge pages (2 MiB on x86-64), aligned to them and advised to use them: the engine
-/// writes every entry of a fresh table once, and on the para-virtualised 2-core VM a first touch of a 4 KiB page cost
-/// ≈ 16 µs (64 MiB touched: 0.26 s with 4 KiB pages, 4.5 ms on huge pages once the VM had backed them) — at n = 500,
-/// P = 1 the 384 pages of the table were about 6 ms of a 14 ms run. Where the kernel offers no huge pages the advice
-/// is ignored; and such arrays given back by a finished run are reused (take_block, src/block_cache.cpp), so that a
-/// loop of runs does not fault its tables in again each time.
+/// rounded up to whole transparent huge pages (2 MiB on x86-64) on a mapping of their own (llc::map_huge_pages): the
+/// engine writes every entry of a fresh table once, and on the para-virtualised 2-core VM a first touch of a 4 KiB page
+/// cost ≈ 16 µs (64 MiB touched: 0.26 s with 4 KiB pages, 4.5 ms on huge pages once the VM had backed them) — at n =
+/// 500, P = 1 the 384 pages of the table were about 6 ms of a 14 ms run. Where the kernel offers no huge pages the
+/// advice is ignored; and such arrays given back by a finished run are reused (take_block, src/block_cache.cpp), so
+/// that a loop of runs does not fault its tables in again each time.
 template <class T>
 std::unique_ptr<T[], FreeDeleter> fresh_array(std::size_t count) {
-    constexpr std::size_t huge_page = std::size_t{1} << 21;
     const std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(T);
-    const std::size_t alignment = bytes >= huge_page / 8 ? huge_page : 64;
-    const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // aligned_alloc's contract
-    // A large block of this size given back by an earlier run, if kept (its pages touched already); small ones from
-    // the allocator, which keeps those itself.
-    void* p = alignment == huge_page ? take_block(rounded, alignment) : std::aligned_alloc(alignment, rounded);
+    // Large: a block of this size given back by an earlier run, if kept (its pages touched already), else a mapping
+    // of its own on huge pages; small ones from the allocator, which keeps those itself.
+    void* p = bytes >= huge_page_bytes / 8
+                  ? take_block(whole_huge_pages(bytes))
+                  : std::aligned_alloc(64, (bytes + 63) / 64 * 64);  // aligned_alloc's contract
     if (p == nullptr) {
         throw std::bad_alloc();
-    }
-    if (alignment == huge_page) {
-        ::madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure (no THP) leaves ordinary pages
     }
     return std::unique_ptr<T[], FreeDeleter>(static_cast<T*>(p));
 }

@@ -4,6 +4,7 @@
 /// findContours) as a successor graph on border states, BorderMap, and the CCM cost of tracing it. Ranking those
 /// borders (contour_rank of a BorderMap, contours) is in <llc/algorithms/contour_ranking.hpp>.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -14,6 +15,7 @@
 #include <llc/cost/expr.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/group.hpp>
+#include <llc/huge_pages.hpp>
 
 namespace llc {
 
@@ -25,9 +27,8 @@ enum class ContourPattern;  // <llc/algorithms/contour_ranking.hpp>
 enum class Connectivity { four = 4, eight = 8 };
 
 /// Asks Linux to back the whole 2 MiB pages inside `bytes` with huge pages (MADV_HUGEPAGE, then MADV_COLLAPSE); advice
-/// only, errors ignored, nothing elsewhere. BinaryImage gives it to its pixels: the trace reads an image row by row,
-/// and with 4 KiB pages a 4096-pixel row is a page, a page-table walk per row (−10 % of the trace of a 4096² image
-/// here). llc-compare gives a peer's input the same advice, so that both sides read the same kind of pages.
+/// only, errors ignored, nothing elsewhere. llc-compare gives it to a peer's input, so that the peer reads huge pages
+/// as BinaryImage's pixels are (on a mapping of their own, below).
 void advise_huge_pages(std::span<const std::uint8_t> bytes) noexcept;
 
 /// This processor's block of a binary image, distributed by block_of like SuccessorMap. A pixel is foreground when
@@ -47,13 +48,25 @@ class BinaryImage {
     [[nodiscard]] std::int64_t width() const noexcept { return width_; }
     [[nodiscard]] std::int64_t height() const noexcept { return height_; }
     [[nodiscard]] const PixelBlock& block() const noexcept { return block_; }
-    [[nodiscard]] std::span<const std::uint8_t> pixels() const noexcept { return pixels_; }
+    [[nodiscard]] std::span<const std::uint8_t> pixels() const noexcept {
+        if (huge_.data() != nullptr) {
+            return {static_cast<const std::uint8_t*>(huge_.data()), count_};
+        }
+        return small_;
+    }
 
   private:
     std::int64_t width_;
     std::int64_t height_;
     PixelBlock block_;
-    std::vector<std::uint8_t> pixels_;
+    /// A block of a huge page or more: its pixels on huge pages of their own mapping. The trace reads an image row by
+    /// row, and with 4 KiB pages a 4096-pixel row is a page, a page-table walk per row (−10 % of the trace of a 4096²
+    /// image here). A mapping of its own, not the caller's vector advised: advice on the allocator's memory leaves
+    /// pages already faulted in at 4 KiB as they are and stays on the heap after the image is gone
+    /// (llc/huge_pages.hpp). A smaller block keeps the caller's vector (`small_`).
+    HugePageMemory huge_;
+    std::size_t count_ = 0;
+    std::vector<std::uint8_t> small_;
 };
 
 namespace detail::contour_ranking {

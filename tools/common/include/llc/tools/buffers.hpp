@@ -18,9 +18,10 @@
 #include <memory>
 #include <new>
 #include <span>
-#include <sys/mman.h>  // mmap, madvise, munmap
 #include <type_traits>
 #include <vector>
+
+#include <llc/huge_pages.hpp>
 
 #if defined(LLC_SMPI)
 #include <mpi.h>  // SMPI_SHARED_MALLOC, SMPI_SHARED_FREE
@@ -55,38 +56,29 @@ struct ColdSlots {
 /// the case runs: the same allocation, the same page kind and the same position, going on from call to call and from
 /// size to size (llc-probe's cells each restarted at slot 0 before). Why huge pages: the exchanges the entry prices —
 /// the FFT's block exchanges when its working set exceeds the last-level cache — receive into the FFT's own buffers,
-/// which are 2 MiB-aligned and advised MADV_HUGEPAGE (algorithms/fft's Buffer); on 4 KiB pages every cold slot also
+/// which are huge pages of their own mapping (algorithms/fft's Buffer); on 4 KiB pages every cold slot also
 /// misses the TLB and its page-table entries (a loaded micro-benchmark on this VM, MPI_Sendrecv through 128 MiB: 64 B
 /// 1.2–1.4 µs on 4 KiB pages against 0.7 µs on huge pages, 92 KB 34–44 against 19–20 µs, 1 MiB 350–400 against
 /// 170–177 µs). One mapping: the receive buffer starts 2 KiB past a 4 KiB boundary of the send buffer's end.
 ///
-/// Why its own mmap, not the allocator's: madvise(MADV_HUGEPAGE) only decides how pages not yet faulted in are backed.
-/// Made late in a process (llc-validate makes it at the first cold swap's visit, after other cases grew and freed the
-/// heap), glibc served the 260 MiB from its heap (0x55… addresses), over pages earlier allocations had already faulted
-/// in at 4 KiB: in a whole quick validation on the 2-core VM only 76–94 of its 260 MiB were huge pages a minute in
-/// (khugepaged then collapsed the rest over minutes), and the case's cold swaps ran on 4 KiB pages at the price above —
-/// 1.4–2× llc-probe's, whose rotation, made early, was all huge pages. A fresh anonymous mapping has no page faulted
-/// in.
+/// Why its own mapping (llc::HugePageMemory), not the allocator's: madvise(MADV_HUGEPAGE) only decides how pages not
+/// yet faulted in are backed. Made late in a process (llc-validate makes it at the first cold swap's visit, after other
+/// cases grew and freed the heap), glibc served the 260 MiB from its heap (0x55… addresses), over pages earlier
+/// allocations had already faulted in at 4 KiB: in a whole quick validation on the 2-core VM only 76–94 of its 260 MiB
+/// were huge pages a minute in (khugepaged then collapsed the rest over minutes), and the case's cold swaps ran on 4
+/// KiB pages at the price above — 1.4–2× llc-probe's, whose rotation, made early, was all huge pages. A fresh anonymous
+/// mapping has no page faulted in.
 class ColdRotation {
   public:
-    static constexpr std::size_t huge_page = std::size_t{2} << 20;
+    static constexpr std::size_t huge_page = huge_page_bytes;
     static constexpr std::size_t capacity = cold_rotation_bytes + 4096;  ///< bytes of each buffer
 
     ColdRotation() {
         const std::size_t send_room = (capacity + huge_page - 1) / huge_page * huge_page;
         receive_at_ = send_room + 2048;
-        const std::size_t bytes = (receive_at_ + capacity + huge_page - 1) / huge_page * huge_page;
-        // A huge page more than needed, so that the buffers can start on a 2 MiB boundary of the mapping.
-        mapping_.bytes = bytes + huge_page;
-        mapping_.start = ::mmap(nullptr, mapping_.bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mapping_.start == MAP_FAILED) {
-            mapping_.start = nullptr;
-            throw std::bad_alloc();
-        }
-        const auto address = reinterpret_cast<std::uintptr_t>(mapping_.start);
-        data_ = static_cast<unsigned char*>(mapping_.start) + ((huge_page - address % huge_page) % huge_page);
-        ::madvise(data_, bytes, MADV_HUGEPAGE);  // a hint: without THP the pages stay ordinary, as the FFT's do
-        std::memset(data_, 1, bytes);            // first touch now: page faults are no part of a timing
+        mapping_ = HugePageMemory(receive_at_ + capacity);
+        data_ = static_cast<unsigned char*>(mapping_.data());
+        std::memset(data_, 1, mapping_.size());  // first touch now: page faults are no part of a timing
     }
     ColdRotation(const ColdRotation&) = delete;
     ColdRotation& operator=(const ColdRotation&) = delete;
@@ -106,22 +98,7 @@ class ColdRotation {
     }
 
   private:
-    /// The anonymous mapping, unmapped at the end (RAII).
-    struct Mapping {
-        void* start = nullptr;
-        std::size_t bytes = 0;
-        Mapping() = default;
-        Mapping(const Mapping&) = delete;
-        Mapping& operator=(const Mapping&) = delete;
-        Mapping(Mapping&&) = delete;
-        Mapping& operator=(Mapping&&) = delete;
-        ~Mapping() {
-            if (start != nullptr) {
-                ::munmap(start, bytes);
-            }
-        }
-    };
-    Mapping mapping_;
+    HugePageMemory mapping_;  ///< its own mapping on huge pages (llc/huge_pages.hpp), unmapped at the end
     unsigned char* data_ = nullptr;
     std::size_t receive_at_ = 0;
     std::size_t next_byte_ = 0;

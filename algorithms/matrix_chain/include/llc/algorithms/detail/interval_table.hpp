@@ -13,13 +13,14 @@
 
 namespace llc::detail {
 
-/// An uninitialised block of `bytes` (a multiple of `alignment`) aligned to `alignment`: a block of that size given
-/// back earlier where one is kept (its pages already touched), else std::aligned_alloc; nullptr when out of memory.
-/// For the interval-DP engine's arrays (interval_dp::fresh_array); src/block_cache.cpp.
-[[nodiscard]] void* take_block(std::size_t bytes, std::size_t alignment);
+/// A block of `bytes` (whole huge pages) on transparent huge pages: a block of that size given back earlier where one
+/// is kept (its pages already touched), else a fresh mapping of its own (llc::map_huge_pages: zeros, advised before
+/// its first touch, so its page kind does not depend on what the process allocated before); nullptr when out of
+/// memory. For the interval-DP engine's large arrays (interval_dp::fresh_array); src/block_cache.cpp.
+[[nodiscard]] void* take_block(std::size_t bytes);
 /// Gives back a block of take_block, kept for a later take_block of the same size (at most 16 blocks and
-/// set_matrix_chain_cache_limit's bytes, by default 256 MiB, kept in all, older blocks freed first); any other pointer
-/// of std::aligned_alloc is freed.
+/// set_matrix_chain_cache_limit's bytes, by default 256 MiB, kept in all, older blocks unmapped first); any other
+/// pointer, of std::aligned_alloc, is freed.
 void give_back_block(void* p) noexcept;
 
 /// Gives back memory of take_block or frees memory of std::aligned_alloc (the interval-DP table's arrays, see
