@@ -107,3 +107,19 @@ message("${out}${err}")
 if(NOT status EQUAL 3 OR NOT out MATCHES "lacks what this build measures: shift")
     message(FATAL_ERROR "llc-probe --inspect of a profile without shift exited with ${status}")
 endif()
+# Past 1 MiB every collective runs on buffers of its own size (operations.hpp, own_buffers_from), the written shift
+# too: its message is written into the buffer the shift then sends. A ladder across that line runs every collective
+# there (shift.written once had no benchmark on own buffers and stopped the quick calibration).
+execute_process(COMMAND ${MPIEXEC} --oversubscribe --bind-to none -np ${NP} ${PROBE} --quick --no-kernels --max-bytes 4096
+                        --sizes 4 --max-reps 3 --quiet --collective-max-bytes 2097152 --out ${WORK}/own.json
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT status EQUAL 0)
+    message(FATAL_ERROR "llc-probe --collective-max-bytes 2097152 exited with ${status}: ${out}${err}")
+endif()
+file(READ ${WORK}/own.json own_text)
+string(JSON n LENGTH "${own_text}" collectives shift.written ${NP} segments)
+math(EXPR last "${n} - 1")
+string(JSON written_top GET "${own_text}" collectives shift.written ${NP} segments ${last} to)
+if(written_top LESS 1048576)
+    message(FATAL_ERROR "with --collective-max-bytes 2097152 the profile's shift.written reaches ${written_top} bytes")
+endif()

@@ -213,7 +213,7 @@ std::function<void()> CollectiveBench::call_on_own_buffers(std::string_view op, 
             g->swap(mate, std::span<const unsigned char>(out), in);
         };
     }
-    if (op == names::op::shift) {
+    if (op == names::op::shift || op == names::op::shift_written) {  // the written message: prepare()'s
         return [g, on, half] {
             const auto [out, in] = on(half, half);
             g->shift(std::span<const unsigned char>(out), in);
@@ -336,7 +336,14 @@ std::function<void()> CollectiveBench::prepare(std::string_view op, double bytes
         return {};
     }
     // A new value each call: every line of the message is stored to, as a pipeline's step writes what it sends.
-    const std::span<unsigned char> out = bytes_.a().first(as_size(bytes) / 2);
+    const std::size_t half = as_size(bytes) / 2;
+    if (uses_own_buffers(as_size(bytes))) {  // the message call_on_own_buffers then sends: its (half, half) pair
+        return [this, half, value = static_cast<unsigned char>(0)]() mutable {
+            value = static_cast<unsigned char>(value + 1);
+            std::memset(own_buffers(half, half).a().data(), value, half);
+        };
+    }
+    const std::span<unsigned char> out = bytes_.a().first(half);
     return [out, value = static_cast<unsigned char>(0)]() mutable {
         value = static_cast<unsigned char>(value + 1);
         std::memset(out.data(), value, out.size());
