@@ -3,7 +3,8 @@
 
     /usr/bin/python3 tools/llc-validate/compare_runs.py DIR1 DIR2 [DIR3 ...]
 
-Each DIR is an llc-validate report directory (its results.json). For every algorithm, over the points (n, p) that
+Each DIR is an llc-validate report directory (its results.json, or its results.csv where there is no results.json:
+the accuracy gate's recorded data in tests/data/accuracy keeps only the CSV files). For every algorithm, over the points (n, p) that
 every run measured and that are not oversubscribed, and over every pair of runs:
 |median of run b - median of run a| / median of run a. Printed per algorithm as the median and 90th percentile of
 those differences, beside each run's CCM median |error|. A model's error cannot be judged finer than this spread:
@@ -32,8 +33,12 @@ def quantile(values, q):
 
 
 def load(directory):
-    with open(f"{directory}/results.json") as f:
-        data = json.load(f)
+    """(measured medians, CCM |errors|) keyed by (algorithm, n, p), from results.json or else results.csv."""
+    try:
+        with open(f"{directory}/results.json") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        return load_csv(directory)
     measured, errors = {}, {}
     for r in data["measurements"]:
         if r["oversubscribed"]:
@@ -43,6 +48,20 @@ def load(directory):
         ccm = r["predictions"].get("ccm", {}).get("relative_error")
         if ccm is not None:
             errors[key] = abs(ccm)
+    return measured, errors
+
+
+def load_csv(directory):
+    """As load, from results.csv: one row per point and model."""
+    measured, errors = {}, {}
+    with open(f"{directory}/results.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            if r["oversubscribed"] != "0":
+                continue
+            key = (r["algorithm"], int(r["n"]), int(r["p"]))
+            measured[key] = float(r["measured_median_s"])
+            if r["model"] == "ccm" and r["relative_error"] != "":
+                errors[key] = abs(float(r["relative_error"]))
     return measured, errors
 
 
