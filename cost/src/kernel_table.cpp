@@ -39,14 +39,38 @@ std::string solo_kernel_name(std::string_view name) {
     return std::string(name) + "_solo";
 }
 
+std::string rank0_kernel_name(std::string_view name) {
+    return std::string(name) + "_rank0";
+}
+
+std::string rank0_kernel_key(std::string_view key) {
+    constexpr std::string_view size_mark = ".2^";
+    const std::size_t at = key.rfind(size_mark);
+    if (at == std::string_view::npos) {
+        return rank0_kernel_name(key);
+    }
+    return rank0_kernel_name(key.substr(0, at)) + std::string(key.substr(at));
+}
+
 KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name, int P) {
     KernelSizeTable table = kernel_size_table(profile, name);
     if (P == 1) {
-        for (const auto& [e, seconds] : sizes_in(profile, solo_kernel_name(name))) {
-            table[e] = seconds;
+        // Rank 0's processor first, then alone on the node where measured so: the closer to a one-processor run wins.
+        for (const std::string& refined : {rank0_kernel_name(name), solo_kernel_name(name)}) {
+            for (const auto& [e, seconds] : sizes_in(profile, refined)) {
+                table[e] = seconds;
+            }
         }
     }
     return table;
+}
+
+double kernel_seconds(const Profile& profile, std::string_view key, int P) {
+    const std::string rank0 = rank0_kernel_key(key);
+    if (P == 1 && profile.has_kernel(rank0)) {
+        return profile.kernel(rank0).seconds_per_unit;
+    }
+    return profile.kernel(key).seconds_per_unit;
 }
 
 double kernel_per_unit(const KernelSizeTable& table, double x, double fallback) {

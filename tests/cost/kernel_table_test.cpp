@@ -15,10 +15,13 @@
 namespace {
 
 using llc::cost::kernel_per_unit;
+using llc::cost::kernel_seconds;
 using llc::cost::kernel_size_key;
 using llc::cost::kernel_size_table;
 using llc::cost::KernelSizeTable;
 using llc::cost::Profile;
+using llc::cost::rank0_kernel_key;
+using llc::cost::rank0_kernel_name;
 using llc::cost::solo_kernel_name;
 
 TEST(KernelTableTest, key_names_the_power_of_two) {
@@ -65,6 +68,42 @@ TEST(KernelTableTest, one_processor_reads_the_solo_constants_where_measured) {
     EXPECT_DOUBLE_EQ(one.at(10), 0.5e-9);  // measured alone: that value
     const KernelSizeTable two = kernel_size_table(p, "dp.step", 2);
     EXPECT_DOUBLE_EQ(two.at(10), 1e-9);  // side by side for P > 1
+}
+
+TEST(KernelTableTest, rank0_keys_name_the_table_or_the_single_constant) {
+    EXPECT_EQ(rank0_kernel_name("dt.edt_rows"), "dt.edt_rows_rank0");
+    EXPECT_EQ(rank0_kernel_key("dt.edt_rows.2^12"), "dt.edt_rows_rank0.2^12");
+    EXPECT_EQ(rank0_kernel_key("dt.edt_carry"), "dt.edt_carry_rank0");
+    EXPECT_EQ(rank0_kernel_key("fft.leaf_oop_solo.2^9"), "fft.leaf_oop_solo_rank0.2^9");
+}
+
+TEST(KernelTableTest, one_processor_reads_rank0_then_solo_over_the_slowest_rank) {
+    Profile p;
+    p.set_kernel("dp.step.2^4", {3e-9, "step"});  // the slowest rank's, side by side
+    p.set_kernel("dp.step.2^8", {2e-9, "step"});
+    p.set_kernel("dp.step.2^10", {1e-9, "step"});
+    p.set_kernel(rank0_kernel_key("dp.step.2^8"), {1.5e-9, "step"});
+    p.set_kernel(rank0_kernel_key("dp.step.2^10"), {0.8e-9, "step"});
+    p.set_kernel(kernel_size_key(solo_kernel_name("dp.step"), 10), {0.5e-9, "step"});
+    const KernelSizeTable one = kernel_size_table(p, "dp.step", 1);
+    ASSERT_EQ(one.size(), 3U);
+    EXPECT_DOUBLE_EQ(one.at(4), 3e-9);     // neither on rank 0 nor alone: the side-by-side value
+    EXPECT_DOUBLE_EQ(one.at(8), 1.5e-9);   // rank 0's own
+    EXPECT_DOUBLE_EQ(one.at(10), 0.5e-9);  // alone on the node wins over rank 0 side by side
+    const KernelSizeTable two = kernel_size_table(p, "dp.step", 2);
+    EXPECT_DOUBLE_EQ(two.at(8), 2e-9);  // P > 1: the slowest rank's
+    EXPECT_DOUBLE_EQ(two.at(10), 1e-9);
+    EXPECT_EQ(kernel_size_table(p, "dp.step").at(8), 2e-9);  // the plain table is the side-by-side one
+}
+
+TEST(KernelTableTest, single_constant_on_one_processor_is_rank0s_where_measured) {
+    Profile p;
+    p.set_kernel("dp.carry", {4e-9, "carry"});
+    EXPECT_DOUBLE_EQ(kernel_seconds(p, "dp.carry", 1), 4e-9);  // no rank-0 value: the side-by-side one
+    p.set_kernel(rank0_kernel_key("dp.carry"), {3e-9, "carry"});
+    EXPECT_DOUBLE_EQ(kernel_seconds(p, "dp.carry", 1), 3e-9);
+    EXPECT_DOUBLE_EQ(kernel_seconds(p, "dp.carry", 2), 4e-9);
+    EXPECT_THROW((void)kernel_seconds(p, "dp.other", 1), llc::Error);
 }
 
 TEST(KernelTableTest, per_unit_is_linear_in_log2_between_sizes_and_flat_outside) {

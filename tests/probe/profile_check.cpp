@@ -144,8 +144,9 @@ TEST_F(ProbeProfile, EveryKernelProbe) {
         }
         GTEST_SKIP() << "llc-probe --no-kernels: the runs at other P check the kernel probes";
     }
-    // Every probe's constant (a quick profile: the probes not full_only), and for those with a solo_name its constant
-    // alone on the node.
+    // Every probe's constant (a quick profile: the probes not full_only), for those with a solo_name its constant
+    // alone on the node, and on P > 1 rank 0's own side-by-side value (cost::rank0_kernel_key), never above the
+    // slowest rank's.
     auto probes = llc::tools::all_probes();
     if (profile.meta().quick) {
         std::erase_if(probes, [](const llc::cost::KernelProbe& k) { return k.full_only; });
@@ -162,6 +163,16 @@ TEST_F(ProbeProfile, EveryKernelProbe) {
             EXPECT_GT(profile.kernel(name).seconds_per_unit, 0.0) << name;
             EXPECT_LT(profile.kernel(name).seconds_per_unit, 1e-3) << name;
             EXPECT_EQ(profile.kernel(name).unit, unit);
+        }
+        const std::string rank0 = llc::cost::rank0_kernel_key(probe.name);
+        if (P > 1) {
+            ++expected;
+            ASSERT_TRUE(profile.has_kernel(rank0)) << rank0;
+            EXPECT_GT(profile.kernel(rank0).seconds_per_unit, 0.0) << rank0;
+            EXPECT_LE(profile.kernel(rank0).seconds_per_unit, profile.kernel(probe.name).seconds_per_unit) << rank0;
+            EXPECT_EQ(profile.kernel(rank0).unit, probe.unit + ", rank 0's processor, side by side");
+        } else {
+            EXPECT_FALSE(profile.has_kernel(rank0)) << rank0;
         }
     }
     EXPECT_GT(expected, probes.size());  // the FFT's out-of-place leaves are measured alone too

@@ -385,9 +385,15 @@ void fit_models(cost::Profile& profile, Medians& medians, int pair_size) {
 void store_kernels(cost::Profile& profile,
                    const std::vector<cost::KernelProbe>& probes,
                    const std::vector<double>& together,
-                   const std::vector<double>& alone) {
+                   const std::vector<double>& alone,
+                   const std::vector<double>& rank0,
+                   int P) {
     for (std::size_t i = 0; i < probes.size(); ++i) {
         profile.set_kernel(probes[i].name, {together[i], probes[i].unit});
+        if (P > 1 && std::isfinite(rank0[i])) {
+            profile.set_kernel(cost::rank0_kernel_key(probes[i].name),
+                               {rank0[i], probes[i].unit + ", rank 0's processor, side by side"});
+        }
         if (!probes[i].solo_name.empty()) {
             profile.set_kernel(probes[i].solo_name, {alone[i], probes[i].unit + ", one processor alone"});
         }
@@ -452,8 +458,10 @@ std::vector<std::string> missing_measurements(const cost::Profile& profile, cons
             missing.push_back(f);
         }
     }
+    const bool several = profile.meta().world_size > 1;  // rank 0's own values: from a calibration on P > 1 only
     for (const cost::KernelProbe& k : kernel_probes_for(settings)) {
-        for (const std::string& name : {k.name, k.solo_name}) {
+        for (const std::string& name :
+             {k.name, k.solo_name, several ? cost::rank0_kernel_key(k.name) : std::string{}}) {
             if (!name.empty() && !profile.has_kernel(name)) {
                 missing.push_back(name);
             }
@@ -489,6 +497,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     kernels.run_rounds_at(world, plan.slots() - 1, progress, out.samples);
     const std::vector<double> kernel_values = kernels.together();
     const std::vector<double> kernel_alone = kernels.alone();
+    const std::vector<double> kernel_rank0 = kernels.rank0();
     progress.finish();
     out.phase_times = progress.phase_times();
     out.probe_times = kernels.times();
@@ -503,7 +512,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     }
     fit_point_to_point(out, m.medians, plan.pair_size);
     fit_models(out.profile, m.medians, plan.pair_size);
-    store_kernels(out.profile, kernels.probes(), kernel_values, kernel_alone);
+    store_kernels(out.profile, kernels.probes(), kernel_values, kernel_alone, kernel_rank0, world.size());
     store_lockstep(out.profile, m.lockstep);
     describe_run(out, m);
     out.profile.meta().nodes = nodes;

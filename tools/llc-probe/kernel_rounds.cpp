@@ -128,6 +128,7 @@ KernelRounds::KernelRounds(std::vector<cost::KernelProbe> probes, const Settings
       settings_(s),
       together_(probes_.size()),
       alone_(probes_.size()),
+      rank0_(probes_.size()),
       round_slots_(probes_.empty() ? std::vector<int>{} : kernel_round_slots(kernel_rounds(s), slots)) {}
 
 double KernelRounds::work() const {
@@ -219,6 +220,9 @@ void KernelRounds::run_together(Group& world, int round, Progress& progress, std
         }
         if (slowest >= 0.0) {
             together_[i].push_back(slowest);
+        }
+        if (std::isfinite(all[i])) {
+            rank0_[i].push_back(all[i]);  // rank 0's row of the gather
         }
     }
 }

@@ -40,6 +40,9 @@ class KernelRounds {
     [[nodiscard]] std::vector<double> together() const { return medians_of(together_); }
     /// The one-processor-alone constants by probe index (NaN for probes without a solo_name, and off rank 0).
     [[nodiscard]] std::vector<double> alone() const { return medians_of(alone_); }
+    /// Rank 0's own side-by-side constants by probe index (NaN off rank 0): what rank 0's processor measured while
+    /// every rank ran the probe (or alone, on a crowded node), where together() is the slowest rank's.
+    [[nodiscard]] std::vector<double> rank0() const { return medians_of(rank0_); }
     /// Wall and CPU seconds of each probe call this rank made (side by side under the probe's name, alone under its
     /// solo_name), by round.
     [[nodiscard]] const std::vector<TimeSpent>& times() const { return times_; }
@@ -55,6 +58,7 @@ class KernelRounds {
     Settings settings_;
     std::vector<std::vector<double>> together_;  // by probe, the rounds' slowest values (rank 0)
     std::vector<std::vector<double>> alone_;     // by probe, rank 0's solo values
+    std::vector<std::vector<double>> rank0_;     // by probe, rank 0's own side-by-side values
     std::vector<int> round_slots_;               // by round, its slot
     std::vector<TimeSpent> times_;               // every probe call's time on this rank
     int next_round_ = 0;                         // the first round not run yet

@@ -30,14 +30,15 @@ Expr euclidean_distance_transform(
     const auto w = static_cast<double>(width);
     const auto blocks = static_cast<double>((height + r - 1) / r);
     namespace names = llc::names::distance_transform;
-    // Each table is required: kernel_size_table throws naming the key the profile lacks.
-    const KernelSizeTable columns = kernel_size_table(profile, names::edt_columns);
-    const KernelSizeTable row_pass = kernel_size_table(profile, names::edt_rows);
+    // Each table is required: kernel_size_table throws naming the key the profile lacks. At P = 1 rank 0's own values
+    // (the processor a one-processor run runs on), at P > 1 the slowest rank's (kernel_table.hpp).
+    const KernelSizeTable columns = kernel_size_table(profile, names::edt_columns, P);
+    const KernelSizeTable row_pass = kernel_size_table(profile, names::edt_rows, P);
     // Phase 1 streams over a block; its cost per pixel depends on the block's size. Phase 2 on the row's length.
     const double block_pixels = static_cast<double>(std::min(r, height)) * w;
     const double phase1 = kernel_per_unit(columns, block_pixels, 0.0) * pixels;
     const double phase2 = kernel_per_unit(row_pass, w, 0.0) * pixels;
-    const double scans = profile.kernel(names::edt_carry).seconds_per_unit * blocks * w;
+    const double scans = kernel_seconds(profile, names::edt_carry, P) * blocks * w;
     if (P == 1) {
         return Expr::sequence(names::edt, {Expr::compute(names::edt_row_pass, phase1 + scans + phase2)});
     }

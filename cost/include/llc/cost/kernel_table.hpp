@@ -26,12 +26,30 @@ using KernelSizeTable = std::map<int, double>;
 /// The name under which a kernel measured alone on the node is stored (KernelProbe::solo_name): "<name>_solo".
 [[nodiscard]] std::string solo_kernel_name(std::string_view name);
 
+/// The name under which rank 0's own value of a side-by-side kernel probe is stored: "<name>_rank0". The side-by-side
+/// constant "<name>" is the slowest rank's (a lockstep superstep lasts as long as its slowest processor); a
+/// one-processor run runs on rank 0's processor alone, and the processors of a VM need not be equally fast: on a
+/// 2-core EPYC VM one vCPU ran an independent-multiply loop 1.6–1.9× slower than the other (CPU time, pinned, minutes
+/// on end; a dependent chain only 1.04×: a busy hyperthread of another guest on the same core), and which one was slow
+/// changed between calibrations (docs/validation.md, "Processors that are not equally fast").
+[[nodiscard]] std::string rank0_kernel_name(std::string_view name);
+
+/// The profile key of rank 0's value of the kernel stored under `key`: "<name>_rank0.2^e" for a per-size key
+/// "<name>.2^e", "<key>_rank0" for a single constant.
+[[nodiscard]] std::string rank0_kernel_key(std::string_view key);
+
 /// The table a run on P processors reads: for P = 1 the side-by-side table "<name>.2^e" with each size the profile
-/// also has alone ("<name>_solo.2^e") replaced by that value — a one-processor run has the node's last-level cache and
-/// memory to itself, while the side-by-side constants were measured sharing them; for P > 1 the side-by-side table.
-/// @throws llc::Error as the table above when "<name>.2^e" is missing (the solo sizes are a refinement: where the
-/// profile has none of them, the side-by-side ones stand).
+/// also has on rank 0 ("<name>_rank0.2^e") replaced by that value, and each size it has alone ("<name>_solo.2^e")
+/// by that one — a one-processor run runs on rank 0's processor and has the node's last-level cache and memory to
+/// itself, while the side-by-side constants are the slowest rank's, measured sharing them; for P > 1 the side-by-side
+/// table. @throws llc::Error as the table above when "<name>.2^e" is missing (the rank-0 and solo sizes are
+/// refinements: where the profile has none of them, the side-by-side ones stand).
 [[nodiscard]] KernelSizeTable kernel_size_table(const Profile& profile, std::string_view name, int P);
+
+/// Seconds per unit of the single kernel constant `key` for a run on P processors: rank 0's value
+/// (rank0_kernel_key) at P = 1 where the profile has it, else the side-by-side one. @throws llc::Error
+/// (Profile::kernel) when `key` is missing.
+[[nodiscard]] double kernel_seconds(const Profile& profile, std::string_view key, int P);
 
 /// Seconds per unit at size x: linear in log2 x between the measured sizes, the end value outside them (a kernel
 /// larger than any probed costs per unit what the largest probed one does); `fallback` when the table is empty.
