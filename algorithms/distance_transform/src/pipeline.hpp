@@ -4,10 +4,12 @@
 // processor of the next block, which keeps them as that block's halo until it is done. What a segment computes is
 // the caller's (the chamfer passes, the path-planning sweeps).
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <llc/group.hpp>
@@ -72,6 +74,20 @@ class Pipeline {
     }
 
   private:
+    /// Segment s of pass row y as physical columns: the first and how many. Pass columns [lo, hi) are the physical
+    /// columns [lo, hi) forward and [width − hi, width − lo) backward: one contiguous run either way, which a halo
+    /// carries in physical order (pack and unpack agree), copied whole. Packed and unpacked a pixel at a time through
+    /// physical_column, a step's halo took 0.7–1.8 µs at 1024 columns and 1–31 µs at 4096 (segments of 512, reach 1
+    /// and 2, medians of 41, a loaded machine); copied a row at a time 0.03–0.09 µs.
+    [[nodiscard]] std::pair<std::int64_t, std::int64_t> physical_run(std::int64_t s, std::int64_t y) const {
+        const std::int64_t lo = g_.segment_lo(s, y);
+        const std::int64_t hi = g_.segment_hi(s, y);
+        if (lo >= hi) {
+            return {0, 0};
+        }
+        return {g_.backward ? g_.width - hi : lo, hi - lo};
+    }
+
     [[nodiscard]] bool last_of_pass(std::int64_t b) const { return g_.block_of_pass(g_.blocks() - 1) == b; }
     [[nodiscard]] std::int64_t next_of_pass(std::int64_t b) const { return g_.backward ? b - 1 : b + 1; }
 
@@ -120,9 +136,8 @@ class Pipeline {
             const Value* row = y >= g_.first_pass_row(u.block)
                                    ? row_of_(u.block, physical_row(y))
                                    : halo_of(u.block).data() + (g_.first_pass_row(u.block) - y - 1) * g_.width;
-            for (std::int64_t x = g_.segment_lo(u.segment, y); x < g_.segment_hi(u.segment, y); ++x) {
-                out.push_back(row[physical_column(x)]);
-            }
+            const auto [from, count] = physical_run(u.segment, y);
+            out.insert(out.end(), row + from, row + from + count);
         }
     }
 
@@ -134,9 +149,9 @@ class Pipeline {
         std::size_t at = 0;
         for (std::int64_t y = std::max<std::int64_t>(0, last - g_.reach + 1); y <= last; ++y) {
             Value* row = halo.data() + (first - y - 1) * g_.width;
-            for (std::int64_t x = g_.segment_lo(theirs.segment, y); x < g_.segment_hi(theirs.segment, y); ++x) {
-                row[physical_column(x)] = in[at++];
-            }
+            const auto [from, count] = physical_run(theirs.segment, y);
+            std::copy_n(in.begin() + static_cast<std::ptrdiff_t>(at), count, row + from);
+            at += static_cast<std::size_t>(count);
         }
     }
 
