@@ -442,6 +442,20 @@ TEST(FftCostTest, TheCostReadsTheTablesTheProbesWrite) {
     EXPECT_EQ(c.divide_by_size.rbegin()->first, 24);
 }
 
+TEST(FftCostTest, OneProcessorReadsRankZerosOwnValues) {
+    // A profile made on P > 1 keeps rank 0's own value of each side-by-side probe ("<name>_rank0.2^e"): P = 1 reads
+    // it (the processor a one-processor run runs on), P > 1 and the default keep the slowest rank's.
+    llc::cost::Profile profile = probed_profile(true);
+    const std::string key = llc::cost::kernel_size_key(names::divide, 20);
+    const double slowest = profile.kernel(key).seconds_per_unit;
+    profile.set_kernel(llc::cost::rank0_kernel_key(key), {slowest / 2.0, "element"});
+    EXPECT_DOUBLE_EQ(llc::cost::FftConstants::from(profile, 1).divide_by_size.at(20), slowest / 2.0);
+    EXPECT_DOUBLE_EQ(llc::cost::FftConstants::from(profile, 2).divide_by_size.at(20), slowest);
+    EXPECT_DOUBLE_EQ(llc::cost::FftConstants::from(profile).divide_by_size.at(20), slowest);
+    EXPECT_EQ(llc::cost::FftConstants::from(profile, 1).leaf_oop_solo_by_size,
+              llc::cost::kernel_size_table(profile, names::leaf_oop_solo));
+}
+
 TEST(FftCostTest, AQuickProfilePricesEverySize) {
     // `llc-probe --quick` skips the sizes above 2^22 (full_only): its tables price them with their largest size
     // (clamped, as any size beyond the measured range), and every case of every layout is priced. The serial

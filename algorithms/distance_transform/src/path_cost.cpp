@@ -41,7 +41,7 @@ double setup_seconds(int P, std::int64_t width, std::int64_t height, std::int64_
     for (int q = 0; q < P; ++q) {
         rows = std::max(rows, llc::block_rows_held(P, q, height, P == 1 ? height : r));
     }
-    return profile.kernel(names::path_setup).seconds_per_unit * static_cast<double>(rows * width);
+    return kernel_seconds(profile, names::path_setup, P) * static_cast<double>(rows * width);  // P = 1: rank 0's
 }
 
 /// Seconds per pixel of a sweep in segments of k columns for a processor holding `pixels` cells: names::path_sweep

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -105,18 +106,19 @@ std::string FftConstants::block_swap(int P, std::int64_t L) const {
     return working_set <= llc_bytes ? std::string(names::op::swap) : std::string(names::op::swap_cold);
 }
 
-FftConstants FftConstants::from(const Profile& profile) {
+FftConstants FftConstants::from(const Profile& profile, int P) {
     FftConstants k;
-    k.divide_by_size = kernel_size_table(profile, names::fft::divide);
-    k.combine_by_size = kernel_size_table(profile, names::fft::combine);
-    k.reorder_by_size = kernel_size_table(profile, names::fft::reorder);
-    k.leaf_by_size = kernel_size_table(profile, names::fft::leaf);
-    k.leaf_oop_by_size = kernel_size_table(profile, names::fft::leaf_oop);
-    k.leaf_oop_solo_by_size = kernel_size_table(profile, names::fft::leaf_oop_solo);
-    k.leaf_dif_by_size = kernel_size_table(profile, names::fft::leaf_dif);
+    const auto table = [&](std::string_view name) { return kernel_size_table(profile, name, P); };
+    k.divide_by_size = table(names::fft::divide);
+    k.combine_by_size = table(names::fft::combine);
+    k.reorder_by_size = table(names::fft::reorder);
+    k.leaf_by_size = table(names::fft::leaf);
+    k.leaf_oop_by_size = table(names::fft::leaf_oop);
+    k.leaf_oop_solo_by_size = kernel_size_table(profile, names::fft::leaf_oop_solo);  // measured alone on rank 0
+    k.leaf_dif_by_size = table(names::fft::leaf_dif);
     k.llc_bytes = profile.meta().cache_bytes();  // the effective cache where the profile records it
     for (const names::fft::StridedLeaf& strided : names::fft::strided_leaves) {
-        k.leaf_strided_by_size[strided.stride] = kernel_size_table(profile, strided.key);
+        k.leaf_strided_by_size[strided.stride] = table(strided.key);
     }
     return k;
 }
@@ -176,7 +178,7 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
 }
 
 Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const Profile& profile) {
-    return fft(P, n, layout, order, FftConstants::from(profile));
+    return fft(P, n, layout, order, FftConstants::from(profile, P));
 }
 
 }  // namespace llc::cost

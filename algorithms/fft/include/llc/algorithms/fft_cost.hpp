@@ -102,10 +102,12 @@ struct FftConstants {
     /// @throws llc::Error (cost::missing_kernel_message naming meta.llc_bytes) when llc_bytes is not recorded.
     [[nodiscard]] std::string block_swap(int P, std::int64_t L) const;
 
-    /// Reads every FFT kernel table from the profile.
+    /// Reads every FFT kernel table from the profile for a run on P processors (P = 0: the side-by-side tables, as
+    /// for any P > 1): at P = 1 each table with rank 0's own values where the profile has them
+    /// (cost::kernel_size_table(profile, name, P): a one-processor run runs on rank 0's processor).
     /// @throws llc::Error (cost::missing_kernel_message: the key and the llc-probe that writes it) for the first table
     /// the profile lacks.
-    [[nodiscard]] static FftConstants from(const Profile& profile);
+    [[nodiscard]] static FftConstants from(const Profile& profile, int P = 0);
 };
 
 /// The cost expression of llc::FftPlan(g, n, {.layout = layout, .order = order}).execute on P = g.size()
