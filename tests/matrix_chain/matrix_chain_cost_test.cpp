@@ -77,6 +77,7 @@ cost::Profile block_tables(double tau_a, double shift_seconds, double tau_edge =
     p.set_kernel(cost::kernel_size_key(names::diag, 3), {tau_diag > 0.0 ? tau_diag : tau_a, "update"});
     for (const int P : {2, 4, 16}) {
         p.set_collective("shift", P, cost::Piecewise::constant(shift_seconds));
+        p.set_collective("shift.written", P, cost::Piecewise::constant(shift_seconds));
         p.set_collective("bcast", P, cost::Piecewise::constant(0.0));
         // No lockstep excess: each ring step costs its busiest processor's priced blocks (LockstepExcess… adds one).
         p.set_kernel(cost::kernel_size_key(cost::lockstep_key(P), 16), {0.0, "excess"});
@@ -218,6 +219,7 @@ TEST(MatrixChainCost, LockstepExcessRaisesEveryRingStepAndItsAbsenceIsAnError) {
     // A profile without the lockstep table at P = 2 (made before it was measured): an error naming it.
     cost::Profile without;
     without.set_collective("shift", 2, cost::Piecewise::constant(1e-5));
+    without.set_collective("shift.written", 2, cost::Piecewise::constant(1e-5));
     without.set_collective("bcast", 2, cost::Piecewise::constant(0.0));
     for (const auto& [key, value] : plain.kernels()) {
         if (key.rfind("lockstep.", 0) != 0) {
@@ -261,27 +263,52 @@ TEST(MatrixChainCost, TheTreeWalkIsOneAllreducePerLevel) {
 
 }  // namespace
 
-TEST(MatrixChainCost, RotationsArePricedAsWrittenShiftsWhereTheProfileHasThem) {
-    // Each rotation sends trapezoids the sender has just computed: "shift.written" prices it where the profile has it
-    // (here 4× the plain shift's 10 µs), the plain "shift" otherwise (a profile made before that probe existed).
+TEST(MatrixChainCost, RotationsArePricedAsWrittenShifts) {
+    // Each rotation sends trapezoids the sender has just computed: "shift.written" prices it (here 4× the plain
+    // shift's 10 µs); the plain "shift" never does.
     const cost::Profile plain = profile(1e-9, 1e-5);
     cost::Profile written = plain;
     written.set_collective("shift.written", 2, cost::Piecewise::constant(4e-5));
-    const cost::Expr before = cost::matrix_chain(2, 300, 20, plain);
-    const cost::Expr after = cost::matrix_chain(2, 300, 20, written);
+    const cost::Expr e = cost::matrix_chain(2, 300, 20, written);
     std::size_t rotations = 0;
-    for (std::size_t i = 0; i < after.children().size(); ++i) {
-        if (after.children()[i].label() == std::string(names::rotate)) {
+    for (const cost::Expr& step : e.children()) {
+        if (step.label() == std::string(names::rotate)) {
             ++rotations;
-            EXPECT_EQ(after.children()[i].op(), "shift.written");
-            EXPECT_EQ(before.children()[i].op(), "shift");
+            EXPECT_EQ(step.op(), "shift.written");
         }
     }
     EXPECT_EQ(rotations, 300U / 20U - 1U);  // one a macro-step after the first
-    const cost::Breakdown b = cost::evaluate(before, *cost::make_model("ccm", plain));
-    const cost::Breakdown a = cost::evaluate(after, *cost::make_model("ccm", written));
+    const cost::Breakdown b = cost::evaluate(cost::matrix_chain(2, 300, 20, plain), *cost::make_model("ccm", plain));
+    const cost::Breakdown a = cost::evaluate(e, *cost::make_model("ccm", written));
     EXPECT_NEAR(a.comm - b.comm, static_cast<double>(rotations) * 3e-5, 1e-12);
     EXPECT_NEAR(a.compute, b.compute, 1e-15);
     // The trace records the operation ("shift"): the written shift is that operation in a cache state.
     EXPECT_EQ(cost::base_collective("shift.written"), "shift");
+}
+
+TEST(MatrixChainCost, AProfileWithoutTheWrittenShiftIsRefusedAtPAboveOne) {
+    // A profile made before llc-probe measured "shift.written" (llc-probe --inspect lists it as missing): an error
+    // naming the function and the collective at P > 1, never the plain shift's price; P = 1 has no rotation.
+    const cost::Profile current = profile(1e-9, 1e-5);
+    cost::Profile old;
+    for (const auto& [key, value] : current.kernels()) {
+        old.set_kernel(key, value);
+    }
+    for (const int P : {2, 4}) {
+        old.set_collective("shift", P, cost::Piecewise::constant(1e-5));
+        old.set_collective("bcast", P, cost::Piecewise::constant(0.0));
+    }
+    for (const int P : {2, 4}) {
+        try {
+            (void)cost::matrix_chain(P, 300, 20, old);
+            FAIL() << "a profile without shift.written priced the ring at P = " << P;
+        } catch (const llc::Error& error) {
+            const std::string what = error.what();
+            EXPECT_NE(what.find("llc::cost::matrix_chain"), std::string::npos) << what;
+            EXPECT_NE(what.find("'shift.written'"), std::string::npos) << what;
+            EXPECT_NE(what.find("P = " + std::to_string(P)), std::string::npos) << what;
+        }
+        EXPECT_THROW((void)cost::matrix_chain_best_r(P, 300, old), llc::Error);
+    }
+    EXPECT_GT(cost::predict(cost::matrix_chain(1, 300, 64, old), *cost::make_model("ccm", old)), 0.0);
 }

@@ -27,8 +27,8 @@ using llc::validate::SizeClass;
 
 constexpr int max_P = 8;
 
-/// The collectives llc-probe measures (the set F, Seidel's broadcasts, the cold swap and the overlapped shift) and the
-/// division, at every P up to max_P, with placeholder times: only which keys exist matters here.
+/// The collectives llc-probe measures (the set F, Seidel's broadcasts, the cold swap, the overlapped and the written
+/// shift) and the division, at every P up to max_P, with placeholder times: only which keys exist matters here.
 Profile communication_profile(const std::string& left_out = {}) {
     Profile profile;
     std::vector<std::string> collectives = llc::cost::standard_collectives();
@@ -37,7 +37,8 @@ Profile communication_profile(const std::string& left_out = {}) {
                         "bcast.bst",
                         "bcast.rh",
                         "swap" + std::string(llc::cost::cold_suffix),
-                        "shift" + std::string(llc::cost::overlap_suffix)});
+                        "shift" + std::string(llc::cost::overlap_suffix),
+                        "shift" + std::string(llc::cost::written_suffix)});
     for (int P = 1; P <= max_P; ++P) {
         for (const std::string& f : collectives) {
             profile.set_collective(f, P, llc::cost::Piecewise::constant(1e-6));

@@ -16,6 +16,7 @@
 #include <llc/cost/model.hpp>
 #include <llc/cost/operation_names.hpp>
 #include <llc/error.hpp>
+#include <llc/version.hpp>
 
 namespace llc::cost {
 
@@ -199,12 +200,17 @@ Expr blocks_expr(int P,
         t = lockstep_seconds(profile, P, t);
     }
     // Each rotation sends the trapezoids the processor has just computed: their lines are dirty in the sender's cache,
-    // and the receiver's copy fetches them from the other core — "shift.written" where the profile measured it (on the
-    // 2-core VM 1.7–2.6× the plain "shift", which sends the same unchanged buffer call after call; rotations measured
-    // 3–5× the plain shift's price in the 23:15 quiet demos). A profile made before that probe existed prices the plain
-    // shift, as before.
-    const char* rotation =
-        profile.has_collective(llc::names::op::shift_written) ? llc::names::op::shift_written : llc::names::op::shift;
+    // and the receiver's copy fetches them from the other core — "shift.written" (on the 2-core VM 1.7–2.6× the plain
+    // "shift", which sends the same unchanged buffer call after call; rotations measured 3–5× the plain shift's price
+    // in the 23:15 quiet demos). A profile made before llc-probe measured it is refused (llc-probe --inspect lists it
+    // as missing, and scripts/demo.sh calibrates again), never priced by the plain shift.
+    const char* rotation = llc::names::op::shift_written;
+    if (!profile.has_collective(rotation)) {
+        throw Error(std::string("llc::cost::matrix_chain: the profile has no T_f for collective '") + rotation +
+                    "' (the shift of a message its sender has just written, which prices the ring's rotations at P = " +
+                    std::to_string(P) + "); llc-probe of llc " + llc::version + " measures it: re-calibrate (" +
+                    how_to_make_profile() + ")");
+    }
     std::vector<Expr> items;
     for (std::size_t d = 1; d < steps.size(); ++d) {
         const StepCounts s = step_counts(P, n, r, static_cast<std::int64_t>(d));

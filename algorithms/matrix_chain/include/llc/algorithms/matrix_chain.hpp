@@ -174,8 +174,9 @@ namespace sequential {
 namespace cost {
 
 /// The CCM cost of matrix_chain / optimal_bst on P processors, n indices (matrices; keys + 1), block size r (article
-/// [1] §3): macro-step 0 computes the diagonal blocks, each macro-step d = 1 … ⌈n/r⌉−1 is a normal superstep "shift"
-/// (names::matrix_chain::rotate, <llc/algorithms/matrix_chain_names.hpp>, as the engine labels its Group::shift)
+/// [1] §3): macro-step 0 computes the diagonal blocks, each macro-step d = 1 … ⌈n/r⌉−1 is a normal superstep
+/// "shift.written" (the shift of a message its sender has just written; names::matrix_chain::rotate,
+/// <llc/algorithms/matrix_chain_names.hpp>, as the engine labels its Group::shift)
 /// whose h is the largest trapezoid message of that step (sent + received bytes) and whose W is the busiest
 /// processor's work of that step: per block, its diagonal updates × τ_diag(width), its edge updates × τ_edge(r) and
 /// its middle updates × τ_mid(middle length) — the profile's "mc.diag.2^e", "mc.edge.2^e" and "mc.update.2^e", which
@@ -184,9 +185,10 @@ namespace cost {
 /// whole one-processor engine's "mc.run.2^e" (e = log2 n; its solo sizes "mc.run_solo.2^e" where measured) when r is
 /// default_block_size(1, n), else the blocks' sum. Otherwise every W is scaled by the whole engine's measured level:
 /// "mc.run.2^e" over the blocks' price of the same one-processor run (the engine ran at 0.7–0.8 of the block probes'
-/// price here). The four tables are required, never replaced by a fallback. @throws llc::Error for P < 1, n < 1,
-/// r < 1, or a profile without one of "mc.update.2^e", "mc.edge.2^e", "mc.diag.2^e", "mc.run.2^e" (the message names
-/// the key and the llc-probe that writes it).
+/// price here). The four tables and, at P > 1, "shift.written" are required, never replaced by a fallback.
+/// @throws llc::Error for P < 1, n < 1, r < 1, or a profile without one of "mc.update.2^e", "mc.edge.2^e",
+/// "mc.diag.2^e", "mc.run.2^e", or at P > 1 without "shift.written" (the message names the key and the llc-probe that
+/// writes it).
 [[nodiscard]] Expr matrix_chain(int P, std::int64_t n, std::int64_t r, const Profile& profile);
 /// The same, with the walk of the optimal tree that follows the table at P > 1 (matrix_chain's parenthesisation,
 /// optimal_bst's parent array): one normal superstep names::matrix_chain::walk per level of the tree, an allreduce of
