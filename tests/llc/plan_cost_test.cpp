@@ -21,8 +21,16 @@ namespace {
 /// Every key the probes write (value per key so that a swapped key changes the price), and every collective.
 llc::cost::Profile profile_of(const std::vector<llc::cost::KernelProbe>& probes, int max_P) {
     namespace op = llc::names::op;
-    llc::cost::Profile profile = llc::test::structure_profile(
-        max_P, {}, {op::allgather, op::alltoall, op::swap, op::swap_cold, op::shift, op::shift_overlap, op::allreduce});
+    llc::cost::Profile profile = llc::test::structure_profile(max_P,
+                                                              {},
+                                                              {op::allgather,
+                                                               op::alltoall,
+                                                               op::swap,
+                                                               op::swap_cold,
+                                                               op::shift,
+                                                               op::shift_overlap,
+                                                               op::allreduce,
+                                                               op::barrier});
     double value = 1e-9;
     for (const llc::cost::KernelProbe& probe : probes) {
         for (const std::string& name : {probe.name, probe.solo_name}) {

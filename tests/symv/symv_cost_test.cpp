@@ -39,8 +39,9 @@ TEST(SymvCost, ArticleClosedForms) {
 
 /// The article's machine as a profile: a packed off-diagonal entry is two multiply-adds; a shift of h bytes (sent +
 /// received, 8-byte words) costs β + (h/16)τ_c, split-phase or not; x's allgather is free, as the article duplicates x
-/// beforehand; every processor runs at one speed (a lockstep excess of 0 at P > 1: the article prices the mean one).
-cost::Profile article_profile(int P, double excess = 0.0) {
+/// beforehand; every processor runs at one speed (a lockstep excess of 0 at P > 1: the article prices the mean one);
+/// the product's own agreement (one small exchange, priced as a barrier) is free, as the article has none.
+cost::Profile article_profile(int P, double excess = 0.0, double barrier = 0.0) {
     cost::Profile p;
     if (P > 1) {
         p.set_kernel(cost::kernel_size_key(cost::lockstep_key(P), 16), {excess, "excess"});
@@ -52,6 +53,7 @@ cost::Profile article_profile(int P, double excess = 0.0) {
     p.set_collective("shift", P, cost::Piecewise::linear(beta, tau_c / 16.0));
     p.set_collective("shift.overlap", P, cost::Piecewise::linear(beta, tau_c / 16.0));
     p.set_collective("allgather", P, cost::Piecewise::constant(0.0));
+    p.set_collective("barrier", P, cost::Piecewise::constant(barrier));
     return p;
 }
 
@@ -150,22 +152,51 @@ TEST(SymvCost, EachStepIsPricedAtTheSlowestProcessor) {
     }
 }
 
+/// Every product at P > 1 runs one small exchange that no priced collective holds (its agreement; with the reflection
+/// mapping, the counts of x's allgatherv instead): priced once a product at the profile's barrier, in the first
+/// superstep (where the trace records it), with or without overlap; nothing at P = 1.
+TEST(SymvCost, OneSmallExchangeAProductAtTheBarriersPrice) {
+    for (const SymvMapping mapping : {SymvMapping::reflection, SymvMapping::standard}) {
+        for (const bool overlap : {false, true}) {
+            const auto at = [&](double barrier) {
+                const cost::Profile p = article_profile(4, 0.0, barrier);
+                return cost::symv(4, 512, mapping, p, overlap, cost::ShiftProgress::in_calls);
+            };
+            const auto ccm = cost::make_model("ccm", article_profile(4));
+            EXPECT_NEAR(cost::predict(at(2e-3), *ccm) - cost::predict(at(0.0), *ccm), 2e-3, 1e-12)
+                << llc::to_string(mapping) << ' ' << overlap;
+            const cost::Expr first = at(2e-3).children().front();
+            EXPECT_NEAR(first.work() - at(0.0).children().front().work(), 2e-3, 1e-12) << llc::to_string(mapping);
+        }
+    }
+    cost::Profile alone = article_profile(1);
+    EXPECT_NO_THROW((void)cost::symv(1, 100, SymvMapping::standard, alone));
+    EXPECT_NEAR(predict(1, 100, SymvMapping::standard, true), 100.0 * 100 * tau_a, 1e-9);
+}
+
 TEST(SymvCost, AMissingKernelTableIsAnErrorNamingTheKey) {
     // No silent fallback: each mapping needs its own table, and the error names the key llc-probe writes.
     const std::string entry_key = std::string(llc::names::symv::entry) + ".2^e";
     const std::string row_key = std::string(llc::names::symv::row) + ".2^e";
     EXPECT_NE(error_of(SymvMapping::reflection, cost::Profile{}).find(entry_key), std::string::npos);
     EXPECT_NE(error_of(SymvMapping::standard, cost::Profile{}).find(row_key), std::string::npos);
-    cost::Profile only_row;  // and the lockstep excess that every step at P = 2 reads
+    cost::Profile only_row;  // and the lockstep excess that every step at P = 2 reads, and the small exchange's barrier
     only_row.set_kernel(cost::kernel_size_key(cost::lockstep_key(2), 16), {0.0, "excess"});
+    only_row.set_collective("barrier", 2, cost::Piecewise::constant(1e-6));
     only_row.set_kernel(cost::kernel_size_key(llc::names::symv::row, 4), {1e-9, "entry"});
     EXPECT_NE(error_of(SymvMapping::reflection, only_row).find(entry_key), std::string::npos);
     EXPECT_EQ(error_of(SymvMapping::standard, only_row), "");
     cost::Profile only_entry;
     only_entry.set_kernel(cost::kernel_size_key(cost::lockstep_key(2), 16), {0.0, "excess"});
+    only_entry.set_collective("barrier", 2, cost::Piecewise::constant(1e-6));
     only_entry.set_kernel(cost::kernel_size_key(llc::names::symv::entry, 4), {1e-9, "packed entry"});
     EXPECT_NE(error_of(SymvMapping::standard, only_entry).find(row_key), std::string::npos);
     EXPECT_EQ(error_of(SymvMapping::reflection, only_entry), "");
+    // The small exchange of a product at P > 1 is priced from the profile's barrier: without one, an error naming it.
+    cost::Profile none;
+    none.set_kernel(cost::kernel_size_key(cost::lockstep_key(2), 16), {0.0, "excess"});
+    none.set_kernel(cost::kernel_size_key(llc::names::symv::entry, 4), {1e-9, "packed entry"});
+    EXPECT_NE(error_of(SymvMapping::reflection, none).find("'barrier'"), std::string::npos);
 }
 
 /// symv recognises vectors placed as A's layout without walking the indices (detail::places_as): an equal layout

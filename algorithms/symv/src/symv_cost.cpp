@@ -9,6 +9,7 @@
 #include <llc/algorithms/symv_names.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/lockstep.hpp>
+#include <llc/cost/operation_names.hpp>
 #include <llc/error.hpp>
 
 #include "symv_kernels.hpp"
@@ -59,6 +60,18 @@ double step_seconds(const Profile& profile, int P, double seconds) {
     return P == 1 ? seconds : lockstep_seconds(profile, P, seconds);
 }
 
+/// The one small exchange of each product that no priced collective holds, at P > 1: the product's agreement on its
+/// arguments (llc::Agreement, one allreduce of four integers at its entry) and, reflection only, the allgather of x's
+/// counts inside Group::allgatherv. The profile's allgather and shift were measured through Group::allgather and
+/// Group::shift, which hold their own agreement: x's allgatherv (agreement + counts + data) is the profile's allgather
+/// (agreement + data) and one exchange more; the standard ring (the product's agreement + P − 1 shifts) is its shifts
+/// and one exchange more. Each is one exchange of a few bytes with no payload to speak of, priced as the profile's
+/// barrier at P (llc-bench-symv-streams times the three side by side). Charged where the trace records it: in the
+/// superstep that follows (x's allgatherv; the first ring step, whose shift_start drops the agreement's start time).
+double small_exchange_seconds(const Profile& profile, int P) {
+    return P == 1 ? 0.0 : profile.collective(names::op::barrier, P, 0.0).seconds;
+}
+
 Expr reflection(const SymvLayout& layout, const Profile& profile, double tau, bool overlap, bool hidden) {
     const int P = layout.P();
     std::vector<double> work(static_cast<std::size_t>(P) + 1, 0.0);  // W of steps 1 … P, seconds
@@ -70,7 +83,11 @@ Expr reflection(const SymvLayout& layout, const Profile& profile, double tau, bo
         return Expr::sequence(names::symv::whole, {Expr::compute(names::symv::compute, work[1])});
     }
     std::vector<Expr> items;
-    items.push_back(Expr::normal(names::symv::x, 0.0, "allgatherv", P, static_cast<double>(layout.n()) * word_bytes));
+    items.push_back(Expr::normal(names::symv::x,
+                                 small_exchange_seconds(profile, P),
+                                 names::op::allgatherv,
+                                 P,
+                                 static_cast<double>(layout.n()) * word_bytes));
     for (int s = 1; s < P; ++s) {
         // Shift s: this rank's partial sums for processor q + s out, processor q + 1's for q + s + 1 in.
         const double bytes =
@@ -99,6 +116,7 @@ Expr standard(const SymvLayout& layout, const Profile& profile, double tau, bool
     for (int s = 0; s < P; ++s) {
         const double w =
             step_seconds(profile, P, tau * busiest(P, [&](int q) { return standard_units(layout, q, s); }));
+        const double before = s == 0 ? small_exchange_seconds(profile, P) : 0.0;  // the product's agreement
         if (s + 1 == P) {
             items.push_back(Expr::compute(names::symv::final_step, w));
             break;
@@ -108,9 +126,9 @@ Expr standard(const SymvLayout& layout, const Profile& profile, double tau, bool
                 return static_cast<double>(layout.block_size((q + s) % P) + layout.block_size((q + s + 1) % P));
             });
         if (overlap && hidden) {
-            items.push_back(Expr::overlapped(names::symv::ring, 0.0, w, "shift.overlap", P, bytes));
+            items.push_back(Expr::overlapped(names::symv::ring, before, w, "shift.overlap", P, bytes));
         } else {  // in_calls: the step's products, then the whole split-phase shift
-            items.push_back(Expr::normal(names::symv::ring, w, overlap ? "shift.overlap" : "shift", P, bytes));
+            items.push_back(Expr::normal(names::symv::ring, before + w, overlap ? "shift.overlap" : "shift", P, bytes));
         }
     }
     return Expr::sequence(names::symv::whole, std::move(items));
