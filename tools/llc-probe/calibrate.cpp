@@ -40,6 +40,9 @@ std::vector<double> collective_sizes(const std::string& op,
                                      int p,
                                      std::span<const double> grid,
                                      const SizeLimits& limits) {
+    if (!measured_at(op, p)) {
+        return {};
+    }
     if (op == names::op::barrier) {
         return {0.0};
     }
@@ -453,8 +456,11 @@ std::vector<int> group_sizes(int P) {
 
 std::vector<std::string> missing_measurements(const cost::Profile& profile, const Settings& settings) {
     std::vector<std::string> missing;
+    const std::vector<int> ps = group_sizes(std::max(profile.meta().world_size, 1));
     for (const std::string& f : measured_collectives()) {
-        if (!profile.has_collective(f)) {
+        // A collective the calibrating run measured at some p (the written shift at p ≥ 2 only: not at P = 1).
+        const bool measured = std::any_of(ps.begin(), ps.end(), [&f](int p) { return measured_at(f, p); });
+        if (measured && !profile.has_collective(f)) {
             missing.push_back(f);
         }
     }
@@ -466,7 +472,7 @@ std::vector<std::string> missing_measurements(const cost::Profile& profile, cons
         }
     }
     // The lockstep tables at every group size p ≥ 2 of the calibrating run, and the last-level cache.
-    for (const int p : group_sizes(std::max(profile.meta().world_size, 1))) {
+    for (const int p : ps) {
         const std::string family = cost::lockstep_key(p);
         if (p > 1 && !profile.has_kernel(cost::kernel_size_key(family, lockstep_min_exponent))) {
             missing.push_back(family + ".2^e");
