@@ -93,6 +93,27 @@ TEST_F(ProbeProfile, EveryCollectiveAtEveryGroupSize) {
     EXPECT_TRUE(profile.has_collective("alltoallv"));
 }
 
+TEST_F(ProbeProfile, TheWrittenShiftAtEveryGroupSizeFromTwo) {
+    // Its one reader, matrix chain's rotations, prices it at P >= 2 only: a one-processor run has no written shift.
+    if (P < 2) {
+        EXPECT_FALSE(profile.has_collective("shift.written"));
+        return;
+    }
+    ASSERT_TRUE(profile.has_collective("shift.written"));
+    std::vector<int> expected;
+    for (int p = 2; p <= P; ++p) {
+        expected.push_back(p);
+    }
+    EXPECT_EQ(profile.measured_sizes("shift.written"), expected);
+    for (int p = 2; p <= P; ++p) {
+        const llc::cost::Piecewise& fit = profile.collective_fit("shift.written", p);
+        EXPECT_GT(fit.quality().samples, 0U) << "p=" << p;
+        EXPECT_LE(fit.min_bytes(), 16.0) << "p=" << p;
+        EXPECT_GE(fit.max_bytes(), 2048.0) << "p=" << p;
+        EXPECT_TRUE(plausible(profile.collective("shift.written", p, 4096).seconds)) << "p=" << p;
+    }
+}
+
 TEST_F(ProbeProfile, DivisionAtEveryGroupSize) {
     ASSERT_TRUE(profile.has_division());
     for (int p = 1; p <= P; ++p) {

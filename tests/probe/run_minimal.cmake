@@ -22,6 +22,11 @@ endif()
 if(NOT out MATCHES "time by phase" OR NOT out MATCHES "collectives and division at p = ${NP}")
     message(FATAL_ERROR "llc-probe --verbose printed no time by phase")
 endif()
+# ... and by measured operation and p (its cells' visits), the point-to-point paths among them.
+if(NOT out MATCHES "time by operation[^\n]*\n[^\n]*\n[^\n]*" OR NOT out MATCHES "\nallreduce p=${NP} +[0-9]+ "
+   OR NOT out MATCHES "\np2p[.]send[.]cc p=[12] " OR NOT out MATCHES "\nfits ")
+    message(FATAL_ERROR "llc-probe --verbose printed no time by operation (or no fits phase)")
+endif()
 if((NOT DEFINED KERNELS OR KERNELS) AND NOT out MATCHES "time by kernel probe[^\n]*\n[^\n]*\n[a-z]+[.]")
     message(FATAL_ERROR "llc-probe --verbose printed no time by kernel probe")
 endif()

@@ -12,6 +12,7 @@
 #include <set>
 #include <utility>
 
+#include <llc/clock.hpp>
 #include <llc/cost/cache_step.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/lockstep.hpp>
@@ -39,6 +40,9 @@ std::vector<double> collective_sizes(const std::string& op,
                                      int p,
                                      std::span<const double> grid,
                                      const SizeLimits& limits) {
+    if (!measured_at(op, p)) {
+        return {};
+    }
     if (op == names::op::barrier) {
         return {0.0};
     }
@@ -228,6 +232,8 @@ struct Measuring {
     tools::Canary machine_state{};
     /// The lockstep excess by group size p ≥ 2, then step exponent (lockstep.hpp).
     std::map<int, std::map<int, double>> lockstep{};
+    /// This rank's time in each cell's visits (--verbose).
+    std::vector<TimeSpent> cell_times{};
 };
 
 /// The cells of the collectives, swap and the division on `g` (p processors) at the plan's sizes.
@@ -264,6 +270,7 @@ void measure_steps(
         }
         m.progress.add_work(static_cast<double>(steps.size()));
         (void)run_cells(g.native(), steps, m.s, rng, m.progress, m.samples);
+        note_visit_times(steps, m.cell_times);
         collect(steps, m.medians);
         measured.insert(measured.end(), std::make_move_iterator(steps.begin()), std::make_move_iterator(steps.end()));
     }
@@ -281,6 +288,7 @@ void measure_group(Measuring& m, int p) {
         std::mt19937_64 rng(m.s.seed + static_cast<std::uint64_t>(p));
         const tools::Canary fastest = run_cells(g.native(), cells, m.s, rng, m.progress, m.samples);
         note_machine_state(m.machine_state, fastest, p);
+        note_visit_times(cells, m.cell_times);
         collect(cells, m.medians);
         measure_steps(m, *bench, g, p, std::move(cells), rng);
         if (p > 1) {
@@ -317,6 +325,7 @@ void measure_point_to_point(Measuring& m) {
         }));
         std::mt19937_64 rng(m.s.seed + 1000);
         run_cells(pair.native(), cells, m.s, rng, m.progress, m.samples);
+        note_visit_times(cells, m.cell_times);
         collect(cells, m.medians);
     }
     sleepy_barrier(m.world.native());
@@ -453,8 +462,11 @@ std::vector<int> group_sizes(int P) {
 
 std::vector<std::string> missing_measurements(const cost::Profile& profile, const Settings& settings) {
     std::vector<std::string> missing;
+    const std::vector<int> ps = group_sizes(std::max(profile.meta().world_size, 1));
     for (const std::string& f : measured_collectives()) {
-        if (!profile.has_collective(f)) {
+        // A collective the calibrating run measured at some p (the written shift at p ≥ 2 only: not at P = 1).
+        const bool measured = std::any_of(ps.begin(), ps.end(), [&f](int p) { return measured_at(f, p); });
+        if (measured && !profile.has_collective(f)) {
             missing.push_back(f);
         }
     }
@@ -468,7 +480,7 @@ std::vector<std::string> missing_measurements(const cost::Profile& profile, cons
         }
     }
     // The lockstep tables at every group size p ≥ 2 of the calibrating run, and the last-level cache.
-    for (const int p : group_sizes(std::max(profile.meta().world_size, 1))) {
+    for (const int p : ps) {
         const std::string family = cost::lockstep_key(p);
         if (p > 1 && !profile.has_kernel(cost::kernel_size_key(family, lockstep_min_exponent))) {
             missing.push_back(family + ".2^e");
@@ -501,12 +513,15 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     progress.finish();
     out.phase_times = progress.phase_times();
     out.probe_times = kernels.times();
+    out.cell_times = std::move(m.cell_times);
     const std::vector<int> nodes = tools::ranks_per_node(world.native());  // collective: before rank 0 goes on alone
     if (world.rank() != 0) {
         return out;
     }
 
     // The fits (rank 0, which took part in every measurement).
+    const double fits_wall = llc::clock_seconds();
+    const double fits_cpu = thread_cpu_seconds();
     for (const int p : plan.ps) {
         fit_group(out, m.medians, p);
     }
@@ -516,6 +531,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     store_lockstep(out.profile, m.lockstep);
     describe_run(out, m);
     out.profile.meta().nodes = nodes;
+    out.phase_times.push_back({"fits", 0, llc::clock_seconds() - fits_wall, thread_cpu_seconds() - fits_cpu});
     return out;
 }
 

@@ -31,6 +31,8 @@ struct Calibration {
     /// Where rank 0's time went (llc-probe --verbose): the phases, and every kernel probe call.
     std::vector<TimeSpent> phase_times;
     std::vector<TimeSpent> probe_times;
+    /// Every measurement cell's visits ("<op> p=<p> h=<bytes>"): the collectives, the division, the point-to-point.
+    std::vector<TimeSpent> cell_times;
 };
 
 /// Measures and fits everything. Collective over `world`.

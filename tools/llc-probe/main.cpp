@@ -209,9 +209,10 @@ std::vector<std::tuple<std::string, int, double, double>> summed(const std::vect
     return out;
 }
 
-/// --verbose: where rank 0's time went, by phase, by kernel family (the key without its size and "_solo") and by
-/// kernel probe key (side by side and alone apart), each with its wall and CPU seconds summed over the rounds. On a
-/// loaded machine the CPU column is the one to compare between builds.
+/// --verbose: where rank 0's time went, by phase, by measured operation and group size (the visits of its cells,
+/// warm-ups and canaries included; the 15 longest cells apart), by kernel family (the key without its size and "_solo")
+/// and by kernel probe key (side by side and alone apart), each with its wall and CPU seconds summed over the rounds.
+/// On a loaded machine the CPU column is the one to compare between builds.
 void print_timings(const llc::probe::Calibration& c) {
     const auto table = [](const char* title, const auto& rows) {
         double wall = 0.0;
@@ -225,6 +226,12 @@ void print_timings(const llc::probe::Calibration& c) {
         std::printf("%-44s %6s %10.3f %10.3f\n", "total", "", wall, cpu);
     };
     table("time by phase (rank 0):", summed(c.phase_times, [](const std::string& n) { return n; }));
+    // "<op> p=<p> h=<bytes>" → "<op> p=<p>".
+    table("time by operation (rank 0, its cells' visits at every size):",
+          summed(c.cell_times, [](const std::string& n) { return n.substr(0, n.rfind(" h=")); }));
+    auto cells = summed(c.cell_times, [](const std::string& n) { return n; });
+    cells.resize(std::min<std::size_t>(cells.size(), 15));
+    table("the 15 longest cells (rank 0):", cells);
     if (c.probe_times.empty()) {
         return;  // --no-kernels
     }

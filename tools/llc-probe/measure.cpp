@@ -294,7 +294,11 @@ tools::Canary run_cells(MPI_Comm comm,
             std::swap(active[i - 1], active[j]);
         }
         for (const std::size_t i : active) {
+            const double wall = now();
+            const double cpu = thread_cpu_seconds();
             visit(cells[i], settings, reference, progress, samples);
+            cells[i].visit_wall += now() - wall;
+            cells[i].visit_cpu += thread_cpu_seconds() - cpu;
         }
     }
     for (Cell& cell : cells) {
@@ -302,6 +306,15 @@ tools::Canary run_cells(MPI_Comm comm,
             tools::undisturbed_seconds(cell.samples, reference, static_cast<std::size_t>(settings.min_reps)));
     }
     return reference.fastest();
+}
+
+void note_visit_times(std::span<const Cell> cells, std::vector<TimeSpent>& out) {
+    for (const Cell& c : cells) {
+        out.push_back({c.op + " p=" + std::to_string(c.p) + " h=" + std::to_string(std::llround(c.bytes)),
+                       0,
+                       c.visit_wall,
+                       c.visit_cpu});
+    }
 }
 
 }  // namespace llc::probe

@@ -142,8 +142,16 @@ struct Cell {
     double spent = 0.0;
     bool done = false;
     double value = 0.0;  ///< the median of the undisturbed samples (llc/tools/timing.hpp), set by run_cells
+    /// This rank's wall and CPU seconds in the cell's visits (warm-ups, canaries, barriers, samples), set by run_cells
+    /// (--verbose: where a phase's time goes).
+    double visit_wall = 0.0;
+    double visit_cpu = 0.0;
     [[nodiscard]] double median() const { return value; }
 };
+
+/// The visits' time of each cell as a TimeSpent named "<op> p=<p> h=<bytes>" ("p2p.send.cc", "division.par",
+/// "model.pingpong": the ops of every kind are distinct), appended to `out` (--verbose sums them by operation and p).
+void note_visit_times(std::span<const Cell> cells, std::vector<TimeSpent>& out);
 
 /// Measures the cells in rounds; each round visits every unfinished cell once, in an order shuffled by `rng` (same
 /// seed on every rank). A visit is one untimed warm-up call and then settings.block samples back to back — the run of

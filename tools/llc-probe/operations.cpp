@@ -41,6 +41,10 @@ const std::vector<std::string>& measured_collectives() {
     return measured;
 }
 
+bool measured_at(std::string_view op, int p) {
+    return p >= 2 || op != names::op::shift_written;
+}
+
 double feasible_bytes(std::string_view op, int p, double bytes) {
     const double b = std::max(std::round(bytes), 1.0);
     auto multiple = [&](double unit) { return std::max(unit, std::round(b / unit) * unit); };

@@ -28,6 +28,14 @@ namespace llc::probe {
 /// broadcasts bcast.st, bcast.bst, bcast.rh (h = the buffer, as bcast).
 [[nodiscard]] const std::vector<std::string>& measured_collectives();
 
+/// Whether `op` of measured_collectives() is measured on p processors: every one at every p, but the written shift
+/// (shift.written) at p ≥ 2 only. Its one reader, matrix chain's rotations (matrix_chain_cost.cpp), prices it at P ≥ 2
+/// only (the one-processor engine returns before any rotation), and no validation case is a written shift
+/// (cases_collectives.cpp's validated_collectives): its p = 1 fit was read by no price at P ≤ 2. What changes: a P = 2
+/// profile priced at P ≥ 3 (extrapolated and flagged, oversubscribed here) extends shift.written as T ∝ log P from
+/// p = 2 alone instead of the line through p = 1 and 2 (interpolate_in_p).
+[[nodiscard]] bool measured_at(std::string_view op, int p);
+
 /// The h nearest to `bytes` that `op` can move on p processors (a multiple of 8 for the reductions, of p for
 /// allgather and alltoall, of 2 for swap and shift; 0 for barrier).
 [[nodiscard]] double feasible_bytes(std::string_view op, int p, double bytes);
