@@ -5,7 +5,7 @@
 #   (a) every P with a profile probed on the platform at that P: llc-probe and llc-validate --p P, both at -np P;
 #   (b) the same measurements priced again (llc-validate --reprice) by the profile probed at P = BASE (default 4),
 #       which the CCM extrapolates linearly in log P beyond BASE (flagged "extrapolated" in the results).
-# Writes OUT/scale.md (one table per case × P for (a) and (b), the extrapolated share, the wall time of each
+# Writes OUT/scale.md (one table per case × P for (a) and (b), the extrapolated share, the wall and CPU time of each
 # simulation), OUT/scale.csv and OUT/strong_scaling.png (predicted and simulated time against P at one size).
 #
 # Environment (all optional):
@@ -16,9 +16,9 @@
 #   LLC_SCALE_PROBE_LARGE, LLC_SCALE_LARGE_P  llc-probe options of the probes at P ≥ LLC_SCALE_LARGE_P (default 32)
 #                      instead of LLC_SCALE_PROBE, when set: a smaller message ladder for the large P, whose probe's
 #                      wall time grows with P (docs/scaling.md says which ladder the results used)
-#   LLC_SCALE_RESUME   1: keep OUT's profiles (OUT/profile-P<P>.json) and validations (OUT/a-P<P>/results.csv) that
-#                      exist, and OUT/wall-times.csv, and run only the missing steps (a run stopped early, or probes
-#                      run by hand with the same options)
+#   LLC_SCALE_RESUME   1: keep OUT's profiles (OUT/profile-P<P>.json, OUT/profile-kernels.json) and validations
+#                      (OUT/a-P<P>/results.csv) that exist, and OUT/wall-times.csv, and run only the missing steps (a
+#                      run stopped early, or probes run by hand with the same options)
 #   LLC_SCALE_PROBE    extra llc-probe options of the probes at P (default --quick); LLC_SCALE_VALIDATE (default
 #                      --quick). The probes at P measure the collectives only (--no-kernels is added): the kernel
 #                      constants, host-timed bursts that SMPI charges as they ran here, come from one profile:
@@ -27,6 +27,11 @@
 #                      probed once under the launcher at P = 1 (LLC_SCALE_KERNEL_PROBE, default --quick --quiet) into
 #                      OUT/profile-kernels.json; "none", or --no-kernels in LLC_SCALE_PROBE: no kernel constants
 #                      (collectives and broadcasts only, the runs before the algorithms were validated at scale)
+#   LLC_SCALE_KERNELS_AT_P  llc-probe --kernels patterns (e.g. 'symv.*'): these kernel probes run in each probe at P,
+#                      side by side on the P simulated ranks, and their constants are the profile's own (the merge
+#                      above fills in only the rest). Under SMPI the ranks' bursts take turns on one host core, each
+#                      finding the caches the other ranks left: a kernel whose bursts the simulation charges so is
+#                      priced at P by a probe at P (docs/scaling.md, "How compute time is taken"). Default: none.
 #   LLC_SCALE_LARGEST  1: llc-validate --largest, one size a case (the largest of LLC_SCALE_SIZES: under SMPI every
 #                      rank's compute runs on this machine in turn); 0: every size. Default 1 with kernels, else 0.
 #   SMPI_COLL_SELECTOR smpi/coll-selector (default ompi: Open MPI's collective algorithms, as the SMPI tests run)
@@ -97,18 +102,23 @@ validate_opts=${LLC_SCALE_VALIDATE:---quick}
 algorithms=()
 [ -n "${LLC_SCALE_ALGORITHMS:-}" ] && algorithms=(--algorithms "$LLC_SCALE_ALGORITHMS")
 kernels=${LLC_SCALE_KERNELS:-probe}
+kernels_at_p=${LLC_SCALE_KERNELS_AT_P:-}
+# The probes at P measure no kernel but LLC_SCALE_KERNELS_AT_P's (an array: its patterns reach llc-probe unglobbed).
+kernel_opts=(--no-kernels)
+[ -n "$kernels_at_p" ] && kernel_opts=(--kernels "$kernels_at_p")
 case " $probe_opts " in
-    *" --no-kernels "*) kernels=none ;;
-    *) probe_opts="$probe_opts --no-kernels" ;;
+    *" --no-kernels "*)
+        kernels=none
+        if [ -n "$kernels_at_p" ]; then
+            echo "scale-validate.sh: LLC_SCALE_KERNELS_AT_P '$kernels_at_p': not with LLC_SCALE_PROBE's --no-kernels" >&2
+            exit 2
+        fi
+        probe_opts=${probe_opts//--no-kernels/}
+        ;;
 esac
 large_p=${LLC_SCALE_LARGE_P:-32}
 probe_large=${LLC_SCALE_PROBE_LARGE:-}
-if [ -n "$probe_large" ]; then
-    case " $probe_large " in
-        *" --no-kernels "*) ;;
-        *) probe_large="$probe_large --no-kernels" ;;
-    esac
-fi
+probe_large=${probe_large//--no-kernels/}
 largest=1
 [ "$kernels" = none ] && largest=0
 [ "${LLC_SCALE_LARGEST:-$largest}" = 1 ] && algorithms+=(--largest)
@@ -125,13 +135,25 @@ done
 mkdir -p "$out"
 timings="$out/wall-times.csv"
 resume=${LLC_SCALE_RESUME:-0}
-[ "$resume" = 1 ] && [ -f "$timings" ] || echo "step,P,wall_s" >"$timings"
+[ "$resume" = 1 ] && [ -f "$timings" ] || echo "step,P,wall_s,cpu_s" >"$timings"
 
-# step NAME P COMMAND…: runs COMMAND with its output in OUT/NAME-P.log, records its wall time.
+# children_cpu: sets cpu_now to the CPU seconds (user + system) of every child this shell has waited for, from bash's
+# `times` (its second line), run in this shell (a subshell would count its own children only).
+children_cpu() {
+    times >"$out/.times"
+    cpu_now=$(awk 'NR == 2 { s = 0; for (i = 1; i <= NF; ++i) { split($i, t, "m"); s += t[1] * 60 + t[2] }
+                             printf "%.3f", s }' "$out/.times")
+}
+
+# step NAME P COMMAND…: runs COMMAND with its output in OUT/NAME-P.log, records its wall time and its CPU time. The
+# wall time counts the time the run was stopped (SIGSTOP … SIGCONT, which the run tolerates: SMPI charges a burst its
+# thread's CPU time, so a stop changes no simulated time) or waited for the host's cores; the CPU time does not.
 step() {
     local name=$1 p=$2
     shift 2
-    local start end
+    local start end cpu_start
+    children_cpu
+    cpu_start=$cpu_now
     start=$(date +%s.%N)
     # smpirun exits 0 when a rank called MPI_Abort (llc's fatal errors do): its log says so.
     if ! "$@" >"$out/$name-P$p.log" 2>&1 || grep -q "MPI_Abort was called" "$out/$name-P$p.log"; then
@@ -140,22 +162,29 @@ step() {
         exit 1
     fi
     end=$(date +%s.%N)
-    local wall
+    children_cpu
+    local wall cpu
     wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
-    echo "$name,$p,$wall" >>"$timings"
-    echo "== $name at P = $p: $wall s wall"
+    cpu=$(awk -v a="$cpu_start" -v b="$cpu_now" 'BEGIN { printf "%.1f", b - a }')
+    echo "$name,$p,$wall,$cpu" >>"$timings"
+    echo "== $name at P = $p: $wall s wall, $cpu s CPU"
 }
 
 echo "== scale-validate: P = $ps, base profile P = $base, host speed $speed, kernels $kernels," \
-    "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+    "kernels probed at P: ${kernels_at_p:-none}, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$kernels" = probe ]; then
-    # shellcheck disable=SC2086  # $run and the option strings are word lists on purpose
-    step kernels 1 $run 1 "$bin/llc-probe" ${LLC_SCALE_KERNEL_PROBE:---quick --quiet} --out "$out/profile-kernels.json"
+    if [ "$resume" = 1 ] && [ -f "$out/profile-kernels.json" ]; then
+        echo "== kernel probe at P = 1: kept $out/profile-kernels.json (LLC_SCALE_RESUME)"
+    else
+        # shellcheck disable=SC2086  # $run and the option strings are word lists on purpose
+        step kernels 1 $run 1 "$bin/llc-probe" ${LLC_SCALE_KERNEL_PROBE:---quick --quiet} \
+            --out "$out/profile-kernels.json"
+    fi
     kernels=$out/profile-kernels.json
 fi
-# probe P: the profile at P (collectives, no kernels), then the kernel constants merged into it where it has none
-# (its lockstep tables, measured with the collectives at its own p, stay), as llc-validate --reprice-supplement fills
-# a profile in.
+# probe P: the profile at P (collectives, and the kernels of LLC_SCALE_KERNELS_AT_P), then the kernel constants merged
+# into it where it has none (its lockstep tables, measured with the collectives at its own p, and its own kernel
+# constants stay), as llc-validate --reprice-supplement fills a profile in.
 probe() {
     local p=$1 opts=$probe_opts
     [ -n "$probe_large" ] && [ "$p" -ge "$large_p" ] && opts=$probe_large
@@ -163,7 +192,7 @@ probe() {
         echo "== probe at P = $p: kept $out/profile-P$p.json (LLC_SCALE_RESUME)"
     else
         # shellcheck disable=SC2086  # $run and the option strings are word lists on purpose
-        step probe "$p" $run "$p" "$bin/llc-probe" $opts --out "$out/profile-P$p.json"
+        step probe "$p" $run "$p" "$bin/llc-probe" $opts "${kernel_opts[@]}" --out "$out/profile-P$p.json"
     fi
     [ "$kernels" = none ] && return 0
     /usr/bin/python3 - "$out/profile-P$p.json" "$kernels" <<'PY'

@@ -158,13 +158,18 @@ def main():
                   + (": " + ", ".join(b_miss) if b_miss else "") + ".")
     md += terms(out, base, ps[-1]) if ps and ps[-1] != base else []
     md += supersteps(dirs, ps, summary)
-    md += ["", "## Wall time of each step", "", "| step | P | wall s |", "|---|---|---|"]
+    md += ["", "## Wall time of each step", "",
+           "CPU s: the step's processes' CPU time (user + system), which a stopped run (SIGSTOP … SIGCONT) or a loaded "
+           "host does not stretch as it does the wall time; — in runs that did not record it.", "",
+           "| step | P | wall s | CPU s |", "|---|---|---|---|"]
     for d in dirs:
         times = os.path.join(d, "wall-times.csv")
         if os.path.exists(times):
             with open(times, newline="") as f:
                 for r in csv.DictReader(f):
-                    md.append(f"| {r['step']} | {r['P']} | {float(r['wall_s']):.1f} |")
+                    cpu = r.get("cpu_s")
+                    cpu = f"{float(cpu):.1f}" if cpu else "—"
+                    md.append(f"| {r['step']} | {r['P']} | {float(r['wall_s']):.1f} | {cpu} |")
     with open(os.path.join(out, "scale.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     plot(out, runs, algorithms, ps)

@@ -73,7 +73,7 @@ with tempfile.TemporaryDirectory() as tmp:
     write_results(os.path.join(more, "a-P64", "results.csv"), [("ring", 200, 64, 0.4, models(0.3, 0.8, 0.2), False)])
     write_results(os.path.join(more, "b-P64", "results.csv"), [("ring", 200, 64, 0.4, models(0.1, 0.8, 0.2), True)])
     with open(os.path.join(out, "wall-times.csv"), "w") as f:
-        f.write("step,P,wall_s\nprobe,4,1.5\nvalidate,4,2.0\n")
+        f.write("step,P,wall_s,cpu_s\nprobe,4,1.5,1.25\nvalidate,4,2.0,1.0\n")
     with open(os.path.join(more, "wall-times.csv"), "w") as f:
         f.write("step,P,wall_s\nvalidate,64,3.25\n")
 
@@ -92,7 +92,9 @@ with tempfile.TemporaryDirectory() as tmp:
     # Median over cases of the CCM at each P: P = 4 median(20, 0, 0) = 0, P = 16 median(10, 20) = 15, P = 64 25.
     expect("| **median over cases (CCM)** | 0 | 15 | 25 |" in md, "(a) median over cases")
     expect("Goal (b), CCM median ≤ 20 % at P = 64: 1 cases miss: ring." in md, "goal (b) at the last P")
-    expect("| validate | 64 | 3.2 |" in md or "| validate | 64 | 3.3 |" in md, "wall times of --also")
+    # A run that recorded CPU time (out) and one of the runs before it (more, wall time only).
+    expect("| probe | 4 | 1.5 | 1.2 |" in md or "| probe | 4 | 1.5 | 1.3 |" in md, "wall and CPU time of a step")
+    expect("| validate | 64 | 3.2 | — |" in md or "| validate | 64 | 3.3 | — |" in md, "wall times of --also")
 
     points = {}
     path = os.path.join(out, "strong_scaling.csv")

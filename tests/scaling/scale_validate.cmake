@@ -1,7 +1,9 @@
 # scripts/scale-validate.sh with mpirun in place of smpirun, P = 2 and 4, the (b) profile probed at P = 2: the report
 # has a table row per case for (a) and (b) at both P, (b) at P = 4 prices by extrapolation in P (its CCM share of
-# extrapolated prices is 100 %; at P = 2 only sizes beyond the tiny profile's 4 KiB are) while (a) and (b) at P = 2 use the same profile (the same errors), the wall times and
-# the plot are written; bad arguments exit 2.
+# extrapolated prices is 100 %; at P = 2 only sizes beyond the tiny profile's 4 KiB are) while (a) and (b) at P = 2 use
+# the same profile (the same errors), the wall and CPU times and the plot are written; the algorithms' path (kernel
+# constants merged from a profile), a kernel probed at P (LLC_SCALE_KERNELS_AT_P), LLC_SCALE_RESUME keeping the kernel
+# profile; bad arguments exit 2.
 file(REMOVE_RECURSE ${WORK})
 # Runs scale-validate.sh with the environment set before the call and fails unless it exits 0; `what` follows the
 # script's name in the failure.
@@ -62,6 +64,9 @@ list(LENGTH times n)
 if(NOT n EQUAL 7)  # header, probe at 2 and 4, validate and reprice at 2 and 4
     message(FATAL_ERROR "wall-times.csv has ${n} lines, expected 7: ${times}")
 endif()
+if(NOT times MATCHES "probe,4,[0-9.]+,[0-9.]+")  # the wall and the CPU seconds of each step
+    message(FATAL_ERROR "wall-times.csv: no wall and CPU time of the probe at P = 4: ${times}")
+endif()
 
 # The algorithms' path at small P: kernel constants from one profile (here the accuracy gate's recorded one) merged
 # into the profile probed at P without kernels, one size a case (--largest), the traced run's supersteps in scale.md.
@@ -86,6 +91,37 @@ if(NOT md MATCHES "\\| matrix-chain \\| [0-9]+ / [0-9—]+ / [0-9—]+ \\|"
    OR NOT md MATCHES "\\| matrix-chain \\| 2 \\| 400 \\| [0-9]+ % \\|")
     message(FATAL_ERROR "scale.md: no (a) row or no superstep row for matrix-chain at P = 2:\n${md}")
 endif()
+# LLC_SCALE_KERNELS_AT_P: the probe at P runs those kernel probes itself (its samples have them, side by side and
+# alone) and no other, and the given profile's constants fill in the rest.
+set(ENV{LLC_SCALE_OUT} ${WORK}/at-p)
+set(ENV{LLC_SCALE_ALGORITHMS} bcast)
+set(ENV{LLC_SCALE_KERNELS_AT_P} "symv.entry_share.2^3")
+run_scale_validate(" (a kernel probed at P)" 300)
+file(READ ${WORK}/at-p/profile-P2.json profile)
+file(READ ${WORK}/at-p/profile-P2.samples.csv samples)
+if(NOT samples MATCHES "\nkernel,symv\\.entry_share\\.2\\^3,1,"
+   OR NOT samples MATCHES "\nkernel,symv\\.entry_share_solo\\.2\\^3,0,"
+   OR samples MATCHES "\nkernel,(mc|fft|symv\\.row)")
+    message(FATAL_ERROR "profile-P2.samples.csv: not symv.entry_share.2^3 alone and side by side, or other kernels")
+endif()
+if(NOT profile MATCHES "\"symv\\.entry_share\\.2\\^3\"" OR NOT profile MATCHES "\"mc\\.update\\.2\\^4\"")
+    message(FATAL_ERROR "profile-P2.json lacks its own symv.entry_share.2^3 or the merged mc.update.2^4")
+endif()
+# LLC_SCALE_RESUME keeps OUT's kernel profile (it was probed again, 1125 s under SMPI, before): with everything kept
+# only the re-pricing runs.
+file(COPY_FILE ${SOURCE}/tests/data/accuracy/profile.json ${WORK}/at-p/profile-kernels.json)
+unset(ENV{LLC_SCALE_KERNELS})
+set(ENV{LLC_SCALE_RESUME} 1)
+execute_process(COMMAND ${SOURCE}/scripts/scale-validate.sh RESULT_VARIABLE status OUTPUT_VARIABLE out
+                ERROR_VARIABLE err TIMEOUT 120)
+message("${out}")
+file(STRINGS ${WORK}/at-p/wall-times.csv steps)
+if(NOT status EQUAL 0 OR NOT out MATCHES "kept [^\n]*/profile-kernels.json" OR steps MATCHES "kernels,")
+    message(FATAL_ERROR "scale-validate.sh with LLC_SCALE_RESUME=1: status ${status}, a kernel probe run again?\n"
+                        "${out}${err}${steps}")
+endif()
+unset(ENV{LLC_SCALE_RESUME})
+unset(ENV{LLC_SCALE_KERNELS_AT_P})
 set(ENV{LLC_SCALE_KERNELS} ${WORK}/no-such-profile.json)
 execute_process(COMMAND ${SOURCE}/scripts/scale-validate.sh RESULT_VARIABLE status ERROR_VARIABLE err)
 if(NOT status EQUAL 2 OR NOT err MATCHES "LLC_SCALE_KERNELS '.*no-such-profile.json': no such profile")

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <fnmatch.h>
 #include <functional>
 #include <limits>
 #include <random>
@@ -114,11 +115,18 @@ void agree_on_kernel_failure(Group& world, const std::string& failure, const cha
 }  // namespace
 
 /// The algorithms' kernel probes a calibration with settings `s` runs: all of them, or in quick mode those not
-/// full_only.
+/// full_only; with s.kernels, only those whose key one of its patterns matches.
 std::vector<cost::KernelProbe> kernel_probes_for(const Settings& s) {
     std::vector<cost::KernelProbe> probes = tools::all_probes();
     if (s.quick) {
         std::erase_if(probes, [](const cost::KernelProbe& k) { return k.full_only; });
+    }
+    if (!s.kernels.empty()) {
+        std::erase_if(probes, [&](const cost::KernelProbe& k) {
+            return std::none_of(s.kernels.begin(), s.kernels.end(), [&](const std::string& pattern) {
+                return fnmatch(pattern.c_str(), k.name.c_str(), 0) == 0;
+            });
+        });
     }
     return probes;
 }

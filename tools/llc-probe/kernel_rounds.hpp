@@ -13,7 +13,7 @@
 namespace llc::probe {
 
 /// The algorithms' kernel probes a calibration with settings `s` runs: all of them, or in quick mode those not
-/// full_only.
+/// full_only; with s.kernels, only those whose key one of its patterns matches.
 [[nodiscard]] std::vector<cost::KernelProbe> kernel_probes_for(const Settings& s);
 
 /// The kernel probes' values, gathered one round at a time at slots spread over the calibration, and their constants:

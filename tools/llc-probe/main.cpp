@@ -24,6 +24,7 @@
 
 #include "calibrate.hpp"
 #include "check.hpp"
+#include "kernel_rounds.hpp"
 #include "machine.hpp"
 
 namespace po = boost::program_options;
@@ -58,13 +59,44 @@ struct Arguments {
     double collective_max_bytes = 0.0;
     int sizes = 0;
     int max_reps = 0;
-    int cores = 0;  ///< --cores: a node's cores (0: llc::node_cores())
+    int cores = 0;                     ///< --cores: a node's cores (0: llc::node_cores())
+    std::vector<std::string> kernels;  ///< --kernels: fnmatch patterns of the kernel probes to run (empty: all)
 };
 
 /// A bad command line: the message names the argument.
 struct BadArgument : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+/// --kernels' patterns, each of which must match a kernel probe this build runs with these arguments (--quick leaves
+/// out the full_only ones); not with --no-kernels, --check or --inspect.
+std::vector<std::string> kernel_patterns(const std::string& list, const Arguments& a) {
+    const std::string arg = "argument '--kernels' = '" + list + "': ";
+    if (a.no_kernels || !a.check.empty() || !a.inspect.empty()) {
+        throw BadArgument(arg +
+                          "only when calibrating with kernel probes (not with --no-kernels, --check or --inspect)");
+    }
+    std::vector<std::string> patterns;
+    std::size_t from = 0;
+    while (from <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', from), list.size());
+        patterns.push_back(list.substr(from, comma - from));
+        from = comma + 1;
+    }
+    llc::probe::Settings s;
+    s.quick = a.quick;
+    for (const std::string& pattern : patterns) {
+        if (pattern.empty()) {
+            throw BadArgument(arg + "an empty pattern (a comma-separated list of patterns such as 'symv.*')");
+        }
+        s.kernels = {pattern};
+        if (llc::probe::kernel_probes_for(s).empty()) {
+            throw BadArgument(arg + "'" + pattern + "' matches no kernel probe of this build" +
+                              (a.quick ? " that --quick runs" : ""));
+        }
+    }
+    return patterns;
+}
 
 Arguments parse(int argc, char** argv, po::options_description& visible) {
     Arguments a;
@@ -87,7 +119,11 @@ Arguments parse(int argc, char** argv, po::options_description& visible) {
         "llc-validate --sizes large, whose 11 and 64 MiB are otherwise priced beyond the data)")(
         "cores",
         po::value(&a.cores),
-        "cores of a node, for telling a crowded node (default: this machine's; SMPI: the platform's host's)");
+        "cores of a node, for telling a crowded node (default: this machine's; SMPI: the platform's host's)")(
+        "kernels",
+        po::value<std::string>(),
+        "only the kernel probes whose key matches one of these comma-separated shell patterns (e.g. 'symv.*'; "
+        "default: all); the profile then lacks the others");
     po::options_description hidden;
     hidden.add_options()("max-bytes", po::value(&a.max_bytes), "testing: largest message size")(
         "sizes", po::value(&a.sizes), "testing: number of message sizes")(
@@ -140,6 +176,9 @@ Arguments parse(int argc, char** argv, po::options_description& visible) {
         if (vm.count("max-reps") != 0 && (a.max_reps < 3 || a.max_reps > 100000)) {
             throw BadArgument("argument '--max-reps' = " + std::to_string(a.max_reps) + ": must be in [3, 100000]");
         }
+        if (vm.count("kernels") != 0) {
+            a.kernels = kernel_patterns(vm["kernels"].as<std::string>(), a);
+        }
     } catch (const po::error& e) {
         throw BadArgument(e.what());
     }
@@ -174,6 +213,7 @@ llc::probe::Settings settings_from(const Arguments& a) {
         s.min_reps = std::min(s.min_reps, a.max_reps);
     }
     s.progress = !a.quiet;
+    s.kernels = a.kernels;
     return s;
 }
 

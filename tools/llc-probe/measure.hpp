@@ -44,6 +44,10 @@ struct Settings {
     double second_warm_up_below = 10e-3;
     std::uint64_t seed = 20240601;  ///< same on every rank: the shuffled order is the same everywhere
     bool progress = true;
+    /// --kernels: the kernel probes to run, by fnmatch(3) patterns on their keys ("symv.*"); empty: every probe. A
+    /// profile probed under SMPI at the P it prices takes the kernels whose simulated time depends on P this way,
+    /// beside the collectives (scripts/scale-validate.sh, LLC_SCALE_KERNELS_AT_P).
+    std::vector<std::string> kernels;
 
     [[nodiscard]] SizeLimits limits() const noexcept { return {max_bytes, swap_max_bytes, ladder_max_bytes}; }
 };

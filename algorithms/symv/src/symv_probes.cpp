@@ -13,6 +13,10 @@
 // as 2^13 segments of 2^11: 0.89, 1.16, 1.28. Rank 1's share of the P = 2 product at n = 8192 (the same 128 MiB as the
 // old 2^12 block, 0.99 ns alone) took 1.28 ns, rank 0's 1.18; the quiet large run measured 1.24 ns an entry there,
 // which the old 2^12 constant (0.93) priced 25 % low.
+//
+// Under SimGrid SMPI (LLC_SMPI) the side-by-side probe also runs its steps as separate compute bursts, as the product
+// does (end_burst below): the simulated ranks take turns on one host core, so each of the product's bursts runs after
+// the other ranks' bursts over their own rows, with the caches they left, and SMPI charges it what it lasted so.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -94,8 +98,21 @@ double written_y(const std::vector<double>& mine) {
     return y.empty() ? 0.0 : y[0];
 }
 
+/// Under SMPI, ends this rank's compute burst where the product calls MPI (its shift's start and its wait, around each
+/// step's passes): MPI_Wtime, like every MPI call, hands SMPI the burst, which charges it to the simulated host and
+/// meanwhile runs the other simulated ranks' bursts on the host core (SimGrid 3.32 also sleeps smpi/wtime, 10 ns
+/// simulated, at every MPI_Wtime, so even a burst below smpi/cpu-threshold lets them run). Without this a probe call
+/// was one burst over all of the rank's steps, with its own rows still in the caches from its previous call; the
+/// product's step, at P ranks, finds them after P − 1 other ranks' steps. At P = 1, and in the default build, nothing.
+void end_burst() {
+#if defined(LLC_SMPI)
+    (void)MPI_Wtime();
+#endif
+}
+
 /// The reflection product's local work on rank q: every step's passes and the diagonal blocks, each step's partial
-/// sums in a new vector as the product has them, and the product's O(n) work around them (above).
+/// sums in a new vector as the product has them, and the product's O(n) work around them (above); under SMPI each
+/// step's passes one compute burst (end_burst).
 double reflection_work(const Share& s) {
     const int P = s.layout.P();
     const std::vector<double> x = replicated_x(s);
@@ -103,6 +120,7 @@ double reflection_work(const Share& s) {
     std::vector<double> mine(static_cast<std::size_t>(s.layout.local_rows(s.q)), 0.0);
     for (int step = 1; step <= P; ++step) {
         const int d = (s.q + step) % P;
+        end_burst();
         if (step == P) {
             reflection_step<double>(s.layout, s.q, row, x, d, mine, mine);
             reflection_diagonal<double>(s.layout, s.q, row, x, mine);
@@ -112,6 +130,7 @@ double reflection_work(const Share& s) {
         } else {
             std::vector<double> gamma(static_cast<std::size_t>(s.layout.local_rows(d)), 0.0);
             reflection_step<double>(s.layout, s.q, row, x, d, gamma, mine);
+            end_burst();
             if (step > 1) {
                 add_received(gamma, gamma.size());
             }
@@ -122,7 +141,7 @@ double reflection_work(const Share& s) {
 }
 
 /// The standard product's local work on rank q: its rows times each block of x in turn, each block after the first
-/// arriving in a new vector, and y written from the result.
+/// arriving in a new vector, and y written from the result; under SMPI each step's products one compute burst.
 double standard_work(const Share& s) {
     const int P = s.layout.P();
     const std::int64_t rows = s.layout.local_rows(s.q);
@@ -131,8 +150,10 @@ double standard_work(const Share& s) {
         const int c = (s.q + step) % P;
         const auto begin = s.x.begin() + s.layout.block_begin(c);
         const std::vector<double> held(begin, begin + s.layout.block_size(c));
+        end_burst();
         standard_step<double>(
             s.layout, rows, [&](std::int64_t k) { return s.row(k); }, c, held, mine);
+        end_burst();
     }
     return written_y(mine);
 }
