@@ -32,6 +32,8 @@ inline llc::cost::Profile shape_profile() {
     }
     for (int P = 2; P <= 8; ++P) {  // the ring's lockstep steps read the excess at their P (np 2 … 8)
         p.set_kernel(llc::cost::kernel_size_key(llc::cost::lockstep_key(P), 16), {0.0, "excess"});
+        // The rotations are priced as "shift.written" (required at P > 1, as llc-probe writes it).
+        p.set_collective("shift.written", P, llc::cost::Piecewise::constant(0.0));
     }
     return p;
 }
