@@ -40,14 +40,26 @@ void spin(double seconds) {
     }
 }
 
+/// The largest batch the warm-up chose for a call that does nothing, over `attempts` warm-ups on `comm`. One warm-up's
+/// first sample can be stretched past min_sample_seconds (10 µs) by a preemption or, under AddressSanitizer on a loaded
+/// machine, a cold first call — CI saw batch 1 once — so the claim "an empty call is batched" is held to the best of
+/// several warm-ups.
+int largest_batch_of_an_empty_call(MPI_Comm comm, int attempts) {
+    int largest = 0;
+    for (int attempt = 0; attempt < attempts; ++attempt) {
+        largest = std::max(largest, llc::tools::warm_up_and_choose_batch(comm, [] {}));
+    }
+    return largest;
+}
+
 TEST(ToolsTiming, WarmUpOnSeveralProcessorsIsOneCallAndBatchOne) {
-    int calls = 0;
-    const int batch = llc::tools::warm_up_and_choose_batch(MPI_COMM_WORLD, [&] { ++calls; });
     if (world_size() > 1) {
+        int calls = 0;
+        const int batch = llc::tools::warm_up_and_choose_batch(MPI_COMM_WORLD, [&] { ++calls; });
         EXPECT_EQ(batch, 1);
         EXPECT_EQ(calls, 1);
     } else {
-        EXPECT_GT(batch, 1);
+        EXPECT_GT(largest_batch_of_an_empty_call(MPI_COMM_WORLD, 5), 1);
     }
 }
 
@@ -72,8 +84,7 @@ TEST(ToolsTiming, BatchOnOneProcessorDoublesUntilASampleFillsMinSampleSeconds) {
     EXPECT_LE(batch, 4);
     EXPECT_EQ(calls, 2 * batch - 1);  // 1 + 2 + … + batch
     // A call that does nothing: the batch grows to fill a sample, up to max_batch.
-    calls = 0;
-    const int many = llc::tools::warm_up_and_choose_batch(MPI_COMM_SELF, [&] { ++calls; });
+    const int many = largest_batch_of_an_empty_call(MPI_COMM_SELF, 5);
     EXPECT_GT(many, 1);
     EXPECT_LE(many, max_batch);
 }
