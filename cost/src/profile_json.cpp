@@ -51,7 +51,8 @@ std::string Profile::to_json() const {
                  {"world_size", meta_.world_size},
                  {"canary_cpu_s", meta_.canary_cpu_s},
                  {"canary_link_s", meta_.canary_link_s},
-                 {"canary_link_median_s", meta_.canary_link_median_s}};
+                 {"canary_link_median_s", meta_.canary_link_median_s},
+                 {"canary_throughput_s", meta_.canary_throughput_s}};
     if (meta_.llc_bytes > 0.0) {
         j["meta"]["llc_bytes"] = meta_.llc_bytes;
     }
@@ -159,6 +160,7 @@ Profile Profile::from_json(std::string_view text, std::string_view source) {
         for (const auto& [key, target] : {std::pair{"canary_cpu_s", &p.meta_.canary_cpu_s},
                                           std::pair{"canary_link_s", &p.meta_.canary_link_s},
                                           std::pair{"canary_link_median_s", &p.meta_.canary_link_median_s},
+                                          std::pair{"canary_throughput_s", &p.meta_.canary_throughput_s},
                                           std::pair{"llc_bytes", &p.meta_.llc_bytes},
                                           std::pair{"effective_llc_bytes", &p.meta_.effective_llc_bytes}}) {
             if (meta.contains(key)) {

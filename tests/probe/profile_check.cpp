@@ -217,7 +217,7 @@ TEST_F(ProbeProfile, RawSamplesBesideTheProfile) {
     ASSERT_TRUE(in) << path;
     std::string line;
     std::getline(in, line);
-    EXPECT_EQ(line, "kind,op,p,bytes,rep,seconds,canary,link_canary");
+    EXPECT_EQ(line, "kind,op,p,bytes,rep,seconds,canary,link_canary,throughput_canary");
     std::set<std::string> ops;
     std::set<int> ps;
     // Line numbers: of the first and last collective sample, and of the kernel samples by round.

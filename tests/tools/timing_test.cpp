@@ -33,6 +33,12 @@ void expect_same_everywhere(const std::vector<double>& values) {
     EXPECT_EQ(values, root);
 }
 
+/// A reference under which no canary disturbs a sample.
+llc::tools::SpeedReference counts_every_sample() {
+    constexpr double any = std::numeric_limits<double>::infinity();
+    return llc::tools::SpeedReference(any, any, any);
+}
+
 /// Spins (no sleep: a sleep lasts far longer than asked) for at least `seconds`.
 void spin(double seconds) {
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -138,8 +144,7 @@ std::vector<double> flat(const std::vector<llc::tools::Sample>& samples) {
 
 TEST(ToolsTiming, RunStopsAtTheRuleAndRanksAgree) {
     // An infinite tolerance counts every sample as undisturbed: the rule alone decides.
-    llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
-                                          std::numeric_limits<double>::infinity());
+    llc::tools::SpeedReference everything = counts_every_sample();
     int calls = 0;
     // max_samples bounds the run; a warm-up call comes first (batch 1 for a 1 ms body).
     const llc::tools::SamplingRule capped{3, 6, 1e9, 0.0};
@@ -164,8 +169,7 @@ TEST(ToolsTiming, RunStopsAtTheRuleAndRanksAgree) {
 }
 
 TEST(ToolsTiming, AWarmUpCountsTowardsTheBudgetOnlyWhenTheRuleSaysSo) {
-    llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
-                                          std::numeric_limits<double>::infinity());
+    llc::tools::SpeedReference everything = counts_every_sample();
     const auto body = [] { std::this_thread::sleep_for(std::chrono::milliseconds(10)); };
     // A 19 ms budget, 10 ms calls (or longer, on a loaded machine). Counted, the warm-up and the first sample spend it
     // (≥ 20 ms): one sample. Not counted (the default, llc-probe's), a first sample short of 19 ms needs a second.
@@ -185,8 +189,7 @@ TEST(ToolsTiming, AWarmUpCountsTowardsTheBudgetOnlyWhenTheRuleSaysSo) {
 }
 
 TEST(ToolsTiming, AShortWarmUpIsFollowedByASecondOneOnlyWhenTheRuleSaysSo) {
-    llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
-                                          std::numeric_limits<double>::infinity());
+    llc::tools::SpeedReference everything = counts_every_sample();
     int calls = 0;
     const auto body = [&] {
         ++calls;
@@ -213,8 +216,7 @@ TEST(ToolsTiming, AShortWarmUpIsFollowedByASecondOneOnlyWhenTheRuleSaysSo) {
 }
 
 TEST(ToolsTiming, ShortRunsSampleUntilTheirMinimumTime) {
-    llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
-                                          std::numeric_limits<double>::infinity());
+    llc::tools::SpeedReference everything = counts_every_sample();
     const auto body = [] { std::this_thread::sleep_for(std::chrono::microseconds(200)); };
     // Past max_samples (5) until 4 ms of timed calls are spent (20 samples of 200 µs; fewer where a loaded machine
     // sleeps longer), and not one sample more once past max_samples.
@@ -234,7 +236,7 @@ TEST(ToolsTiming, ShortRunsSampleUntilTheirMinimumTime) {
 
 TEST(ToolsTiming, DisturbedSamplesDoNotCountUntilPatienceRunsOut) {
     // A zero tolerance counts every sample as disturbed: the run waits for undisturbed ones up to 4 × max_samples.
-    llc::tools::SpeedReference nothing(0.0, 0.0);
+    llc::tools::SpeedReference nothing(0.0, 0.0, 0.0);
     const llc::tools::SamplingRule rule{2, 3, 1e9, 0.0};
     const auto samples = llc::tools::sample(
         MPI_COMM_WORLD, [] {}, rule, nothing);
@@ -271,25 +273,43 @@ TEST(ToolsTiming, UndisturbedSamplesAreThoseNearTheFastestCanaries) {
     EXPECT_EQ(llc::tools::undisturbed_seconds(samples, by_default, 3), (std::vector<double>{10.0, 11.0, 31.0, 12.0}));
 }
 
+TEST(ToolsTiming, ASlowThroughputCanaryDisturbsASampleByDefault) {
+    // A busy sibling hyperthread: the dependent chain (cpu) hardly moves, the independent multiply-adds run slower.
+    llc::tools::SpeedReference reference;  // the default tolerances: 1.3 (cpu), none (link), 1.15 (throughput)
+    reference.see({1.0, 2.0, 0.5});
+    reference.see({1.1, 2.0, 0.6});
+    EXPECT_DOUBLE_EQ(reference.fastest().throughput, 0.5);
+    const std::vector<llc::tools::Sample> samples{{10.0, {1.05, 2.0, 0.52}},
+                                                  {11.0, {1.10, 2.0, 0.57}},  // 1.14 × the fastest: counts
+                                                  {30.0, {1.10, 2.0, 0.70}},  // 1.4 ×: slowed
+                                                  {12.0, {1.00, 2.0, 0.0}}};  // no throughput canary: cpu judges
+    EXPECT_EQ(llc::tools::undisturbed_seconds(samples, reference, 2), (std::vector<double>{10.0, 11.0, 12.0}));
+    // An infinite tolerance leaves the throughput canary a record.
+    const llc::tools::SpeedReference record_only(1.3, 1.5, std::numeric_limits<double>::infinity());
+    EXPECT_EQ(llc::tools::undisturbed_seconds(samples, record_only, 2).size(), 4U);
+}
+
 TEST(ToolsTiming, RanksAgreeOnTheFastestCanaries) {
     llc::tools::SpeedReference reference;
-    reference.see({1.0 + world_rank(), 5.0 - world_rank() % 2});
+    reference.see({1.0 + world_rank(), 5.0 - world_rank() % 2, 0.5 + world_rank()});
     reference.agree(MPI_COMM_WORLD);
     EXPECT_DOUBLE_EQ(reference.fastest().cpu, 1.0);
     EXPECT_DOUBLE_EQ(reference.fastest().link, world_size() > 1 ? 4.0 : 5.0);
+    EXPECT_DOUBLE_EQ(reference.fastest().throughput, 0.5);
     llc::tools::SpeedReference measured;
     measured.calibrate(MPI_COMM_WORLD, 4);
     EXPECT_GT(measured.fastest().cpu, 0.0);
     EXPECT_LT(measured.fastest().cpu, 0.01);  // 2000 steps of a xorshift: microseconds, even oversubscribed
+    EXPECT_GT(measured.fastest().throughput, 0.0);
+    EXPECT_LT(measured.fastest().throughput, 0.01);  // three passes over 16 KiB: microseconds
     if (world_size() > 1) {
         EXPECT_GT(measured.fastest().link, 0.0);
     }
-    expect_same_everywhere({measured.fastest().cpu, measured.fastest().link});
+    expect_same_everywhere({measured.fastest().cpu, measured.fastest().link, measured.fastest().throughput});
 }
 
 TEST(ToolsTiming, ShortCallsOnOneProcessorAreBatched) {
-    llc::tools::SpeedReference everything(std::numeric_limits<double>::infinity(),
-                                          std::numeric_limits<double>::infinity());
+    llc::tools::SpeedReference everything = counts_every_sample();
     const llc::tools::SamplingRule rule{3, 3, 1e9, 0.0};
     // A call that does almost nothing takes far less than min_sample_seconds (10 µs): each sample batches several
     // calls. On an oversubscribed node under the sanitizers a process can be descheduled for longer than that in the

@@ -431,6 +431,7 @@ void describe_run(Calibration& out, const Measuring& m) {
     meta.world_size = m.plan.P;
     meta.canary_cpu_s = m.machine_state.cpu;
     meta.canary_link_s = m.machine_state.link;
+    meta.canary_throughput_s = m.machine_state.throughput;
     std::vector<double> links;
     for (const RawSample& sample : out.samples) {
         if (sample.kind == "collective" && sample.p == 2 && sample.link_canary > 0.0) {

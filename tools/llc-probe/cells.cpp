@@ -87,6 +87,9 @@ Cell model_cell(std::string op, int p, double n, std::function<tools::Sample()> 
 
 void note_machine_state(tools::Canary& state, const tools::Canary& fastest, int p) {
     state.cpu = state.cpu > 0.0 ? std::min(state.cpu, fastest.cpu) : fastest.cpu;
+    if (fastest.throughput > 0.0 && fastest.throughput < 1e300) {
+        state.throughput = state.throughput > 0.0 ? std::min(state.throughput, fastest.throughput) : fastest.throughput;
+    }
     if (p == 2) {
         state.link = fastest.link;
     }

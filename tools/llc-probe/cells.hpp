@@ -39,8 +39,9 @@ inline constexpr std::array<cost::Layout, 4> layouts{
 /// A measurement for a model's fit (ping-pong, back-to-back sends): `body` takes one sample.
 [[nodiscard]] Cell model_cell(std::string op, int p, double n, std::function<tools::Sample()> body);
 
-/// Folds a group's fastest canaries into the machine's state: the fastest CPU canary of any group (0 = none yet), the
-/// link canary of the group of two processors (the pair the P-3PC paths and the validator's P = 2 runs use).
+/// Folds a group's fastest canaries into the machine's state: the fastest CPU and throughput canaries of any group
+/// (0 = none yet), the link canary of the group of two processors (the pair the P-3PC paths and the validator's P = 2
+/// runs use).
 void note_machine_state(tools::Canary& state, const tools::Canary& fastest, int p);
 
 }  // namespace llc::probe

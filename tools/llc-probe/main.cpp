@@ -299,6 +299,7 @@ void print_machine_state(const llc::cost::ProfileMeta& meta, const llc::tools::C
     };
     line("CPU", meta.canary_cpu_s, now.cpu);
     line("link", meta.canary_link_s, now.link);
+    line("throughput", meta.canary_throughput_s, now.throughput);
 }
 
 void print_check(const std::vector<llc::probe::CheckRow>& rows, bool json) {
@@ -379,8 +380,10 @@ int inspect(const std::string& path, bool root) {
                     meta.host.c_str(),
                     meta.world_size,
                     meta.date.c_str());
-        std::printf(
-            "canaries at calibration: CPU %.2f us, link %.2f us\n", 1e6 * meta.canary_cpu_s, 1e6 * meta.canary_link_s);
+        std::printf("canaries at calibration: CPU %.2f us, link %.2f us, throughput %.2f us\n",
+                    1e6 * meta.canary_cpu_s,
+                    1e6 * meta.canary_link_s,
+                    1e6 * meta.canary_throughput_s);
         std::printf(
             "collectives: %zu, kernel constants: %zu\n", profile.collectives().size(), profile.kernels().size());
         if (missing.empty()) {

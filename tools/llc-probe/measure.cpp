@@ -153,10 +153,10 @@ void Progress::finish() {
 void write_samples_csv(const std::string& path, std::span<const RawSample> samples) {
     std::ostringstream out;
     out.precision(9);
-    out << "kind,op,p,bytes,rep,seconds,canary,link_canary\n";
+    out << "kind,op,p,bytes,rep,seconds,canary,link_canary,throughput_canary\n";
     for (const RawSample& s : samples) {
         out << s.kind << ',' << s.op << ',' << s.p << ',' << static_cast<long long>(s.bytes) << ',' << s.rep << ','
-            << s.seconds << ',' << s.canary << ',' << s.link_canary << '\n';
+            << s.seconds << ',' << s.canary << ',' << s.link_canary << ',' << s.throughput_canary << '\n';
     }
     write_file_atomically(path, out.str(), "llc-probe (samples file)", /*create_directories=*/true);
 }
@@ -188,8 +188,12 @@ std::vector<RawSample> read_samples_csv(const std::string& path) {
                 if (std::getline(fields, canary, ',') && !canary.empty()) {  // files older than the canaries lack them
                     s.canary = std::stod(canary);
                 }
-                if (std::getline(fields, link) && !link.empty()) {
+                if (std::getline(fields, link, ',') && !link.empty()) {
                     s.link_canary = std::stod(link);
+                }
+                std::string throughput;
+                if (std::getline(fields, throughput) && !throughput.empty()) {  // files before it lack it
+                    s.throughput_canary = std::stod(throughput);
                 }
                 rows.push_back(std::move(s));
             } catch (const std::exception&) {
@@ -239,7 +243,8 @@ void visit(Cell& cell,
                            static_cast<int>(cell.samples.size()),
                            t.seconds,
                            t.canary.cpu,
-                           t.canary.link});
+                           t.canary.link,
+                           t.canary.throughput});
         cell.samples.push_back(t);
         cell.spent += t.seconds;
         const auto n = static_cast<int>(cell.samples.size());

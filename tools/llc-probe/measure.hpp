@@ -119,8 +119,9 @@ struct RawSample {
     double bytes = 0.0;
     int rep = 0;
     double seconds = 0.0;
-    double canary = 0.0;       ///< llc::tools::Canary::cpu of the repetition (0: not recorded)
-    double link_canary = 0.0;  ///< llc::tools::Canary::link of the repetition (0: one processor, or not recorded)
+    double canary = 0.0;             ///< llc::tools::Canary::cpu of the repetition (0: not recorded)
+    double link_canary = 0.0;        ///< llc::tools::Canary::link of the repetition (0: one processor, or not recorded)
+    double throughput_canary = 0.0;  ///< llc::tools::Canary::throughput of the repetition (0: not recorded)
 };
 
 /// Writes the samples as CSV whole or not at all (temporary file beside it, then rename).

@@ -311,14 +311,24 @@ void note_canaries(Report& report,
     report.profile_canary_cpu_s = profile.meta().canary_cpu_s;
     report.profile_canary_link_s = profile.meta().canary_link_s;
     report.profile_canary_link_median_s = profile.meta().canary_link_median_s;
+    const double fastest_throughput = speed.fastest().throughput;
+    report.canary_throughput_s = fastest_throughput < 1e300 ? fastest_throughput : 0.0;
+    report.profile_canary_throughput_s = profile.meta().canary_throughput_s;
     std::vector<tools::Sample> on_two;  // as the profile's median: the samples of two-processor points
+    std::size_t samples = 0;
+    std::size_t slowed = 0;
     for (std::size_t i = 0; i < points.size(); ++i) {
         for (const auto& round : taken.samples[i]) {
             if (points[i].p == 2) {
                 on_two.insert(on_two.end(), round.begin(), round.end());
             }
+            for (const tools::Sample& s : round) {
+                ++samples;
+                slowed += s.canary.throughput > tools::throughput_canary_tolerance * fastest_throughput ? 1 : 0;
+            }
         }
     }
+    report.throughput_slowed_share = samples > 0 ? static_cast<double>(slowed) / static_cast<double>(samples) : 0.0;
     report.canary_link_median_s = median_link_canary(on_two);
 }
 

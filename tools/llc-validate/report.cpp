@@ -66,7 +66,10 @@ std::string json(const Report& report) {
                         {"profile_canary_cpu_s", report.profile_canary_cpu_s},
                         {"profile_canary_link_s", report.profile_canary_link_s},
                         {"canary_link_median_s", report.canary_link_median_s},
-                        {"profile_canary_link_median_s", report.profile_canary_link_median_s}};
+                        {"profile_canary_link_median_s", report.profile_canary_link_median_s},
+                        {"canary_throughput_s", report.canary_throughput_s},
+                        {"profile_canary_throughput_s", report.profile_canary_throughput_s},
+                        {"throughput_slowed_share", report.throughput_slowed_share}};
     auto& measurements = root["measurements"] = nlohmann::json::array();
     for (const auto& m : report.measurements) {
         nlohmann::json predictions = nlohmann::json::object();
@@ -179,6 +182,14 @@ void machine_state(std::ostream& out, const Report& report) {
     };
     state("CPU", report.profile_canary_cpu_s, report.canary_cpu_s);
     state("link", report.profile_canary_link_s, report.canary_link_s);
+    state("throughput", report.profile_canary_throughput_s, report.canary_throughput_s);
+    if (report.canary_throughput_s > 0.0) {
+        out << "Machine state: " << std::setprecision(3) << 100.0 * report.throughput_slowed_share
+            << " % of the samples this run kept were taken while a processor ran more than "
+            << 100.0 * (tools::throughput_canary_tolerance - 1.0)
+            << " % below its fastest issue rate (throughput canary: a busy sibling hyperthread); a median leaves them "
+               "out where its point has enough others.\n";
+    }
     if (report.profile_canary_link_median_s > 0.0 && report.canary_link_median_s > 0.0) {
         out << "Machine state: median link canary on two processors " << std::setprecision(3)
             << 1e6 * report.canary_link_median_s << " µs in this run, " << 1e6 * report.profile_canary_link_median_s

@@ -167,6 +167,12 @@ struct Report {
     /// The median link canary over the samples on two processors: this run's, and the calibration's (0: not recorded).
     double canary_link_median_s = 0.0;
     double profile_canary_link_median_s = 0.0;
+    /// The fastest throughput canary (timing.hpp: what a busy sibling hyperthread slows): this run's and the
+    /// calibration's (0: not recorded); and the share of this run's samples whose throughput canary was more than
+    /// tools::throughput_canary_tolerance slower than this run's fastest (on any rank of the sample).
+    double canary_throughput_s = 0.0;
+    double profile_canary_throughput_s = 0.0;
+    double throughput_slowed_share = 0.0;
 };
 
 /// The cases in report order.

@@ -29,17 +29,18 @@ bool slow_visit(const std::vector<tools::Sample>& samples,
 /// took three world-wide steps. Returns whether the visit is measured again. Collective over `world`.
 bool end_visit(MPI_Comm world, tools::SpeedReference& speed, bool again) {
     // Minima: the fastest canaries over the ranks; -1 when the group says "again" (the other ranks give 0).
-    std::array<double, 3> values{speed.fastest().cpu, speed.fastest().link, again ? -1.0 : 0.0};
+    std::array<double, 4> values{
+        speed.fastest().cpu, speed.fastest().link, speed.fastest().throughput, again ? -1.0 : 0.0};
     MPI_Request request = MPI_REQUEST_NULL;
-    MPI_Iallreduce(MPI_IN_PLACE, values.data(), 3, MPI_DOUBLE, MPI_MIN, world, &request);
+    MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MIN, world, &request);
     int done = 0;
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     while (done == 0) {
         std::this_thread::sleep_for(std::chrono::microseconds(500));  // as tools::sleepy_barrier: no spinning
         MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     }
-    speed.see({values[0], values[1]});
-    return values[2] < 0.0;
+    speed.see({values[0], values[1], values[2]});
+    return values[3] < 0.0;
 }
 
 /// Runs `instance` once traced and holds the trace against the case's Expr under the CCM; fills `steps` on the

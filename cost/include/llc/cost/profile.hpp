@@ -94,6 +94,9 @@ struct ProfileMeta {
     /// The median link canary over the calibration's collective samples on two processors: the state most of them
     /// were taken in (the fastest, canary_link_s, says only that the fast state was seen). 0 when not recorded.
     double canary_link_median_s = 0.0;
+    /// The fastest throughput canary of the calibration (independent multiply-adds: what a busy sibling hyperthread
+    /// slows, timing.hpp). 0 when not recorded.
+    double canary_throughput_s = 0.0;
     /// The node's last-level cache in bytes (llc-probe reads it from the system): where an exchange's working set fits
     /// in it, the exchange runs warm (the FFT's block swaps). 0 when not recorded (profiles before it): a cost function
     /// that needs it throws (missing_kernel_message).

@@ -19,6 +19,16 @@
 /// keep the samples whose CPU canary is within canary_tolerance of the fastest seen (SpeedReference) and report the
 /// undisturbed median beside the raw one.
 ///
+/// The CPU canary is a dependent chain: it sees the host taking the processor away, and a slower clock, but not the
+/// other thing this VM kind does to a processor. A vCPU whose physical core's other hyperthread is busy with another
+/// guest keeps its latency and loses issue slots: in thread CPU time, pinned with taskset, one vCPU at a time ran a
+/// multiply-accumulate pass over 16 KiB 1.3–1.5× slower (min of three passes), a 16 KiB multiply loop 1.4–1.5×, the
+/// EDT's row pass 1.45×, while the dependent chain moved 1.02–1.10×; the slow phases came and went within 5 ms to
+/// 2 s, on either vCPU, and the fast state's passes lay within ±3 % (2026-11-27, a Zen 5 Firecracker VM). So every
+/// sample also carries a *throughput* canary — the fastest of three such passes, the slowest rank's — and is disturbed
+/// when it runs more than throughput_canary_tolerance slower than the fastest seen: on two processors, a step that
+/// waits for the slowed one.
+///
 /// The link canary is recorded, not used to filter. The host also moves the two processors nearer or farther apart:
 /// an 8-byte exchange takes 0.2–0.3 µs in one state and 0.4–0.6 µs in the other, switching within a run and from one
 /// run to the next, and its effect on an operation is no fixed factor (a non-contiguous 400 KB send took 31 µs in one
@@ -42,19 +52,28 @@ inline constexpr int max_batch = 4096;
 
 /// A sample is disturbed when its CPU canary is slower than the fastest seen by more than this factor…
 inline constexpr double canary_tolerance = 1.3;
-/// … or its link canary by more than this one: by default none (the link canary is a record; see above).
+/// … or its link canary by more than this one: by default none (the link canary is a record; see above) …
 inline constexpr double link_tolerance = std::numeric_limits<double>::infinity();
+/// … or its throughput canary by more than this one: the fast state lies within ±3 %, a busy sibling hyperthread
+/// costs 1.3–1.5× (see above).
+inline constexpr double throughput_canary_tolerance = 1.15;
 
-/// How fast the machine runs at a moment: seconds of a fixed CPU-bound loop, and of an 8-byte exchange with the
-/// neighbours on a ring (0 on one processor, or when not taken).
+/// How fast the machine runs at a moment: seconds of a fixed CPU-bound loop, of an 8-byte exchange with the
+/// neighbours on a ring (0 on one processor), and of a pass of independent multiply-adds (0 when not taken).
 struct Canary {
     double cpu = 0.0;
     double link = 0.0;
+    double throughput = 0.0;
 };
 
 /// Seconds of a fixed CPU-bound loop (a dependent chain of integer operations, about 4 µs at full speed) on this
 /// processor: how fast it runs right now.
 [[nodiscard]] double canary_seconds();
+
+/// Seconds of the fastest of three passes of independent multiply-adds over a 16 KiB table (about 0.5 µs a pass at
+/// full speed): how many instructions a cycle this processor issues right now, which a busy sibling hyperthread
+/// lowers while canary_seconds() hardly moves.
+[[nodiscard]] double throughput_canary_seconds();
 
 /// This rank's canaries on `comm` (the link part: the second of two ring exchanges, so that the first absorbs the
 /// ranks' skew). Collective over `comm`.
@@ -72,8 +91,11 @@ class SpeedReference {
   public:
     /// How much slower than the fastest canaries a sample may be and still count as undisturbed.
     explicit SpeedReference(double cpu_tolerance = canary_tolerance,
-                            double link_tolerance_factor = link_tolerance) noexcept
-        : cpu_tolerance_(cpu_tolerance), link_tolerance_(link_tolerance_factor) {}
+                            double link_tolerance_factor = link_tolerance,
+                            double throughput_tolerance = throughput_canary_tolerance) noexcept
+        : cpu_tolerance_(cpu_tolerance),
+          link_tolerance_(link_tolerance_factor),
+          throughput_tolerance_(throughput_tolerance) {}
     /// Takes `count` canary samples on every rank of `comm` (max over ranks each) and keeps the fastest. Collective
     /// over `comm`.
     void calibrate(MPI_Comm comm, int count = 32);
@@ -87,7 +109,8 @@ class SpeedReference {
   private:
     double cpu_tolerance_;
     double link_tolerance_;
-    Canary fastest_{1e300, 1e300};
+    double throughput_tolerance_;
+    Canary fastest_{1e300, 1e300, 1e300};
 };
 
 /// The seconds of the undisturbed samples under `reference` (all of them if fewer than `at_least` are undisturbed,
