@@ -8,17 +8,18 @@
 // turn, round-robin, until each has --seconds of samples (at least 5, at most 1000); the table shows medians in µs, the
 // ratio to MPI_Bcast, the algorithm the default chooser of Bcast::automatic names, and the prediction of the paper's
 // formulas at the default constants. Agreement checks are off while timing (as with LLC_CHECKS=0), so every column
-// pays the same overhead. Exit status 2 on a bad argument.
+// pays the same overhead. --help lists the options; exit status 2 on a bad argument (on every rank).
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <mpi.h>
 
+#include <llc/bench/command_line.hpp>
 #include <llc/cost/seidel.hpp>
 #include <llc/llc.hpp>
 #include <llc/version.hpp>
@@ -26,50 +27,38 @@
 namespace {
 
 struct Options {
-    std::size_t min_bytes = 8;
-    std::size_t max_bytes = std::size_t{1} << 24;
+    std::int64_t min_bytes = 8;
+    std::int64_t max_bytes = std::int64_t{1} << 24;
     double seconds = 0.3;
     int root = 0;
 };
 
-bool parse(int argc, char** argv, Options& o, std::string& error) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (i + 1 >= argc) {
-            error = "missing value after " + arg;
-            return false;
+/// The command line, each option with its check.
+llc::bench::CommandLine command_line(Options& o) {
+    namespace po = boost::program_options;
+    llc::bench::CommandLine c("llc-bench-bcast");
+    const auto bytes_option = [](const char* option) {
+        return llc::bench::in_range<std::int64_t>(option, 1, std::int64_t{1} << 30, "a byte count");
+    };
+    c.add()("min",
+            po::value(&o.min_bytes)->default_value(o.min_bytes)->notifier(bytes_option("--min")),
+            "smallest message (bytes; the sizes double up to --max)")(
+        "max", po::value(&o.max_bytes)->default_value(o.max_bytes)->notifier(bytes_option("--max")), "largest message")(
+        "seconds",
+        po::value(&o.seconds)
+            ->default_value(o.seconds, "0.3")
+            ->notifier(
+                llc::bench::require<double>("--seconds", "in (0, 60]", [](double s) { return s > 0.0 && s <= 60.0; })),
+        "samples per algorithm and size, in seconds of broadcasts (at least 5, at most 1000 samples)")(
+        "root", po::value(&o.root)->default_value(o.root), "the broadcast's root");
+    c.add_check([&o](const llc::Group& world) {
+        if (o.min_bytes > o.max_bytes) {
+            throw llc::bench::BadArgument(llc::bench::bad_value(
+                "--min", "at most --max (" + std::to_string(o.max_bytes) + ")", std::to_string(o.min_bytes)));
         }
-        const std::string value = argv[++i];
-        char* end = nullptr;
-        if (arg == "--min" || arg == "--max") {
-            const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
-            if (*end != '\0' || v == 0 || v > (1ULL << 30)) {
-                error = arg + " must be a byte count in [1, 2^30], got '" + value + "'";
-                return false;
-            }
-            (arg == "--min" ? o.min_bytes : o.max_bytes) = static_cast<std::size_t>(v);
-        } else if (arg == "--seconds") {
-            o.seconds = std::strtod(value.c_str(), &end);
-            if (*end != '\0' || !(o.seconds > 0.0) || o.seconds > 60.0) {
-                error = "--seconds must be in (0, 60], got '" + value + "'";
-                return false;
-            }
-        } else if (arg == "--root") {
-            o.root = static_cast<int>(std::strtol(value.c_str(), &end, 10));
-            if (*end != '\0') {
-                error = "--root must be an integer, got '" + value + "'";
-                return false;
-            }
-        } else {
-            error = "unknown argument '" + arg + "' (use --min, --max, --seconds, --root)";
-            return false;
-        }
-    }
-    if (o.min_bytes > o.max_bytes) {
-        error = "--min must not exceed --max";
-        return false;
-    }
-    return true;
+        llc::bench::in_range("--root", 0, world.size() - 1, "a rank")(o.root);
+    });
+    return c;
 }
 
 double median(std::vector<double> v) {
@@ -78,19 +67,8 @@ double median(std::vector<double> v) {
     return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // the cost model assumes freed memory is reused
-    llc::Group& g = llc::Group::world();
-    Options o;
-    std::string error;
-    if (!parse(argc, argv, o, error) || o.root < 0 || o.root >= g.size()) {
-        if (g.rank() == 0) {
-            std::fprintf(stderr, "llc-bench-bcast: %s\n", error.empty() ? "--root must be a rank" : error.c_str());
-        }
-        return 2;
-    }
+/// The measurement, on the options checked.
+int measure(llc::Group& g, const Options& o) {
     llc::Group::set_checks(false);
     const llc::Bcast algorithms[] = {
         llc::Bcast::mpi, llc::Bcast::binomial, llc::Bcast::bidirectional, llc::Bcast::recursive_halving};
@@ -115,7 +93,8 @@ int main(int argc, char** argv) {
                     "automatic(default)",
                     "predicted st/bst/rh us (default constants)");
     }
-    for (std::size_t bytes = o.min_bytes; bytes <= o.max_bytes; bytes *= 2) {
+    for (auto bytes = static_cast<std::size_t>(o.min_bytes); bytes <= static_cast<std::size_t>(o.max_bytes);
+         bytes *= 2) {
         std::vector<unsigned char> data(bytes, static_cast<unsigned char>(g.rank() == o.root ? 1 : 0));
         std::vector<std::vector<double>> samples(A);
         double spent[A] = {0, 0, 0, 0};
@@ -181,4 +160,11 @@ int main(int argc, char** argv) {
         }
     }
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    return llc::bench::run(argc, argv, command_line(o), [&o](llc::Group& world) { return measure(world, o); });
 }

@@ -30,18 +30,20 @@
 //   that history.
 //
 // Run:   mpirun -np 2 build/bin/llc-bench-collective-modes [--op reduce] [--bytes 64] [--visits 40] [--samples 40]
-// Exit status 2 on a bad argument (on every rank).
+// --help lists the options; exit status 2 on a bad argument (on every rank).
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <mpi.h>
 
+#include <llc/bench/command_line.hpp>
 #include <llc/huge_pages.hpp>
 #include <llc/llc.hpp>
 #include <llc/tools/buffers.hpp>
@@ -54,37 +56,32 @@ using llc::tools::Sample;
 
 struct Options {
     std::string op = "reduce";
-    std::size_t bytes = 64;
+    std::int64_t bytes = 64;
     int visits = 40;
     int samples = 40;
 };
 
-bool parse(int argc, char** argv, Options& o, std::string& error) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (i + 1 >= argc) {
-            error = "missing value after " + arg;
-            return false;
-        }
-        const std::string value = argv[++i];
-        char* end = nullptr;
-        const long long v = std::strtoll(value.c_str(), &end, 10);
-        const bool number = *end == '\0' && v > 0;
-        if (arg == "--op" && (value == "reduce" || value == "allreduce" || value == "bcast" || value == "swap")) {
-            o.op = value;
-        } else if (arg == "--bytes" && number && v % 8 == 0 && v <= (1LL << 28)) {
-            o.bytes = static_cast<std::size_t>(v);
-        } else if (arg == "--visits" && number && v <= 100000) {
-            o.visits = static_cast<int>(v);
-        } else if (arg == "--samples" && number && v <= 100000) {
-            o.samples = static_cast<int>(v);
-        } else {
-            error = "bad option " + arg + " '" + value +
-                    "' (--op reduce|allreduce|bcast|swap, --bytes multiple of 8 up to 2^28, --visits, --samples > 0)";
-            return false;
-        }
-    }
-    return true;
+/// The command line, each option with its check.
+llc::bench::CommandLine command_line(Options& o) {
+    namespace po = boost::program_options;
+    llc::bench::CommandLine c("llc-bench-collective-modes", 2);
+    const std::int64_t most_bytes = std::int64_t{1} << 28;
+    c.add()("op",
+            po::value(&o.op)->default_value(o.op)->notifier(
+                llc::bench::one_of("--op", {"reduce", "allreduce", "bcast", "swap"})),
+            "the collective")("bytes",
+                              po::value(&o.bytes)->default_value(o.bytes)->notifier(llc::bench::require<std::int64_t>(
+                                  "--bytes",
+                                  "a multiple of 8 in " + llc::bench::range_text(8, most_bytes),
+                                  [most_bytes](std::int64_t v) { return v >= 8 && v <= most_bytes && v % 8 == 0; })),
+                              "the message (bytes; doubles)")(
+        "visits",
+        po::value(&o.visits)->default_value(o.visits)->notifier(llc::bench::in_range("--visits", 1, 100000)),
+        "visits per harness")(
+        "samples",
+        po::value(&o.samples)->default_value(o.samples)->notifier(llc::bench::in_range("--samples", 1, 100000)),
+        "samples per visit");
+    return c;
 }
 
 enum Harness { raw, canary, group, unchecked, kept, huge, harnesses };
@@ -107,24 +104,11 @@ struct Tally {
     int disturbed = 0;
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // as the tools run
-    llc::Group& world = env.world();
-    Options o;
-    std::string error;
-    if (!parse(argc, argv, o, error) || world.size() != 2) {
-        if (world.rank() == 0) {
-            std::fprintf(stderr,
-                         "llc-bench-collective-modes: %s\n",
-                         error.empty() ? "runs on exactly 2 processes (mpirun -np 2)" : error.c_str());
-        }
-        return 2;
-    }
+/// The measurement, on the options checked.
+int measure(llc::Group& world, const Options& o) {
     MPI_Comm raw_comm = MPI_COMM_NULL;
     MPI_Comm_dup(MPI_COMM_WORLD, &raw_comm);
-    const std::size_t count = o.bytes / 8;
+    const auto count = static_cast<std::size_t>(o.bytes / 8);
     llc::tools::SpeedReference speed;
     speed.calibrate(world.native());
     std::vector<Tally> tally(harnesses);
@@ -213,9 +197,9 @@ int main(int argc, char** argv) {
         llc::tools::sleepy_barrier(world.native());  // the end of a visit, as llc-validate's
     }
     if (world.rank() == 0) {
-        std::printf("%s of %zu B at P = %d: %d visits of %d samples per harness, interleaved (us)\n",
+        std::printf("%s of %lld B at P = %d: %d visits of %d samples per harness, interleaved (us)\n",
                     o.op.c_str(),
-                    o.bytes,
+                    static_cast<long long>(o.bytes),
                     world.size(),
                     o.visits,
                     o.samples);
@@ -251,4 +235,11 @@ int main(int argc, char** argv) {
     }
     MPI_Comm_free(&raw_comm);
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    return llc::bench::run(argc, argv, command_line(o), [&o](llc::Group& world) { return measure(world, o); });
 }

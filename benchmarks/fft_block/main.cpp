@@ -15,14 +15,15 @@
 // 22.2 / 24.7 ms against 12.2 ms (`swap.cold`) at 2^24 — while the other supersteps came within 6 % or were priced
 // high. The swap sends the caller's input; Open MPI's single-copy receive pins the sender's pages one by one, and
 // `swap.cold` is probed on huge pages. Medians over the repetitions, slowest rank. Agreement checks off while timing.
-// Exit status 2 on a bad argument (on every rank).
+// --help lists the options; exit status 2 on a bad argument (on every rank).
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@
 #include <mpi.h>
 
 #include <llc/algorithms/fft.hpp>
+#include <llc/bench/command_line.hpp>
 #include <llc/huge_pages.hpp>
 #include <llc/llc.hpp>
 #include <llc/tools/buffers.hpp>
@@ -40,55 +42,27 @@
 
 namespace {
 
+using llc::bench::slowest;
 using llc::detail::fft::Complex;
 using llc::tools::median;
 
+/// The command line's values.
 struct Options {
-    std::size_t n = std::size_t{1} << 18;
+    std::int64_t n = std::int64_t{1} << 18;  ///< the transform's points, n / 2 on each rank
     int repeat = 21;
-    bool natural = false;
+    std::string order = "scrambled";  ///< natural: the redistribution and the interleave as well
 };
 
-bool parse(int argc, char** argv, Options& o, std::string& error) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (i + 1 >= argc) {
-            error = "missing value after " + arg;
-            return false;
-        }
-        const std::string value = argv[++i];
-        char* end = nullptr;
-        if (arg == "--n") {
-            const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
-            if (*end != '\0' || v < 8 || v > (1ULL << 26) || (v & (v - 1)) != 0) {
-                error = "--n must be a power of two in [8, 2^26], got '" + value + "'";
-                return false;
-            }
-            o.n = static_cast<std::size_t>(v);
-        } else if (arg == "--repeat") {
-            const long v = std::strtol(value.c_str(), &end, 10);
-            if (*end != '\0' || v < 1 || v > 100000) {
-                error = "--repeat must be in [1, 100000], got '" + value + "'";
-                return false;
-            }
-            o.repeat = static_cast<int>(v);
-        } else if (arg == "--order") {
-            if (value != "natural" && value != "scrambled") {
-                error = "--order must be natural or scrambled, got '" + value + "'";
-                return false;
-            }
-            o.natural = value == "natural";
-        } else {
-            error = "unknown argument '" + arg + "' (use --n, --order, --repeat)";
-            return false;
-        }
-    }
-    return true;
-}
-
-double slowest(MPI_Comm comm, double seconds) {
-    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return seconds;
+/// The command line, each option with its check.
+llc::bench::CommandLine command_line(Options& o) {
+    namespace po = boost::program_options;
+    llc::bench::CommandLine c("llc-bench-fft-block", 2);
+    c.add()("n", po::value(&o.n)->default_value(o.n)->notifier(llc::bench::power_of_two("--n", 8, 1 << 26)), "points")(
+        "order",
+        po::value(&o.order)->default_value(o.order)->notifier(llc::bench::one_of("--order", {"natural", "scrambled"})),
+        "the output's order");
+    c.add_repeat(o.repeat, 100000);
+    return c;
 }
 
 /// The caller's arrays of one kind and the medians measured on them (seconds, by phase).
@@ -99,34 +73,21 @@ struct Kind {
     std::vector<double> total, dif, leaf, redistribute, interleave, again;
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // the cost model assumes freed memory is reused
-    llc::Group& g = env.world();
-    Options o;
-    std::string error;
-    if (!parse(argc, argv, o, error) || g.size() != 2) {
-        if (g.rank() == 0) {
-            std::fprintf(stderr,
-                         "llc-bench-fft-block: %s\n",
-                         error.empty() ? ("needs P = 2 (mpirun -np 2), got P = " + std::to_string(g.size())).c_str()
-                                       : error.c_str());
-        }
-        return 2;
-    }
+/// The measurement, on the options checked.
+int measure(llc::Group& g, const Options& o) {
+    const bool natural = o.order == "natural";
     llc::Group::set_checks(false);
     const MPI_Comm comm = g.native();
     const int rank = g.rank();
     const int partner = 1 - rank;
     const bool upper = rank == 1;
-    const std::size_t n = o.n;
+    const auto n = static_cast<std::size_t>(o.n);
     const std::size_t L = n / 2;
     const std::size_t m = L / 2;
 
     // As Block builds it at P = 2: one stage, partner r xor 1, the upper partner's twiddles ω_n^i.
     const llc::detail::fft::Twiddles twiddles(n, -1, 0, upper ? L : 0);
-    llc::detail::fft::Leaf leaf(L, 1, !o.natural, llc::FftDirection::forward, llc::FftOptions{}.planner, upper);
+    llc::detail::fft::Leaf leaf(L, 1, !natural, llc::FftDirection::forward, llc::FftOptions{}.planner, upper);
     const llc::detail::fft::Buffer received(L);
     const llc::detail::fft::Buffer redistributed(m);
 
@@ -152,7 +113,7 @@ int main(int argc, char** argv) {
                 const double t0 = MPI_Wtime();
                 g.swap(partner, std::span<const Complex>(k.in, L), received.span());
                 const double t1 = MPI_Wtime();
-                Complex* const target = o.natural ? received.data() : k.out;
+                Complex* const target = natural ? received.data() : k.out;
                 if (leaf.fuses_dif()) {
                     const Complex* a = upper ? received.data() : k.in;
                     const Complex* b = upper ? k.in : received.data();
@@ -168,7 +129,7 @@ int main(int argc, char** argv) {
                 const double t2 = MPI_Wtime();
                 double t3 = t2;
                 double t4 = t2;
-                if (o.natural) {
+                if (natural) {
                     const auto r = static_cast<std::size_t>(rank);
                     g.swap(partner, std::span<const Complex>(received.data() + (1 - r) * m, m), redistributed.span());
                     t3 = MPI_Wtime();
@@ -194,7 +155,7 @@ int main(int argc, char** argv) {
         constexpr double us = 1e6;
         std::printf("llc-bench-fft-block: n = %zu, P = 2, %s order, medians of %d repetitions (us, slowest rank)\n",
                     n,
-                    o.natural ? "natural" : "scrambled",
+                    natural ? "natural" : "scrambled",
                     o.repeat);
         std::printf("compiled with: %s\n", llc::build_flags);
         for (const Kind& k : kinds) {
@@ -211,4 +172,11 @@ int main(int argc, char** argv) {
         }
     }
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    return llc::bench::run(argc, argv, command_line(o), [&o](llc::Group& world) { return measure(world, o); });
 }

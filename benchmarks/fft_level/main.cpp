@@ -12,18 +12,20 @@
 //             less the slowest leaf and the slowest combine of the same repetition;
 //   alone     the combine again at once (its data hot), and the exchange on buffers untouched since the last call
 //             ("hot") and on send buffers written just before it ("written").
-// The table shows medians over the repetitions. Agreement checks are off while timing. Exit status 2 on a bad
-// argument (on every rank).
+// The table shows medians over the repetitions. Agreement checks are off while timing. --help lists the options;
+// exit status 2 on a bad argument (on every rank).
 
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <mpi.h>
 
 #include <llc/algorithms/fft.hpp>
+#include <llc/bench/command_line.hpp>
 #include <llc/llc.hpp>
 #include <llc/tools/statistics.hpp>
 #include <llc/version.hpp>
@@ -32,48 +34,23 @@
 
 namespace {
 
+using llc::bench::slowest;
 using llc::detail::fft::Complex;
 using llc::tools::median;
 
+/// The command line's values.
 struct Options {
-    std::size_t n = std::size_t{1} << 18;
+    std::int64_t n = std::int64_t{1} << 18;  ///< the transform's points; each rank's leaf takes n / 2 of them
     int repeat = 61;
 };
 
-bool parse(int argc, char** argv, Options& o, std::string& error) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (i + 1 >= argc) {
-            error = "missing value after " + arg;
-            return false;
-        }
-        const std::string value = argv[++i];
-        char* end = nullptr;
-        if (arg == "--n") {
-            const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
-            if (*end != '\0' || v < 4 || v > (1ULL << 26) || (v & (v - 1)) != 0) {
-                error = "--n must be a power of two in [4, 2^26], got '" + value + "'";
-                return false;
-            }
-            o.n = static_cast<std::size_t>(v);
-        } else if (arg == "--repeat") {
-            const long v = std::strtol(value.c_str(), &end, 10);
-            if (*end != '\0' || v < 1 || v > 100000) {
-                error = "--repeat must be in [1, 100000], got '" + value + "'";
-                return false;
-            }
-            o.repeat = static_cast<int>(v);
-        } else {
-            error = "unknown argument '" + arg + "' (use --n, --repeat)";
-            return false;
-        }
-    }
-    return true;
-}
-
-double slowest(MPI_Comm comm, double seconds) {
-    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return seconds;
+/// The command line, each option with its check.
+llc::bench::CommandLine command_line(Options& o) {
+    namespace po = boost::program_options;
+    llc::bench::CommandLine c("llc-bench-fft-level", 2);
+    c.add()("n", po::value(&o.n)->default_value(o.n)->notifier(llc::bench::power_of_two("--n", 4, 1 << 26)), "points");
+    c.add_repeat(o.repeat, 100000);
+    return c;
 }
 
 /// Sends `half` entries from `send` to the partner and receives as many into `receive`, as llc's division exchanges
@@ -91,27 +68,13 @@ struct Columns {
     std::vector<double> plan, leaf, exchange_after, combine, level, combine_hot, exchange_hot, exchange_written;
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // the cost model assumes freed memory is reused
-    llc::Group& g = env.world();
-    Options o;
-    std::string error;
-    if (!parse(argc, argv, o, error) || g.size() != 2) {
-        if (g.rank() == 0) {
-            std::fprintf(stderr,
-                         "llc-bench-fft-level: %s\n",
-                         error.empty() ? ("needs P = 2 (mpirun -np 2), got P = " + std::to_string(g.size())).c_str()
-                                       : error.c_str());
-        }
-        return 2;
-    }
+/// The measurement, on the options checked.
+int measure(llc::Group& g, const Options& o) {
     llc::Group::set_checks(false);
     const MPI_Comm comm = g.native();
     const int rank = g.rank();
     const int partner = 1 - rank;
-    const std::size_t n = o.n;
+    const auto n = static_cast<std::size_t>(o.n);
     const std::size_t half = n / 2;
 
     std::vector<std::complex<double>> in(n);
@@ -184,4 +147,11 @@ int main(int argc, char** argv) {
                     (median(c.leaf) + median(c.combine_hot) + median(c.exchange_hot)) * ms);
     }
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    return llc::bench::run(argc, argv, command_line(o), [&o](llc::Group& world) { return measure(world, o); });
 }

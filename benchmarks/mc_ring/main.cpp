@@ -19,12 +19,11 @@
 // With --profile, the CCM's price of each rotation and W (cost::matrix_chain, the validation case's Expr without the
 // tree's walk) and the BSP's price of the rotations. The table shows sums over the rotations, medians over the
 // repetitions; --steps adds the rotations one by one (the medians per step). Agreement checks are off while timing.
-// Exit status 2 on a bad argument (on every rank).
+// --help lists the options; exit status 2 on a bad argument (on every rank).
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -37,6 +36,7 @@
 
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/algorithms/matrix_chain_names.hpp>
+#include <llc/bench/command_line.hpp>
 #include <llc/cost/compare.hpp>
 #include <llc/cost/model.hpp>
 #include <llc/cost/profile.hpp>
@@ -51,6 +51,7 @@
 
 namespace {
 
+using llc::bench::slowest;
 using llc::tools::median;
 
 struct Options {
@@ -61,47 +62,19 @@ struct Options {
     bool steps = false;
 };
 
-bool parse(int argc, char** argv, Options& o, std::string& error) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--steps") {
-            o.steps = true;
-            continue;
-        }
-        if (i + 1 >= argc) {
-            error = "missing value after " + arg;
-            return false;
-        }
-        const std::string value = argv[++i];
-        char* end = nullptr;
-        if (arg == "--n" || arg == "--r") {
-            const long long v = std::strtoll(value.c_str(), &end, 10);
-            if (*end != '\0' || v < (arg == "--n" ? 4 : 1) || v > 20000) {
-                error = arg + (arg == "--n" ? " must be in [4, 20000]" : " must be in [1, 20000]") + ", got '" + value +
-                        "'";
-                return false;
-            }
-            (arg == "--n" ? o.n : o.r) = v;
-        } else if (arg == "--repeat") {
-            const long v = std::strtol(value.c_str(), &end, 10);
-            if (*end != '\0' || v < 1 || v > 1000) {
-                error = "--repeat must be in [1, 1000], got '" + value + "'";
-                return false;
-            }
-            o.repeat = static_cast<int>(v);
-        } else if (arg == "--profile") {
-            o.profile = value;
-        } else {
-            error = "unknown argument '" + arg + "' (use --n, --r, --repeat, --profile, --steps)";
-            return false;
-        }
-    }
-    return true;
-}
-
-double slowest(MPI_Comm comm, double seconds) {
-    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return seconds;
+/// The command line, each option with its check.
+llc::bench::CommandLine command_line(Options& o) {
+    namespace po = boost::program_options;
+    llc::bench::CommandLine c("llc-bench-mc-ring", 2);
+    c.add()("n",
+            po::value(&o.n)->default_value(o.n)->notifier(llc::bench::in_range<std::int64_t>("--n", 4, 20000)),
+            "the chain's matrices")("r",
+                                    po::value(&o.r)->notifier(llc::bench::in_range<std::int64_t>("--r", 1, 20000)),
+                                    "block size (default: llc::default_block_size(2, n), as the validation case)");
+    c.add_repeat(o.repeat, 1000);
+    c.add()("profile", po::value(&o.profile), "machine profile (llc-probe): the CCM's and the BSP's prices")(
+        "steps", po::bool_switch(&o.steps), "the rotations one by one as well");
+    return c;
 }
 
 /// Σ_{i in [a0, a1)} (last − i): the engine's trapezoid of rows a0 … a1 − 1 to column `last` (interval_dp.hpp).
@@ -166,31 +139,14 @@ std::vector<double> sums(const Series& s, int repeat) {
     return out;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // the cost model assumes freed memory is reused
-    llc::Group& g = env.world();
-    Options o;
-    std::string error;
-    if (!parse(argc, argv, o, error) || g.size() != 2) {
-        if (g.rank() == 0) {
-            std::fprintf(stderr,
-                         "llc-bench-mc-ring: %s\n",
-                         error.empty() ? ("needs P = 2 (mpirun -np 2), got P = " + std::to_string(g.size())).c_str()
-                                       : error.c_str());
-        }
-        return 2;
-    }
+/// The measurement, on the options checked.
+int measure(llc::Group& g, const Options& o) {
     std::optional<llc::cost::Profile> profile;
     if (!o.profile.empty()) {
         try {
             profile = llc::cost::Profile::load(o.profile);
         } catch (const std::exception& e) {
-            if (g.rank() == 0) {
-                std::fprintf(stderr, "llc-bench-mc-ring: --profile '%s': %s\n", o.profile.c_str(), e.what());
-            }
-            return 2;
+            throw llc::bench::BadArgument("--profile '" + o.profile + "': " + e.what());
         }
     }
     llc::Group::set_checks(false);
@@ -377,4 +333,11 @@ int main(int argc, char** argv) {
                     sum_of_medians(probe_written) * ms);
     }
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    return llc::bench::run(argc, argv, command_line(o), [&o](llc::Group& world) { return measure(world, o); });
 }

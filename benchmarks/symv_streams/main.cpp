@@ -19,12 +19,14 @@
 // counts allgather of Group::allgatherv) beside MPI_Barrier and llc's barrier (the profile's "barrier"): batches of
 // 100 back-to-back calls, the kinds interleaved, medians of the batches' mean call.
 // Printed: medians per off-diagonal packed entry of the busiest rank (the cost function's unit), and the share of
-// each store on huge pages (AnonHugePages of its mapping in /proc/self/smaps). Exit status 2 on a bad argument.
+// each store on huge pages (AnonHugePages of its mapping in /proc/self/smaps). --help lists the options; exit status 2
+// on a bad argument (on every rank).
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -35,6 +37,7 @@
 
 #include <llc/agreement.hpp>
 #include <llc/algorithms/symv.hpp>
+#include <llc/bench/command_line.hpp>
 #include <llc/cost/kernel_probe.hpp>
 #include <llc/cost/kernel_timing.hpp>
 #include <llc/huge_pages.hpp>
@@ -47,47 +50,42 @@ namespace {
 
 using llc::SymvLayout;
 using llc::SymvMapping;
+using llc::bench::slowest;
 
 struct Options {
-    std::vector<std::int64_t> sizes{1536, 3072, 6144, 12288};
+    std::vector<std::int64_t> sizes;
     int repeat = 15;
 };
 
-bool parse(int argc, char** argv, Options& o, std::string& error) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (i + 1 >= argc) {
-            error = "missing value after " + arg;
-            return false;
+/// --sizes: comma-separated n, each in [16, 40000].
+void read_sizes(const std::string& text, std::vector<std::int64_t>& sizes) {
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        char* end = nullptr;
+        const long long v = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || v < 16 || v > 40000) {
+            throw llc::bench::BadArgument(
+                llc::bench::bad_value("--sizes", "comma-separated n in " + llc::bench::range_text(16, 40000), item));
         }
-        const std::string value = argv[++i];
-        if (arg == "--sizes") {
-            o.sizes.clear();
-            std::stringstream in(value);
-            std::string item;
-            while (std::getline(in, item, ',')) {
-                char* end = nullptr;
-                const long long v = std::strtoll(item.c_str(), &end, 10);
-                if (*end != '\0' || v < 16 || v > 40000) {
-                    error = "--sizes takes n in [16, 40000], got '" + item + "'";
-                    return false;
-                }
-                o.sizes.push_back(v);
-            }
-        } else if (arg == "--repeat") {
-            char* end = nullptr;
-            const long v = std::strtol(value.c_str(), &end, 10);
-            if (*end != '\0' || v < 1 || v > 10000) {
-                error = "--repeat must be in [1, 10000], got '" + value + "'";
-                return false;
-            }
-            o.repeat = static_cast<int>(v);
-        } else {
-            error = "unknown argument '" + arg + "' (use --sizes, --repeat)";
-            return false;
-        }
+        sizes.push_back(v);
     }
-    return true;
+    if (sizes.empty()) {
+        throw llc::bench::BadArgument(llc::bench::bad_value("--sizes", "at least one n", text));
+    }
+}
+
+/// The command line, each option with its check.
+llc::bench::CommandLine command_line(Options& o) {
+    namespace po = boost::program_options;
+    llc::bench::CommandLine c("llc-bench-symv-streams");
+    c.add()("sizes",
+            po::value<std::string>()->default_value("1536,3072,6144,12288")->notifier([&o](const std::string& v) {
+                read_sizes(v, o.sizes);
+            }),
+            "comma-separated n (default: the sizes the symv probes run at P = 2)");
+    c.add_repeat(o.repeat, 10000);
+    return c;
 }
 
 /// AnonHugePages / Rss of the mapping that holds `p` (/proc/self/smaps), or −1 when not found.
@@ -171,11 +169,6 @@ double passes(const Share& s, const std::vector<double>& x, int only_step = 0) {
     return mine.empty() ? 0.0 : mine[0];
 }
 
-double slowest(MPI_Comm comm, double seconds) {
-    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return seconds;
-}
-
 /// Waits for every rank at a barrier without spinning (the sleeping ranks of "alone" must not take a core).
 void sleepy_barrier(MPI_Comm comm) {
     MPI_Request request = MPI_REQUEST_NULL;
@@ -238,19 +231,8 @@ void small_collectives(llc::Group& g, int batches) {
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // as every llc tool
-    llc::Group& g = env.world();
-    Options o;
-    std::string error;
-    if (!parse(argc, argv, o, error)) {
-        if (g.rank() == 0) {
-            std::fprintf(stderr, "llc-bench-symv-streams: %s\n", error.c_str());
-        }
-        return 2;
-    }
+/// The measurement, on the options checked.
+int measure(llc::Group& g, const Options& o) {
     const MPI_Comm comm = g.native();
     const int P = g.size();
     const int q = g.rank();
@@ -369,4 +351,11 @@ int main(int argc, char** argv) {
         (void)keep;
     }
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    return llc::bench::run(argc, argv, command_line(o), [&o](llc::Group& world) { return measure(world, o); });
 }

@@ -3,19 +3,14 @@
 # standard error matches the regex (a message naming the argument and its value); with NO_FILE, unless that file is
 # still absent afterwards (a rejected command line writes no output). For the tools' CTest scripts (cmake -P); MPIEXEC
 # must be set.
+include(${CMAKE_CURRENT_LIST_DIR}/run_program.cmake)
 function(llc_expect_bad_arguments)
     cmake_parse_arguments(ARG "" "NP;TOOL;EXPECT;NO_FILE" "ARGS;ENV" ${ARGN})
     get_filename_component(name ${ARG_TOOL} NAME)
     if(ARG_NO_FILE)
         file(REMOVE ${ARG_NO_FILE})
     endif()
-    set(launcher)
-    if(ARG_ENV)
-        set(launcher ${CMAKE_COMMAND} -E env ${ARG_ENV})
-    endif()
-    execute_process(COMMAND ${launcher} ${MPIEXEC} --oversubscribe --bind-to none -np ${ARG_NP} ${ARG_TOOL} ${ARG_ARGS}
-                    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
-    message("${name} ${ARG_ARGS} -> ${status}: ${err}")
+    llc_run_program(NP ${ARG_NP} TOOL ${ARG_TOOL} ENV ${ARG_ENV} ARGS ${ARG_ARGS})
     if(NOT status EQUAL 2)
         message(FATAL_ERROR "${name} ${ARG_ARGS}: expected exit status 2, got ${status}")
     endif()
