@@ -1,0 +1,28 @@
+# llc-bench-allgatherv (benchmarks/allgatherv): a small run at P = 1 and P = 2 prints its heading and one row of
+# finite times for every total size from 16 B to 1 KiB; bad arguments exit with status 2 and a message naming them.
+include(${CMAKE_CURRENT_LIST_DIR}/../support/expect_bad_arguments.cmake)
+foreach(np 1 2)
+    execute_process(COMMAND ${MPIEXEC} --oversubscribe --bind-to none -np ${np} ${BENCH} --samples 3 --batch 2
+                            --min-bytes 16 --max-bytes 1024
+                    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+    message("${out}${err}")
+    if(NOT status EQUAL 0)
+        message(FATAL_ERROR "llc-bench-allgatherv at P = ${np} exited with ${status}")
+    endif()
+    if(NOT out MATCHES "total B +ag +agv +agv-skew +ag-double +agv-double +ag-written +agv-written +mpi-ag +mpi-agv +counts +check +agv/ag")
+        message(FATAL_ERROR "llc-bench-allgatherv at P = ${np} printed no heading")
+    endif()
+    set(number " +[0-9]+\\.[0-9][0-9]")
+    foreach(total 16 32 64 128 256 512 1024)
+        if(NOT out MATCHES "\n +${total}${number}${number}${number}${number}${number}${number}${number}${number}${number}${number}${number}${number}\n")
+            message(FATAL_ERROR "llc-bench-allgatherv at P = ${np} printed no row of 12 times for ${total} B")
+        endif()
+    endforeach()
+    if(out MATCHES "nan|inf")
+        message(FATAL_ERROR "llc-bench-allgatherv printed a time that is not finite")
+    endif()
+endforeach()
+llc_expect_bad_arguments(NP 2 TOOL ${BENCH} EXPECT "bad value '0' for --samples" ARGS --samples 0)
+llc_expect_bad_arguments(NP 2 TOOL ${BENCH} EXPECT "bad value 'x' for --max-bytes" ARGS --max-bytes x)
+llc_expect_bad_arguments(NP 2 TOOL ${BENCH} EXPECT "unknown argument '--bogus'" ARGS --bogus 1)
+llc_expect_bad_arguments(NP 2 TOOL ${BENCH} EXPECT "missing value after --batch" ARGS --batch)
