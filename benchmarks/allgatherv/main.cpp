@@ -19,11 +19,12 @@
 //
 // Run:   mpirun -np 2 build/bin/llc-bench-allgatherv [--samples 101] [--batch 1] [--min-bytes 16] [--max-bytes 4194304]
 // (total sizes from --min-bytes, doubling up to --max-bytes)
-// Prints one line per total size: the median µs of every variant and agv / ag. Exit status 2 on a bad argument.
+// Prints one line per total size: the median µs of every variant and agv / ag. --help lists the options; exit status 2
+// on a bad argument (on every rank).
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -33,6 +34,7 @@
 
 #include <mpi.h>
 
+#include <llc/bench/command_line.hpp>
 #include <llc/llc.hpp>
 
 namespace {
@@ -86,46 +88,42 @@ double median(std::vector<double> v) {
     return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    llc::Environment env(argc, argv, {.keep_freed_memory = true});  // as the tools run
-    llc::Group& world = env.world();
+struct Options {
     int samples = 101;
     int batch = 1;
-    long long max_bytes = 4LL << 20;
-    long long min_bytes = 0;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const std::string value = i + 1 < argc ? argv[i + 1] : std::string();
-        char* end = nullptr;
-        const long long v = std::strtoll(value.c_str(), &end, 10);
-        const bool number = !value.empty() && *end == '\0' && v > 0;
-        std::string error;
-        if (i + 1 >= argc) {
-            error = "missing value after " + arg;
-        } else if (arg == "--samples" && number && v <= 100000) {
-            samples = static_cast<int>(v);
-        } else if (arg == "--batch" && number && v <= 1000) {
-            batch = static_cast<int>(v);
-        } else if (arg == "--min-bytes" && number && v <= (1LL << 28)) {
-            min_bytes = v;
-        } else if (arg == "--max-bytes" && number && v <= (1LL << 28)) {
-            max_bytes = v;
-        } else if (arg == "--samples" || arg == "--batch" || arg == "--min-bytes" || arg == "--max-bytes") {
-            error = "bad value '" + value + "' for " + arg +
-                    " (--samples 1..100000, --batch 1..1000, --min-bytes and --max-bytes 1..2^28)";
-        } else {
-            error = "unknown argument '" + arg + "' (use --samples, --batch, --min-bytes, --max-bytes)";
-        }
-        if (!error.empty()) {
-            if (world.rank() == 0) {
-                std::fprintf(stderr, "llc-bench-allgatherv: %s\n", error.c_str());
-            }
-            return 2;
-        }
-        ++i;
-    }
+    std::int64_t min_bytes = 16;
+    std::int64_t max_bytes = std::int64_t{4} << 20;
+};
+
+/// The command line, each option with its check.
+llc::bench::CommandLine command_line(Options& o) {
+    namespace po = boost::program_options;
+    llc::bench::CommandLine c("llc-bench-allgatherv");
+    const std::int64_t most_bytes = std::int64_t{1} << 28;
+    c.add()("samples",
+            po::value(&o.samples)->default_value(o.samples)->notifier(llc::bench::in_range("--samples", 1, 100000)),
+            "samples of every variant at every size")(
+        "batch",
+        po::value(&o.batch)->default_value(o.batch)->notifier(llc::bench::in_range("--batch", 1, 1000)),
+        "calls a sample, back to back (their mean)")(
+        "min-bytes",
+        po::value(&o.min_bytes)
+            ->default_value(o.min_bytes)
+            ->notifier(llc::bench::in_range<std::int64_t>("--min-bytes", 1, most_bytes, "a byte count")),
+        "the smallest total size (rounded to whole doubles on every rank)")(
+        "max-bytes",
+        po::value(&o.max_bytes)
+            ->default_value(o.max_bytes)
+            ->notifier(llc::bench::in_range<std::int64_t>("--max-bytes", 1, most_bytes, "a byte count")),
+        "the largest total size (sizes double from --min-bytes)");
+    return c;
+}
+
+int measure(llc::Group& world, const Options& o) {
+    const int samples = o.samples;
+    const int batch = o.batch;
+    const long long max_bytes = o.max_bytes;
+    long long min_bytes = o.min_bytes;
     const int p = world.size();
     const int r = world.rank();
     min_bytes = std::max<long long>(min_bytes / (8 * p) * 8 * p, 8 * p);  // whole doubles on every rank
@@ -231,4 +229,11 @@ int main(int argc, char** argv) {
     }
     MPI_Comm_free(&raw);
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    return llc::bench::run(argc, argv, command_line(o), [&o](llc::Group& world) { return measure(world, o); });
 }

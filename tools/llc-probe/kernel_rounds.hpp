@@ -60,6 +60,7 @@ class KernelRounds {
     std::vector<std::vector<double>> alone_;     // by probe, rank 0's solo values
     std::vector<std::vector<double>> rank0_;     // by probe, rank 0's own side-by-side values
     std::vector<int> round_slots_;               // by round, its slot
+    double retry_budget_;                        // seconds left for probes run again (kernel_rounds.cpp)
     std::vector<TimeSpent> times_;               // every probe call's time on this rank
     int next_round_ = 0;                         // the first round not run yet
 };

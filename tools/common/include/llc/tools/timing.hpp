@@ -25,7 +25,8 @@
 /// multiply-accumulate pass over 16 KiB 1.3–1.5× slower (min of three passes), a 16 KiB multiply loop 1.4–1.5×, the
 /// EDT's row pass 1.45×, while the dependent chain moved 1.02–1.10×; the slow phases came and went within 5 ms to
 /// 2 s, on either vCPU, and the fast state's passes lay within ±3 % (2026-11-27, a Zen 5 Firecracker VM). So every
-/// sample also carries a *throughput* canary — the fastest of three such passes, the slowest rank's — and is disturbed
+/// sample also carries a *throughput* canary — independent chains of multiply-adds and xorshifts, the slowest
+/// rank's (the same loop moved 1.3–1.37× there) — and is disturbed
 /// when it runs more than throughput_canary_tolerance slower than the fastest seen: on two processors, a step that
 /// waits for the slowed one.
 ///
@@ -70,8 +71,8 @@ struct Canary {
 /// processor: how fast it runs right now.
 [[nodiscard]] double canary_seconds();
 
-/// Seconds of the fastest of three passes of independent multiply-adds over a 16 KiB table (about 0.5 µs a pass at
-/// full speed): how many instructions a cycle this processor issues right now, which a busy sibling hyperthread
+/// Seconds of the fastest of two passes of eight independent chains of multiply-adds and xorshifts (about 2 µs a pass
+/// at full speed): how many instructions a cycle this processor issues right now, which a busy sibling hyperthread
 /// lowers while canary_seconds() hardly moves.
 [[nodiscard]] double throughput_canary_seconds();
 
