@@ -81,4 +81,21 @@ TEST(MatrixChainCache, ReleaseAndLimitFreeAndRunsStayRight) {
     llc::release_matrix_chain_cache();
 }
 
+TEST(MatrixChainCache, ARunKeepsItsFourArraysOnly) {
+    // A run's large arrays are its costs, its splits and its two message buffers, each taken once at its largest
+    // size: a run that grew its buffers step by step gave a dozen arrays back, and the 16 the cache keeps then no
+    // longer held the tables of the run before (a loop alternating two configurations faulted its tables in again).
+    const auto dims = chain_dims();
+    llc::release_matrix_chain_cache();
+    run_and_check(dims, "first run");
+    const llc::MatrixChainCacheUsage once = llc::matrix_chain_cache_usage();
+    EXPECT_GE(once.arrays, 2U) << "the costs and the splits are kept";
+    EXPECT_LE(once.arrays, 4U) << "costs, splits and two message buffers, no more";
+    run_and_check(dims, "second run");
+    const llc::MatrixChainCacheUsage twice = llc::matrix_chain_cache_usage();
+    EXPECT_EQ(twice.arrays, once.arrays) << "the second run took the first run's arrays";
+    EXPECT_EQ(twice.bytes, once.bytes);
+    llc::release_matrix_chain_cache();
+}
+
 }  // namespace

@@ -340,6 +340,12 @@ class Buffer {
         }
         size_ = n;
     }
+    /// Capacity for n values at least, without changing the size.
+    void reserve(std::size_t n) {
+        const std::size_t size = size_;
+        resize(n);
+        size_ = size;
+    }
     [[nodiscard]] T* data() noexcept { return data_.get(); }
     [[nodiscard]] std::span<const T> view() const noexcept { return {data_.get(), size_}; }
     [[nodiscard]] std::span<T> view() noexcept { return {data_.get(), size_}; }
@@ -371,13 +377,38 @@ IntervalTable<T> run(
     std::vector<Best<T>> middle;
     EdgeWork<T> work;
     // The trapezoids this processor computes at macro-step d for its blocks b ≥ d, and passes on if b ≤ B − 2.
-    const auto step = [&](std::int64_t d) {
-        std::int64_t out_size = 0;
+    const auto out_size_at = [&](std::int64_t d) {
+        std::int64_t size = 0;
         for (std::int64_t b = d; b <= B - 2; ++b) {
             if (geo.mine(b)) {
-                out_size += trapezoid_size(geo.begin(b - d), geo.end(b - d), geo.end(b));
+                size += trapezoid_size(geo.begin(b - d), geo.end(b - d), geo.end(b));
             }
         }
+        return size;
+    };
+    // The trapezoids it receives at macro-step d ≥ 1.
+    const auto in_size_at = [&](std::int64_t d) {
+        std::int64_t size = 0;
+        for (std::int64_t b = d; b < B; ++b) {
+            if (geo.mine(b)) {
+                size += trapezoid_size(geo.begin(b - d), geo.end(b - d), geo.begin(b));
+            }
+        }
+        return size;
+    };
+    // Both buffers at their largest size before the first step (the ring of one swaps them): grown step by step,
+    // each growth took a new array and gave the last one to the engine's cache (block_cache.cpp), so that a run left
+    // a dozen buffer arrays there, and the cache's 16 arrays no longer held the tables of the run before — a loop
+    // alternating two sizes or processor counts (llc-compare matrix-chain: P = 2 and P = 1 at n = 4000) faulted its
+    // tables in afresh each time (the kernel's clear_page 6 % of rank 0's cycles).
+    std::int64_t largest = 0;
+    for (std::int64_t d = 0; d < B; ++d) {
+        largest = std::max({largest, out_size_at(d), d > 0 ? in_size_at(d) : 0});
+    }
+    send.reserve(static_cast<std::size_t>(largest));
+    recv.reserve(static_cast<std::size_t>(largest));
+    const auto step = [&](std::int64_t d) {
+        const std::int64_t out_size = out_size_at(d);
         send.resize(static_cast<std::size_t>(out_size));
         std::int64_t in_pos = 0;
         std::int64_t out_pos = 0;
@@ -398,12 +429,7 @@ IntervalTable<T> run(
     };
     step(0);
     for (std::int64_t d = 1; d < B; ++d) {
-        std::int64_t in_size = 0;
-        for (std::int64_t b = d; b < B; ++b) {
-            if (geo.mine(b)) {
-                in_size += trapezoid_size(geo.begin(b - d), geo.end(b - d), geo.begin(b));
-            }
-        }
+        const std::int64_t in_size = in_size_at(d);
         if (g.size() == 1) {
             recv.swap(send);  // the ring of one: what it would send to itself
         } else {
