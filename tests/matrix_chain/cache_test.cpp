@@ -83,8 +83,9 @@ TEST(MatrixChainCache, ReleaseAndLimitFreeAndRunsStayRight) {
 
 TEST(MatrixChainCache, ARunKeepsItsFourArraysOnly) {
     // A run's large arrays are its costs, its splits and its two message buffers, each taken once at its largest
-    // size: a run that grew its buffers step by step gave a dozen arrays back, and the 16 the cache keeps then no
-    // longer held the tables of the run before (a loop alternating two configurations faulted its tables in again).
+    // size: a run that grew its buffers step by step gave its outgrown ones back too (5 arrays at n = 600), and the 16
+    // the cache keeps then no longer held the tables of the run before (a loop alternating two configurations faulted
+    // its tables in again).
     const auto dims = chain_dims();
     llc::release_matrix_chain_cache();
     run_and_check(dims, "first run");

@@ -398,9 +398,9 @@ IntervalTable<T> run(
     };
     // Both buffers at their largest size before the first step (the ring of one swaps them): grown step by step,
     // each growth took a new array and gave the last one to the engine's cache (block_cache.cpp), so that a run left
-    // a dozen buffer arrays there, and the cache's 16 arrays no longer held the tables of the run before — a loop
-    // alternating two sizes or processor counts (llc-compare matrix-chain: P = 2 and P = 1 at n = 4000) faulted its
-    // tables in afresh each time (the kernel's clear_page 6 % of rank 0's cycles).
+    // its outgrown buffer arrays there too, and the cache's 16 arrays no longer held the tables of the run before — a
+    // loop alternating two sizes or processor counts (llc-compare matrix-chain: P = 2 and P = 1 at n = 4000) faulted
+    // its tables in afresh each time (the kernel's clear_page 6 % of rank 0's cycles).
     std::int64_t largest = 0;
     for (std::int64_t d = 0; d < B; ++d) {
         largest = std::max({largest, out_size_at(d), d > 0 ? in_size_at(d) : 0});
