@@ -10,6 +10,14 @@ bool path_segment(std::span<Cell> row, const Cell* above, std::int64_t x0, std::
     const std::int64_t first = blue ? width - 1 - x0 : x0;
     constexpr double root2 = std::numbers::sqrt2;
     bool changed = false;
+    // The pass's previous pixel (W of a red sweep, E of a blue one), carried in registers: the last iteration's
+    // result, not reloaded from the store just made (a load behind a store to the same place waits for it). Outside
+    // the segment it is the row's own (another segment's, already final), or none at the row's end.
+    const std::int64_t before_first = first - step;
+    const bool before_inside = before_first >= 0 && before_first < width;
+    bool has_before = before_inside;
+    double before_f = before_inside ? row[static_cast<std::size_t>(before_first)].f : 0.0;
+    double before_tc = before_inside ? row[static_cast<std::size_t>(before_first)].tc : 0.0;
     for (std::int64_t i = 0; i < x1 - x0; ++i) {
         const std::int64_t x = first + i * step;
         Cell& p = row[static_cast<std::size_t>(x)];
@@ -26,16 +34,15 @@ bool path_segment(std::span<Cell> row, const Cell* above, std::int64_t x0, std::
                 }
             }
         }
-        const std::int64_t before = x - step;  // W of the pass (E of the blue sweep)
-        if (before >= 0 && before < width) {
-            const Cell& q = row[static_cast<std::size_t>(before)];
-            const double candidate = q.f + (half + 0.5 * q.tc);
+        if (has_before) {
+            const double candidate = before_f + (half + 0.5 * before_tc);
             f = candidate < f ? candidate : f;
         }
-        if (f < p.f) {
-            p.f = f;
-            changed = true;
-        }
+        changed |= f < p.f;
+        p.f = f;  // f ≤ p.f: it started there and only fell
+        before_f = f;
+        before_tc = p.tc;
+        has_before = true;
     }
     return changed;
 }
