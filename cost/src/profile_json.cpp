@@ -53,6 +53,9 @@ std::string Profile::to_json() const {
                  {"canary_link_s", meta_.canary_link_s},
                  {"canary_link_median_s", meta_.canary_link_median_s},
                  {"canary_throughput_s", meta_.canary_throughput_s}};
+    if (meta_.kernel_rank_ratio > 0.0) {
+        j["meta"]["kernel_rank_ratio"] = meta_.kernel_rank_ratio;
+    }
     if (meta_.llc_bytes > 0.0) {
         j["meta"]["llc_bytes"] = meta_.llc_bytes;
     }
@@ -161,6 +164,7 @@ Profile Profile::from_json(std::string_view text, std::string_view source) {
                                           std::pair{"canary_link_s", &p.meta_.canary_link_s},
                                           std::pair{"canary_link_median_s", &p.meta_.canary_link_median_s},
                                           std::pair{"canary_throughput_s", &p.meta_.canary_throughput_s},
+                                          std::pair{"kernel_rank_ratio", &p.meta_.kernel_rank_ratio},
                                           std::pair{"llc_bytes", &p.meta_.llc_bytes},
                                           std::pair{"effective_llc_bytes", &p.meta_.effective_llc_bytes}}) {
             if (meta.contains(key)) {

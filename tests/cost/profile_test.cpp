@@ -36,6 +36,7 @@ Profile sample_profile() {
     p.meta().canary_cpu_s = 3.7e-6;
     p.meta().canary_link_s = 2.5e-7;
     p.meta().canary_link_median_s = 4.5e-7;
+    p.meta().kernel_rank_ratio = 1.004;
     p.set_collective("bcast", 2, Piecewise::linear(1e-6, 1e-9));
     p.set_collective("bcast", 8, Piecewise::linear(3e-6, 3e-9));
     p.set_collective("gatherv", 2, Piecewise::constant(5e-6));
@@ -245,6 +246,7 @@ TEST(ProfileTest, save_and_load_round_trip_whole) {
     EXPECT_EQ(q.meta().host, "testhost");
     EXPECT_DOUBLE_EQ(q.meta().canary_link_s, 2.5e-7);
     EXPECT_DOUBLE_EQ(q.meta().canary_link_median_s, 4.5e-7);
+    EXPECT_DOUBLE_EQ(q.meta().kernel_rank_ratio, 1.004);
     EXPECT_EQ(q.c3()->topology, C3Topology::mesh);
     // Nothing but the profile is left behind.
     int files = 0;

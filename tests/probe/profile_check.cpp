@@ -65,6 +65,13 @@ TEST_F(ProbeProfile, MetadataDescribesTheRun) {
     EXPECT_FALSE(profile.meta().host.empty());
     EXPECT_FALSE(profile.meta().mpi_library.empty());
     EXPECT_EQ(profile.meta().date.size(), 20U) << profile.meta().date;  // 2024-06-01T12:00:00Z
+    // The processors' evenness over the side-by-side kernel probes: recorded where two or more ranks ran them.
+    const char* kernels = std::getenv("LLC_PROBE_TEST_KERNELS");
+    if (P > 1 && (kernels == nullptr || std::string(kernels) != "0")) {
+        EXPECT_GT(profile.meta().kernel_rank_ratio, 0.0);
+    } else {
+        EXPECT_EQ(profile.meta().kernel_rank_ratio, 0.0);
+    }
 }
 
 TEST_F(ProbeProfile, EveryCollectiveAtEveryGroupSize) {

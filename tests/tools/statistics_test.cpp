@@ -12,6 +12,7 @@ namespace {
 using llc::tools::median;
 using llc::tools::median_rse;
 using llc::tools::quantile;
+using llc::tools::rank_ratio;
 
 TEST(ToolsStatistics, MedianOfOddAndEvenCounts) {
     EXPECT_DOUBLE_EQ(median({5.0, 1.0, 3.0}), 3.0);
@@ -42,6 +43,18 @@ TEST(ToolsStatistics, MedianRelativeStandardError) {
     EXPECT_DOUBLE_EQ(median_rse({2.0, 2.0, 2.0, 2.0}), 0.0);
     EXPECT_DOUBLE_EQ(median_rse({0.0, 0.0, 0.0}), 0.0);  // nothing to time is stable
     EXPECT_TRUE(std::isinf(median_rse({1.0, 2.0})));     // too few to judge
+}
+
+TEST(ToolsStatistics, RankRatioIsTheMedianRatioFarthestFromOne) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // Rank 1 against rank 0: ratios 1.2, 1.1, 1.3 (median 1.2); the probe rank 1 lacks is left out.
+    EXPECT_DOUBLE_EQ(rank_ratio({{1.0, 1.2}, {2.0, 2.2}, {1.0, 1.3}, {5.0, nan}}), 1.2);
+    // Rank 2 at 0.8 is farther from 1 than rank 1 at 1.2 (|log 0.8| > |log 1.2|).
+    EXPECT_DOUBLE_EQ(rank_ratio({{1.0, 1.2, 0.8}, {2.0, 2.4, 1.6}}), 0.8);
+    // Rank 0 alone, or no probe both ran: even by definition.
+    EXPECT_DOUBLE_EQ(rank_ratio({{1.0}, {2.0}}), 1.0);
+    EXPECT_DOUBLE_EQ(rank_ratio({{nan, 1.0}}), 1.0);
+    EXPECT_DOUBLE_EQ(rank_ratio({}), 1.0);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <llc/cost/lockstep.hpp>
 #include <llc/cost/operation_names.hpp>
 #include <llc/tools/nodes.hpp>
+#include <llc/tools/statistics.hpp>
 
 #include "cells.hpp"
 #include "kernel_rounds.hpp"
@@ -422,6 +423,30 @@ void store_lockstep(cost::Profile& profile, const std::map<int, std::map<int, do
     }
 }
 
+/// How evenly the ranks ran the kernel probes side by side (tools::rank_ratio of each probe's per-rank medians, the
+/// samples of kind "kernel" with p = the rank; alone values are rank 0's only and drop out); 0 when fewer than two
+/// ranks ran them.
+double kernel_rank_ratio(const std::vector<RawSample>& samples, int P) {
+    std::map<std::string, std::vector<std::vector<double>>> by_probe;  // op → rank → values
+    for (const RawSample& s : samples) {
+        if (s.kind == "kernel" && s.p >= 0 && s.p < P) {
+            auto& ranks = by_probe[s.op];
+            ranks.resize(static_cast<std::size_t>(P));
+            ranks[static_cast<std::size_t>(s.p)].push_back(s.seconds);
+        }
+    }
+    std::vector<std::vector<double>> medians;
+    bool several = false;
+    for (const auto& [op, ranks] : by_probe) {
+        std::vector<double>& row = medians.emplace_back();
+        for (const std::vector<double>& values : ranks) {
+            row.push_back(values.empty() ? std::numeric_limits<double>::quiet_NaN() : quantile(values, 0.5));
+        }
+        several = several || (ranks.size() > 1 && !ranks[1].empty());
+    }
+    return several ? tools::rank_ratio(medians) : 0.0;
+}
+
 /// The profile's meta: the machine, the run (quick, P) and its canaries (the fastest, and the median link canary of
 /// the two-processor collectives' samples).
 void describe_run(Calibration& out, const Measuring& m) {
@@ -439,6 +464,11 @@ void describe_run(Calibration& out, const Measuring& m) {
         }
     }
     meta.canary_link_median_s = links.empty() ? 0.0 : quantile(links, 0.5);
+#if defined(LLC_SMPI)
+    meta.kernel_rank_ratio = 0.0;  // simulated ranks: no processors of their own to be slowed (as the canaries)
+#else
+    meta.kernel_rank_ratio = kernel_rank_ratio(out.samples, m.plan.P);
+#endif
     // Where the swap's per-byte price at p = 1 steps from cache to memory speed (cost::effective_cache_bytes), never
     // above the size the system reports; 0 (cost functions then use llc_bytes) when no step was seen.
     if (const auto swap = m.medians.find({std::string(names::op::swap), 1}); swap != m.medians.end()) {

@@ -5,7 +5,8 @@
 //   build/bin/llc-probe --inspect profile.json
 //
 // Exit status: 0 success, 2 bad arguments or input (the message names the argument or the file), 1 other failure;
-// --inspect: 3 when the profile lacks a measurement this build makes (calibrate again).
+// --inspect: 3 when the profile lacks a measurement this build makes (calibrate again); 4 when its processors ran the
+// kernel probes unevenly (llc::tools::processors_even_tolerance: calibrate again).
 // Every rank parses the same command line and reaches the same verdict, so an error ends every rank, never a hang.
 #include <algorithm>
 #include <cmath>
@@ -21,6 +22,7 @@
 
 #include <llc/cost/profile.hpp>
 #include <llc/llc.hpp>
+#include <llc/tools/timing.hpp>
 
 #include "calibrate.hpp"
 #include "check.hpp"
@@ -302,6 +304,34 @@ void print_machine_state(const llc::cost::ProfileMeta& meta, const llc::tools::C
     line("throughput", meta.canary_throughput_s, now.throughput);
 }
 
+/// Whether the processors ran the kernel probes side by side at one speed (llc::tools::processors_even_tolerance);
+/// true when the profile does not record it (one processor, no kernel probes, SMPI, older profiles).
+bool processors_even(const llc::cost::ProfileMeta& meta) {
+    const double ratio = meta.kernel_rank_ratio;
+    return !(ratio > 0.0) || std::max(ratio, 1.0 / ratio) <= llc::tools::processors_even_tolerance;
+}
+
+/// The processors' evenness in one line (nothing when the profile does not record it), with what to do when uneven.
+void print_processors(const llc::cost::ProfileMeta& meta, const std::string& path) {
+    const double ratio = meta.kernel_rank_ratio;
+    if (!(ratio > 0.0)) {
+        return;
+    }
+    if (processors_even(meta)) {
+        std::printf("processors: even (side-by-side kernels of the farthest rank at x%.3f rank 0's)\n", ratio);
+        return;
+    }
+    std::printf(
+        "processors: UNEVEN: side-by-side kernels of the farthest rank at x%.3f rank 0's (beyond x%.2f): one "
+        "processor ran slowed through much of the calibration (another guest on its core), and the profile "
+        "prices p > 1 at its speed; calibrate again: mpirun -np %d llc-probe --out %s%s\n",
+        ratio,
+        llc::tools::processors_even_tolerance,
+        meta.world_size,
+        path.c_str(),
+        meta.quick ? " --quick" : "");
+}
+
 void print_check(const std::vector<llc::probe::CheckRow>& rows, bool json) {
     if (json) {
         nlohmann::json out = nlohmann::json::array();
@@ -399,7 +429,10 @@ int inspect(const std::string& path, bool root) {
                         meta.quick ? " --quick" : "");
         }
     }
-    return missing.empty() ? 0 : 3;
+    if (root) {
+        print_processors(meta, path);
+    }
+    return !missing.empty() ? 3 : processors_even(meta) ? 0 : 4;
 }
 
 }  // namespace
@@ -479,6 +512,7 @@ int main(int argc, char** argv) {
                             settings.quick ? "quick" : "full",
                             world.size(),
                             llc::probe::samples_path(out).c_str());
+                print_processors(calibration.profile.meta(), out);
             } catch (const std::exception& e) {
                 std::cerr << "llc-probe: " << e.what() << '\n';
                 status = 1;

@@ -314,6 +314,7 @@ void note_canaries(Report& report,
     const double fastest_throughput = speed.fastest().throughput;
     report.canary_throughput_s = fastest_throughput < 1e300 ? fastest_throughput : 0.0;
     report.profile_canary_throughput_s = profile.meta().canary_throughput_s;
+    report.profile_kernel_rank_ratio = profile.meta().kernel_rank_ratio;
     std::vector<tools::Sample> on_two;  // as the profile's median: the samples of two-processor points
     std::size_t samples = 0;
     std::size_t slowed = 0;

@@ -69,7 +69,8 @@ std::string json(const Report& report) {
                         {"profile_canary_link_median_s", report.profile_canary_link_median_s},
                         {"canary_throughput_s", report.canary_throughput_s},
                         {"profile_canary_throughput_s", report.profile_canary_throughput_s},
-                        {"throughput_slowed_share", report.throughput_slowed_share}};
+                        {"throughput_slowed_share", report.throughput_slowed_share},
+                        {"profile_kernel_rank_ratio", report.profile_kernel_rank_ratio}};
     auto& measurements = root["measurements"] = nlohmann::json::array();
     for (const auto& m : report.measurements) {
         nlohmann::json predictions = nlohmann::json::object();
@@ -189,6 +190,14 @@ void machine_state(std::ostream& out, const Report& report) {
             << 100.0 * (tools::throughput_canary_tolerance - 1.0)
             << " % below its fastest issue rate (throughput canary: a busy sibling hyperthread); a median leaves them "
                "out where its point has enough others.\n";
+    }
+    if (const double ratio = report.profile_kernel_rank_ratio; ratio > 0.0) {
+        const bool even = std::max(ratio, 1.0 / ratio) <= tools::processors_even_tolerance;
+        out << "Machine state: the profile's processors ran its kernel probes side by side at ×" << std::setprecision(3)
+            << ratio << " of rank 0's (the farthest rank)"
+            << (even ? ", even.\n"
+                     : ": uneven, one ran slowed through much of the calibration and p > 1 is priced at its speed "
+                       "(calibrate again; llc-probe --inspect exits 4).\n");
     }
     if (report.profile_canary_link_median_s > 0.0 && report.canary_link_median_s > 0.0) {
         out << "Machine state: median link canary on two processors " << std::setprecision(3)

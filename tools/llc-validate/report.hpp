@@ -173,6 +173,9 @@ struct Report {
     double canary_throughput_s = 0.0;
     double profile_canary_throughput_s = 0.0;
     double throughput_slowed_share = 0.0;
+    /// The profile's processors' evenness over its side-by-side kernel probes (cost::ProfileMeta::kernel_rank_ratio;
+    /// 0: not recorded).
+    double profile_kernel_rank_ratio = 0.0;
 };
 
 /// The cases in report order.

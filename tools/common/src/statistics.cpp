@@ -41,4 +41,25 @@ double median_rse(const std::vector<double>& values) {
     return 1.2533 * 1.4826 * mad / (std::sqrt(static_cast<double>(values.size())) * m);
 }
 
+double rank_ratio(const std::vector<std::vector<double>>& by_probe) {
+    std::size_t ranks = 0;
+    for (const auto& probe : by_probe) {
+        ranks = std::max(ranks, probe.size());
+    }
+    double farthest = 1.0;
+    for (std::size_t r = 1; r < ranks; ++r) {
+        std::vector<double> ratios;
+        for (const auto& probe : by_probe) {
+            if (r < probe.size() && std::isfinite(probe[r]) && std::isfinite(probe[0]) && probe[0] > 0.0) {
+                ratios.push_back(probe[r] / probe[0]);
+            }
+        }
+        const double m = median(std::move(ratios));
+        if (std::isfinite(m) && m > 0.0 && std::abs(std::log(m)) > std::abs(std::log(farthest))) {
+            farthest = m;
+        }
+    }
+    return farthest;
+}
+
 }  // namespace llc::tools

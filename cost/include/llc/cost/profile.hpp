@@ -97,6 +97,10 @@ struct ProfileMeta {
     /// The fastest throughput canary of the calibration (independent multiply-adds: what a busy sibling hyperthread
     /// slows, timing.hpp). 0 when not recorded.
     double canary_throughput_s = 0.0;
+    /// How evenly the processors ran the kernel probes side by side: the median over probes of rank r's constant over
+    /// rank 0's, for the rank farthest from 1 (llc::tools::rank_ratio). 1 for identical processors at the same speed;
+    /// 0 when not recorded (one processor, no kernel probes, or profiles before it).
+    double kernel_rank_ratio = 0.0;
     /// The node's last-level cache in bytes (llc-probe reads it from the system): where an exchange's working set fits
     /// in it, the exchange runs warm (the FFT's block swaps). 0 when not recorded (profiles before it): a cost function
     /// that needs it throws (missing_kernel_message).

@@ -15,4 +15,10 @@ namespace llc::tools {
 /// median.
 [[nodiscard]] double median_rse(const std::vector<double>& values);
 
+/// How unevenly the processors ran the same work side by side: by_probe[i][r] is rank r's median time of probe i (NaN
+/// or absent where rank r has none). For each rank r > 0, the median over the probes both r and rank 0 ran of
+/// by_probe[i][r] / by_probe[i][0]; returns the one farthest from 1 (by its logarithm: 0.8 is farther than 1.2), or
+/// 1 when no rank but 0 ran a probe. Identical processors give 1 within their noise.
+[[nodiscard]] double rank_ratio(const std::vector<std::vector<double>>& by_probe);
+
 }  // namespace llc::tools
