@@ -44,6 +44,12 @@ int world_size() {
     return p == nullptr ? 0 : std::atoi(p);
 }
 
+/// LLC_PROBE_TEST_KERNELS=0: the run skipped the kernel probes (llc-probe --no-kernels, tests/probe/CMakeLists.txt).
+bool kernels_probed() {
+    const char* value = std::getenv("LLC_PROBE_TEST_KERNELS");
+    return value == nullptr || std::string(value) != "0";
+}
+
 bool plausible(double seconds) {
     return std::isfinite(seconds) && seconds >= 0.0 && seconds < 10.0;
 }
@@ -66,8 +72,7 @@ TEST_F(ProbeProfile, MetadataDescribesTheRun) {
     EXPECT_FALSE(profile.meta().mpi_library.empty());
     EXPECT_EQ(profile.meta().date.size(), 20U) << profile.meta().date;  // 2024-06-01T12:00:00Z
     // The processors' evenness over the side-by-side kernel probes: recorded where two or more ranks ran them.
-    const char* kernels = std::getenv("LLC_PROBE_TEST_KERNELS");
-    if (P > 1 && (kernels == nullptr || std::string(kernels) != "0")) {
+    if (P > 1 && kernels_probed()) {
         EXPECT_GT(profile.meta().kernel_rank_ratio, 0.0);
     } else {
         EXPECT_EQ(profile.meta().kernel_rank_ratio, 0.0);
@@ -155,14 +160,6 @@ TEST_F(ProbeProfile, PointToPointAndAnalyticModels) {
         EXPECT_GT(params.l, 0.0) << "p=" << p;
     }
 }
-
-namespace {
-/// LLC_PROBE_TEST_KERNELS=0: the run skipped the kernel probes (llc-probe --no-kernels, tests/probe/CMakeLists.txt).
-bool kernels_probed() {
-    const char* value = std::getenv("LLC_PROBE_TEST_KERNELS");
-    return value == nullptr || std::string(value) != "0";
-}
-}  // namespace
 
 TEST_F(ProbeProfile, EveryKernelProbe) {
     if (!kernels_probed()) {
