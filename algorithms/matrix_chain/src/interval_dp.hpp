@@ -87,8 +87,10 @@ Best<T> better(const Best<T>& x, const Best<T>& y) {
 
 /// The k range of one pass over the middle of a block: long enough to pay for the call (each min_plus_pair call ends
 /// in two lane merges and two scans for the first k), short enough that the rows and columns of a whole r × r block
-/// stay in the core's L2 (2·r·K values of 8 bytes ≈ 1 MiB, half of this VM's 2 MiB L2; with 512 KiB a range of 512
-/// ran 0.205 ns an update against 0.182 for 1024, micro-benchmark of min_plus_pair, CPU time, best of 5), and a whole
+/// stay in the core's L2 (2·r·K values of 8 bytes ≈ 1 MiB: half of the 2 MiB L2 the VM of 2026-11-26 reported, all of
+/// the 1 MiB L2 of 2026-11-27's, where chunks of 0.5, 1.5 and 2 times this length made no difference the noise let
+/// through at n = 4000, P = 2; with 512 KiB a range of 512 ran 0.205 ns an update against 0.182 for 1024,
+/// micro-benchmark of min_plus_pair, CPU time, best of 5), and a whole
 /// number of min_plus's groups (4 vectors of 8 values), so that only a range's last chunk has a tail: at r = 103 (the
 /// default r at P = 2, n = 4000) chunks of 312 ran the middle at 0.34 ns an update against 0.22 ns with chunks of 288.
 inline std::int64_t chunk_length(std::int64_t r) {
