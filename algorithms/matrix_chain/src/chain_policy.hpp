@@ -130,9 +130,54 @@ struct ChainPolicy {
         }
         return best;
     }
-    [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) { return m; }
+#if defined(__AVX512F__)
+    /// range4 whose k are group starts where the products are narrow (min_plus_quad<false>), the exact k otherwise:
+    /// compute_middle merges a row's chunks by (value, k) and then calls first_in_group once per entry.
+    [[nodiscard]] std::array<Best<std::int64_t>, 4> range4_coarse(std::int64_t i,
+                                                                  std::int64_t j,
+                                                                  std::int64_t k0,
+                                                                  std::int64_t k1,
+                                                                  const std::array<const std::int64_t*, 4>& rows,
+                                                                  const std::int64_t* col) const {
+        constexpr std::int64_t narrow = std::int64_t{1} << 32;
+        std::array<std::int64_t, 4> a{};
+        bool fits = !saturating;
+        for (std::size_t t = 0; t < 4 && fits; ++t) {
+            a[t] = dims[i + static_cast<std::int64_t>(t)] * dims[j + 1];
+            fits = a[t] < narrow;
+        }
+        if (!fits) {
+            return range4(i, j, k0, k1, rows, col);
+        }
+        std::array<Best<std::int64_t>, 4> best = min_plus_quad<false>(rows, col, dims + k0 + 1, a, k1 - k0);
+        for (Best<std::int64_t>& b : best) {
+            b.m += k0;
+        }
+        return best;
+    }
+    /// The exact k of range4_coarse's merged result `best` over the k range [kb, ke): row = &c(i, kb), col =
+    /// &c(kb + 1, j). An exact k (the products not narrow) is returned as it is.
+    [[nodiscard]] std::int64_t first_in_group(std::int64_t i,
+                                              std::int64_t j,
+                                              std::int64_t kb,
+                                              std::int64_t ke,
+                                              const std::int64_t* row,
+                                              const std::int64_t* col,
+                                              Best<std::int64_t> best) const {
+        const std::int64_t a = dims[i] * dims[j + 1];
+        if (saturating || a >= (std::int64_t{1} << 32)) {
+            return best.m;
+        }
+        return kb + min_plus_first_in_group(row, col, dims + kb + 1, a, ke - kb, best.m - kb, best.value);
+    }
+#endif
+    [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) {
+        return m;
+    }
     /// Whether push may be used (the saturating arithmetic goes through range only).
-    [[nodiscard]] bool pushes() const { return !saturating; }
+    [[nodiscard]] bool pushes() const {
+        return !saturating;
+    }
     /// push for every k in [k0, k1) (chain_push_rows where the products are narrow, else push k by k).
     void push_rows(std::int64_t i,
                    std::int64_t k0,

@@ -57,6 +57,10 @@ inline __attribute__((always_inline)) void fold_group(const Simd<std::int64_t>::
 /// are loaded once for the four rows: a group of 32 k loads 4 column and 4 g vectors for 16 candidate vectors, against
 /// 8 for 8 with two rows (min_plus_pair), and the four rows stay in L1 across the block's columns. Per row the same
 /// groups, strict < and first-equal scan as min_plus: each result is exactly min_plus's (the smallest k on a tie).
+/// Exact = false (AVX-512 builds): no first-equal scan; each m is the start of the first group of 32 k that holds the
+/// minimum (min_plus_first_in_group finds the k in it later). Within a range and across ranges taken in ascending k,
+/// those group starts order the ties as the k do, so a caller can merge ranges first and scan once at the end.
+template <bool Exact = true>
 inline std::array<Best<std::int64_t>, 4> min_plus_quad(const std::array<const std::int64_t*, 4>& rows,
                                                        const std::int64_t* col,
                                                        const std::int64_t* g,
@@ -184,7 +188,11 @@ inline std::array<Best<std::int64_t>, 4> min_plus_quad(const std::array<const st
                 return ld(row + at) + ld(col + at) + times<V, true>(var, ld(g + at));
 #endif
             };
-            best[r].m = first_equal<V>(load, first, best[r].value);
+            if constexpr (Exact) {
+                best[r].m = first_equal<V>(load, first, best[r].value);
+            } else {
+                best[r].m = first;
+            }
         }
     }
     if (m < len) {  // the rest, one row at a time; its m lie above the groups', so a tie keeps theirs
@@ -197,5 +205,32 @@ inline std::array<Best<std::int64_t>, 4> min_plus_quad(const std::array<const st
     }
     return best;
 }
+
+#if defined(__AVX512F__)
+/// The smallest m in [first, min(first + 32, len)) with row[m] + col[m] + a·g[m] = best (int64, narrow: a and every
+/// g[m] below 2^32), which one of them is: min_plus_quad<false>'s group start made exact. Lanes at or past len are
+/// not loaded.
+inline std::int64_t min_plus_first_in_group(const std::int64_t* row,
+                                            const std::int64_t* col,
+                                            const std::int64_t* g,
+                                            std::int64_t a,
+                                            std::int64_t len,
+                                            std::int64_t first,
+                                            std::int64_t best) {
+    using T = std::int64_t;
+    using V = Simd<T>::V;
+    const V va = V{} + a;
+    const auto load = [&](std::int64_t at) {
+        const __mmask8 k = valid_lanes(len - at);
+        const V x = reinterpret_cast<V>(_mm512_maskz_loadu_epi64(k, row + at));
+        const V y = reinterpret_cast<V>(_mm512_maskz_loadu_epi64(k, col + at));
+        const V z = reinterpret_cast<V>(_mm512_maskz_loadu_epi64(k, g + at));
+        return reinterpret_cast<V>(_mm512_mask_mov_epi64(reinterpret_cast<__m512i>(V{} + std::numeric_limits<T>::max()),
+                                                         k,
+                                                         reinterpret_cast<__m512i>(x + y + times<V, true>(va, z))));
+    };
+    return first_equal<V>(load, first, best);
+}
+#endif
 
 }  // namespace llc::detail::interval_dp
