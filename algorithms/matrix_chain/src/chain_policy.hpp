@@ -112,23 +112,7 @@ struct ChainPolicy {
                                                            std::int64_t k1,
                                                            const std::array<const std::int64_t*, 4>& rows,
                                                            const std::int64_t* col) const {
-        constexpr std::int64_t narrow = std::int64_t{1} << 32;
-        std::array<std::int64_t, 4> a{};
-        bool fits = !saturating;
-        for (std::size_t t = 0; t < 4 && fits; ++t) {
-            a[t] = dims[i + static_cast<std::int64_t>(t)] * dims[j + 1];
-            fits = a[t] < narrow;
-        }
-        if (!fits) {
-            const auto lo = range2(i, j, k0, k1, rows[0], rows[1], col);
-            const auto hi = range2(i + 2, j, k0, k1, rows[2], rows[3], col);
-            return {lo[0], lo[1], hi[0], hi[1]};
-        }
-        std::array<Best<std::int64_t>, 4> best = min_plus_quad(rows, col, dims + k0 + 1, a, k1 - k0);
-        for (Best<std::int64_t>& b : best) {
-            b.m += k0;
-        }
-        return best;
+        return quad<true>(i, j, k0, k1, rows, col);
     }
 #if defined(__AVX512F__)
     /// range4 whose k are group starts where the products are narrow (min_plus_quad<false>), the exact k otherwise:
@@ -139,21 +123,7 @@ struct ChainPolicy {
                                                                   std::int64_t k1,
                                                                   const std::array<const std::int64_t*, 4>& rows,
                                                                   const std::int64_t* col) const {
-        constexpr std::int64_t narrow = std::int64_t{1} << 32;
-        std::array<std::int64_t, 4> a{};
-        bool fits = !saturating;
-        for (std::size_t t = 0; t < 4 && fits; ++t) {
-            a[t] = dims[i + static_cast<std::int64_t>(t)] * dims[j + 1];
-            fits = a[t] < narrow;
-        }
-        if (!fits) {
-            return range4(i, j, k0, k1, rows, col);
-        }
-        std::array<Best<std::int64_t>, 4> best = min_plus_quad<false>(rows, col, dims + k0 + 1, a, k1 - k0);
-        for (Best<std::int64_t>& b : best) {
-            b.m += k0;
-        }
-        return best;
+        return quad<false>(i, j, k0, k1, rows, col);
     }
     /// The exact k of range4_coarse's merged result `best` over the k range [kb, ke): row = &c(i, kb), col =
     /// &c(kb + 1, j). An exact k (the products not narrow) is returned as it is.
@@ -173,6 +143,33 @@ struct ChainPolicy {
 #endif
     [[nodiscard]] static std::int64_t finish(std::int64_t, std::int64_t, std::int64_t m) {
         return m;
+    }
+    /// range4 (Exact) or range4_coarse: min_plus_quad<Exact> where every dims[i + t]·dims[j + 1] is narrow, else
+    /// range2 twice (exact k).
+    template <bool Exact>
+    [[nodiscard]] std::array<Best<std::int64_t>, 4> quad(std::int64_t i,
+                                                         std::int64_t j,
+                                                         std::int64_t k0,
+                                                         std::int64_t k1,
+                                                         const std::array<const std::int64_t*, 4>& rows,
+                                                         const std::int64_t* col) const {
+        constexpr std::int64_t narrow = std::int64_t{1} << 32;
+        std::array<std::int64_t, 4> a{};
+        bool fits = !saturating;
+        for (std::size_t t = 0; t < 4 && fits; ++t) {
+            a[t] = dims[i + static_cast<std::int64_t>(t)] * dims[j + 1];
+            fits = a[t] < narrow;
+        }
+        if (!fits) {
+            const auto lo = range2(i, j, k0, k1, rows[0], rows[1], col);
+            const auto hi = range2(i + 2, j, k0, k1, rows[2], rows[3], col);
+            return {lo[0], lo[1], hi[0], hi[1]};
+        }
+        std::array<Best<std::int64_t>, 4> best = min_plus_quad<Exact>(rows, col, dims + k0 + 1, a, k1 - k0);
+        for (Best<std::int64_t>& b : best) {
+            b.m += k0;
+        }
+        return best;
     }
     /// Whether push may be used (the saturating arithmetic goes through range only).
     [[nodiscard]] bool pushes() const {
