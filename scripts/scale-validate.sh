@@ -104,9 +104,9 @@ algorithms=()
 [ -n "${LLC_SCALE_ALGORITHMS:-}" ] && algorithms=(--algorithms "$LLC_SCALE_ALGORITHMS")
 kernels=${LLC_SCALE_KERNELS:-probe}
 # Simulated, with kernels, symv's kernels are probed at P unless LLC_SCALE_KERNELS_AT_P says otherwise (set and empty:
-# none): its ring steps' passes run on data the other ranks' bursts evicted from the host's caches, 3-5x their warm
-# time at P = 16, which the kernel probe at P = 1 cannot see (docs/scaling/results.md, "What a short compute burst
-# costs under SMPI").
+# none): its ring steps' passes run on data the other ranks' bursts evicted from the host's caches (44-90 us first in
+# a burst at P = 16, 11-21 us run again at once), which the kernel probe at P = 1 cannot see (docs/scaling/results.md,
+# "What a short compute burst costs under SMPI").
 if [ -n "${LLC_SCALE_KERNELS_AT_P+set}" ]; then
     kernels_at_p=$LLC_SCALE_KERNELS_AT_P
 elif [ -z "${LLC_SCALE_RUN:-}" ] && [ "$kernels" != none ] && [[ " $probe_opts " != *" --no-kernels "* ]]; then
