@@ -31,7 +31,8 @@
 #                      side by side on the P simulated ranks, and their constants are the profile's own (the merge
 #                      above fills in only the rest). Under SMPI the ranks' bursts take turns on one host core, each
 #                      finding the caches the other ranks left: a kernel whose bursts the simulation charges so is
-#                      priced at P by a probe at P (docs/scaling.md, "How compute time is taken"). Default: none.
+#                      priced at P by a probe at P (docs/scaling.md, "How compute time is taken"). Default: 'symv.*'
+#                      when simulated (no LLC_SCALE_RUN) with kernels, else none; set and empty: none.
 #   LLC_SCALE_LARGEST  1: llc-validate --largest, one size a case (the largest of LLC_SCALE_SIZES: under SMPI every
 #                      rank's compute runs on this machine in turn); 0: every size. Default 1 with kernels, else 0.
 #   SMPI_COLL_SELECTOR smpi/coll-selector (default ompi: Open MPI's collective algorithms, as the SMPI tests run)
@@ -102,7 +103,17 @@ validate_opts=${LLC_SCALE_VALIDATE:---quick}
 algorithms=()
 [ -n "${LLC_SCALE_ALGORITHMS:-}" ] && algorithms=(--algorithms "$LLC_SCALE_ALGORITHMS")
 kernels=${LLC_SCALE_KERNELS:-probe}
-kernels_at_p=${LLC_SCALE_KERNELS_AT_P:-}
+# Simulated, with kernels, symv's kernels are probed at P unless LLC_SCALE_KERNELS_AT_P says otherwise (set and empty:
+# none): its ring steps' passes run on data the other ranks' bursts evicted from the host's caches (44-90 us first in
+# a burst at P = 16, 11-21 us run again at once), which the kernel probe at P = 1 cannot see (docs/scaling/results.md,
+# "What a short compute burst costs under SMPI").
+if [ -n "${LLC_SCALE_KERNELS_AT_P+set}" ]; then
+    kernels_at_p=$LLC_SCALE_KERNELS_AT_P
+elif [ -z "${LLC_SCALE_RUN:-}" ] && [ "$kernels" != none ] && [[ " $probe_opts " != *" --no-kernels "* ]]; then
+    kernels_at_p='symv.*'
+else
+    kernels_at_p=
+fi
 # The probes at P measure no kernel but LLC_SCALE_KERNELS_AT_P's (an array: its patterns reach llc-probe unglobbed).
 kernel_opts=(--no-kernels)
 [ -n "$kernels_at_p" ] && kernel_opts=(--kernels "$kernels_at_p")
