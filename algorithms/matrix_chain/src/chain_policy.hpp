@@ -129,6 +129,26 @@ void upper_edge_strips(const T* dims,
 }
 #endif
 
+/// The push form's scalar loop over [m0, len): the candidate cik + crow[m] + a·g[m] replaces (val, arg)[m] when
+/// strictly smaller (T = int64 or double, as the policy's values).
+template <class T>
+inline void push_scalar(std::int64_t k,
+                        T cik,
+                        const T* crow,
+                        const T* g,
+                        T a,
+                        std::int64_t m0,
+                        std::int64_t len,
+                        T* val,
+                        std::int64_t* arg) {
+    for (std::int64_t m = m0; m < len; ++m) {
+        const T c = cik + crow[m] + a * g[m];
+        const bool less = c < val[m];
+        val[m] = less ? c : val[m];
+        arg[m] = less ? k : arg[m];
+    }
+}
+
 /// Matrix chain: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1].
 struct ChainPolicy {
     const std::int64_t* dims;
@@ -298,12 +318,7 @@ struct ChainPolicy {
                 std::memcpy(arg + m, &w, sizeof(V));
             }
         }
-        for (; m < len; ++m) {
-            const std::int64_t c = cik + crow[m] + a * g[m];
-            const bool less = c < val[m];
-            val[m] = less ? c : val[m];
-            arg[m] = less ? k : arg[m];
-        }
+        push_scalar(k, cik, crow, g, a, m, len, val, arg);
     }
     /// The upper edge of row i of an off-diagonal block [b0, b1) and its entries made final (push_edges): for each
     /// strip of 8 columns j, the k in [b0, strip) in registers (k inner, as chain_push_rows: no load and store of

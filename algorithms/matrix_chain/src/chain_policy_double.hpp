@@ -112,14 +112,7 @@ struct DoubleChainPolicy {
               std::int64_t len,
               double* val,
               std::int64_t* arg) const {
-        const double a = dims[i] * dims[k + 1];
-        const double* g = dims + j0 + 1;
-        for (std::int64_t m = 0; m < len; ++m) {
-            const double c = cik + crow[m] + a * g[m];
-            const bool less = c < val[m];
-            val[m] = less ? c : val[m];
-            arg[m] = less ? k : arg[m];
-        }
+        push_scalar(k, cik, crow, dims + j0 + 1, dims[i] * dims[k + 1], 0, len, val, arg);
     }
     /// ChainPolicy::upper_edge in double (AVX-512 builds; false otherwise: push_edges then pushes k by k).
     template <class Finish>
