@@ -254,6 +254,23 @@ TEST(MatrixChain, LongRangesInChunks) {
     }
 }
 
+TEST(MatrixChain, BothArithmeticsInChunksAndTies) {
+    // The engine runs in double when n·max(d)³ < 2^53 and in int64 otherwise. Dims 1 … 3 with one of 2^17 put the
+    // same tie-heavy chain on the int64 path (long middle ranges, narrow products); dims to 44 000 at n = 100 put
+    // candidates near 2^53 on the double path, which must still be exact.
+    Group& g = Group::world();
+    std::mt19937_64 rng(14);
+    const int n = llc::test::under_smpi ? 320 : 600;
+    auto ties = random_dims(rng, n, 3);
+    ties[static_cast<std::size_t>(n / 2)] = std::int64_t{1} << 17;
+    auto near = random_dims(rng, 100, 44000);
+    near[7] = near[50] = 44000;
+    for (const std::int64_t r : {64, 150}) {
+        expect_same_table(llc::matrix_chain(g, ties, {.r = block(r)}), ties);
+        expect_same_table(llc::matrix_chain(g, near, {.r = block(r)}), near);
+    }
+}
+
 TEST(MatrixChain, WideProductsTakeTheExactPath) {
     // Dimensions up to 10^5: some d_i·d_j reach 2^32, so the four-row middle, the upper edge in registers and the
     // lower edge's strips fall back to their wide forms for those rows; the table must not change.

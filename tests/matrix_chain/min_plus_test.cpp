@@ -1,7 +1,8 @@
 // The engine's min-plus kernels (algorithms/matrix_chain/src/min_plus.hpp) against a scalar loop written here, on
 // operands drawn from {0, 1, 2, 3} so that nearly every range has tied minima: the value and the smallest k must be
 // the loop's, at every length 0 … 300 (no groups, groups and whole vectors left, scalar tails), narrow and wide
-// products, doubles without a product, and two and four rows at once.
+// products, doubles without a product, two and four rows at once, the four rows in double (DoubleChainPolicy's kernel)
+// and, with AVX-512, their coarse form (group starts) made exact by min_plus_first_in_group.
 #include "../../algorithms/matrix_chain/src/min_plus.hpp"
 
 #include <array>
@@ -74,6 +75,41 @@ TEST(MinPlus, TiesGoToTheSmallestKAtEveryLength) {
                 ASSERT_EQ(quad[t].value, want.first) << "len " << len << " row " << t;
                 ASSERT_EQ(quad[t].m, want.second) << "len " << len << " row " << t;
             }
+            std::array<std::vector<double>, 4> drows;
+            for (std::size_t t = 0; t < 4; ++t) {
+                drows[t].assign(rows[t], rows[t] + size);
+            }
+            const std::vector<double> dcol(col.begin(), col.end());
+            const std::vector<double> dg(g.begin(), g.end());
+            const std::array<const double*, 4> drp{drows[0].data(), drows[1].data(), drows[2].data(), drows[3].data()};
+            const std::array<double, 4> da{static_cast<double>(a[0]),
+                                           static_cast<double>(a[1]),
+                                           static_cast<double>(a[2]),
+                                           static_cast<double>(a[3])};
+            const auto dquad = dp::min_plus_quad<double>(drp, dcol.data(), dg.data(), da, len);
+            for (std::size_t t = 0; t < 4 && len > 0; ++t) {  // (len 0: each arithmetic's own maximum)
+                const auto want = reference(rows[t], col.data(), g.data(), a[t], len);
+                ASSERT_EQ(dquad[t].value, static_cast<double>(want.first)) << "len " << len << " row " << t;
+                ASSERT_EQ(dquad[t].m, want.second) << "len " << len << " row " << t;
+                const auto weighted = dp::min_plus<double, true, true>(drp[t], dcol.data(), dg.data(), da[t], len);
+                ASSERT_EQ(weighted.m, want.second) << "len " << len << " row " << t;
+            }
+#if defined(__AVX512F__)
+            const auto coarse = dp::min_plus_quad<std::int64_t, false>(rows, col.data(), g.data(), a, len);
+            const auto dcoarse = dp::min_plus_quad<double, false>(drp, dcol.data(), dg.data(), da, len);
+            for (std::size_t t = 0; t < 4 && len > 0; ++t) {
+                const auto want = reference(rows[t], col.data(), g.data(), a[t], len);
+                ASSERT_EQ(coarse[t].value, want.first) << "len " << len << " row " << t;
+                ASSERT_EQ(
+                    dp::min_plus_first_in_group(rows[t], col.data(), g.data(), a[t], len, coarse[t].m, want.first),
+                    want.second)
+                    << "len " << len << " row " << t;
+                ASSERT_EQ(dp::min_plus_first_in_group<double>(
+                              drp[t], dcol.data(), dg.data(), da[t], len, dcoarse[t].m, dcoarse[t].value),
+                          want.second)
+                    << "len " << len << " row " << t;
+            }
+#endif
             const auto wantd = reference<double>(d0.data(), dc.data(), nullptr, 0.0, len);
             const auto gotd = dp::min_plus<double, false>(d0.data(), dc.data(), nullptr, 0.0, len);
             ASSERT_EQ(gotd.value, wantd.first) << "len " << len;

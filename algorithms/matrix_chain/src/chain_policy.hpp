@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #if defined(__AVX512F__)
 #include <immintrin.h>
 #endif
@@ -21,40 +22,131 @@ namespace llc::detail::interval_dp {
 /// merged at the end by the smaller value and on a tie the smaller k. One loop's compare and blend make a chain of
 /// several cycles from each k to the next, which held the edges at a few times the middle's cost per update
 /// (push_edges was 22 % of a P = 2 run at n = 4000 in perf, for 8 % of the updates); four chains overlap. The (v, w)
-/// passed in keep every tie, as strict < does.
+/// passed in keep every tie, as strict < does. V holds the values (int64 or double), w the k (int64 lanes).
 template <class V, class Candidate>
 inline __attribute__((always_inline)) void push_strip(
-    std::int64_t k0, std::int64_t k1, const Candidate& candidate, V& v, V& w) {
-    const V top = V{} + std::numeric_limits<std::int64_t>::max();
+    std::int64_t k0, std::int64_t k1, const Candidate& candidate, V& v, Lanes& w) {
+    const V top = V{} + std::numeric_limits<std::remove_cvref_t<decltype(v[0])>>::max();
     std::array<V, 4> best{top, top, top, top};
-    std::array<V, 4> first{V{}, V{}, V{}, V{}};
+    std::array<Lanes, 4> first{Lanes{}, Lanes{}, Lanes{}, Lanes{}};
     std::int64_t k = k0;
     for (; k + 4 <= k1; k += 4) {
         for (std::size_t q = 0; q < 4; ++q) {
             const std::int64_t kq = k + static_cast<std::int64_t>(q);
             const V c = candidate(kq);
-            const V less = c < best[q];
+            const Lanes less = c < best[q];
             best[q] = less ? c : best[q];
-            first[q] = less ? V{} + kq : first[q];
+            first[q] = less ? Lanes{} + kq : first[q];
         }
     }
     for (; k < k1; ++k) {  // the last k, into chain 0: above its own k, so strict < keeps its earlier ties
         const V c = candidate(k);
-        const V less = c < best[0];
+        const Lanes less = c < best[0];
         best[0] = less ? c : best[0];
-        first[0] = less ? V{} + k : first[0];
+        first[0] = less ? Lanes{} + k : first[0];
     }
     const auto merge = [&](std::size_t a, std::size_t b) {
-        const V take = (best[b] < best[a]) | ((best[b] == best[a]) & (first[b] < first[a]));
+        const Lanes take = (best[b] < best[a]) | ((best[b] == best[a]) & (first[b] < first[a]));
         best[a] = take ? best[b] : best[a];
         first[a] = take ? first[b] : first[a];
     };
     merge(0, 1);
     merge(2, 3);
     merge(0, 2);
-    const V less = best[0] < v;
+    const Lanes less = best[0] < v;
     v = less ? best[0] : v;
     w = less ? first[0] : w;
+}
+
+#if defined(__AVX512F__)
+/// ChainPolicy::upper_edge's work (and DoubleChainPolicy's, T = double), its conditions checked: every
+/// dims[i]·dims[k + 1] below 2^32 for int64; for double every candidate an integer below 2^53.
+template <class T, class Finish>
+void upper_edge_strips(const T* dims,
+                       std::int64_t i,
+                       std::int64_t b0,
+                       std::int64_t b1,
+                       const T* row,
+                       const T* diag,
+                       const T* val,
+                       const std::int64_t* arg,
+                       const Finish& finish) {
+    using V = typename Simd<T>::V;
+    const std::int64_t width = b1 - b0;
+    const V vtop = V{} + std::numeric_limits<T>::max();
+    const auto load = [](__mmask8 mask, auto src, const void* p) {
+        return reinterpret_cast<decltype(src)>(_mm512_mask_loadu_epi64(reinterpret_cast<__m512i>(src), mask, p));
+    };
+    for (std::int64_t s0 = b0; s0 < b1; s0 += 8) {
+        const std::int64_t len = std::min<std::int64_t>(8, b1 - s0);
+        const __mmask8 valid = valid_lanes(len);
+        V v = load(valid, vtop, val + (s0 - b0));
+        Lanes w = load(valid, Lanes{}, arg + (s0 - b0));
+        const V z = load(valid, V{}, dims + s0 + 1);
+        const T* crows = diag + (s0 - b0);
+        push_strip(
+            b0,
+            s0,
+            [&](std::int64_t k) {
+                const V x = load(valid, V{}, crows + (k + 1 - b0) * width);
+                return plus_product((V{} + row[k - i]) + x, V{} + dims[i] * dims[k + 1], z);
+            },
+            v,
+            w);
+        // The strip's own k, one by one: lane t is final once the pushes of the lanes before it are in, and
+        // is pushed (k = s0 + t) to the lanes after it. The value travels as a lane broadcast (vpermq), not
+        // through memory: the chain from one lane to the next is the strip's critical path (a store and a
+        // scalar reload of the vector ran at about a third of push_edges' cycles in perf). maskz with every lane
+        // set: GCC 12 reports the plain intrinsic's undefined source as uninitialised (see times).
+        for (std::int64_t t = 0; t + 1 < len; ++t) {
+            const std::int64_t j = s0 + t;
+            const auto later = static_cast<__mmask8>(valid & ~((2U << t) - 1U));  // c(j + 1, j') set for j' > j
+            const V xz =
+                load(later, V{}, crows + (j + 1 - b0) * width) + times<V, true>(V{} + dims[i] * dims[j + 1], z);
+            const V c = reinterpret_cast<V>(
+                            _mm512_maskz_permutexvar_epi64(0xFF, _mm512_set1_epi64(t), reinterpret_cast<__m512i>(v))) +
+                        xz;
+            __mmask8 less = 0;
+            if constexpr (std::is_same_v<T, double>) {
+                less = _mm512_mask_cmp_pd_mask(
+                    later, reinterpret_cast<__m512d>(c), reinterpret_cast<__m512d>(v), _CMP_LT_OQ);
+            } else {
+                less = _mm512_mask_cmplt_epi64_mask(later, reinterpret_cast<__m512i>(c), reinterpret_cast<__m512i>(v));
+            }
+            v = reinterpret_cast<V>(
+                _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(v), less, reinterpret_cast<__m512i>(c)));
+            w = reinterpret_cast<Lanes>(
+                _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(w), less, _mm512_set1_epi64(j)));
+        }
+        alignas(64) std::array<T, 8> vs{};
+        alignas(64) std::array<std::int64_t, 8> ws{};
+        std::memcpy(vs.data(), &v, sizeof(V));
+        std::memcpy(ws.data(), &w, sizeof(Lanes));
+        for (std::int64_t t = 0; t < len; ++t) {
+            finish(s0 + t, vs[static_cast<std::size_t>(t)], ws[static_cast<std::size_t>(t)]);
+        }
+    }
+}
+#endif
+
+/// The push form's scalar loop over [m0, len): the candidate cik + crow[m] + a·g[m] replaces (val, arg)[m] when
+/// strictly smaller (T = int64 or double, as the policy's values).
+template <class T>
+inline void push_scalar(std::int64_t k,
+                        T cik,
+                        const T* crow,
+                        const T* g,
+                        T a,
+                        std::int64_t m0,
+                        std::int64_t len,
+                        T* val,
+                        std::int64_t* arg) {
+    for (std::int64_t m = m0; m < len; ++m) {
+        const T c = cik + crow[m] + a * g[m];
+        const bool less = c < val[m];
+        val[m] = less ? c : val[m];
+        arg[m] = less ? k : arg[m];
+    }
 }
 
 /// Matrix chain: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1].
@@ -165,7 +257,8 @@ struct ChainPolicy {
             const auto hi = range2(i + 2, j, k0, k1, rows[2], rows[3], col);
             return {lo[0], lo[1], hi[0], hi[1]};
         }
-        std::array<Best<std::int64_t>, 4> best = min_plus_quad<Exact>(rows, col, dims + k0 + 1, a, k1 - k0);
+        std::array<Best<std::int64_t>, 4> best =
+            min_plus_quad<std::int64_t, Exact>(rows, col, dims + k0 + 1, a, k1 - k0);
         for (Best<std::int64_t>& b : best) {
             b.m += k0;
         }
@@ -225,12 +318,7 @@ struct ChainPolicy {
                 std::memcpy(arg + m, &w, sizeof(V));
             }
         }
-        for (; m < len; ++m) {
-            const std::int64_t c = cik + crow[m] + a * g[m];
-            const bool less = c < val[m];
-            val[m] = less ? c : val[m];
-            arg[m] = less ? k : arg[m];
-        }
+        push_scalar(k, cik, crow, g, a, m, len, val, arg);
     }
     /// The upper edge of row i of an off-diagonal block [b0, b1) and its entries made final (push_edges): for each
     /// strip of 8 columns j, the k in [b0, strip) in registers (k inner, as chain_push_rows: no load and store of
@@ -250,8 +338,6 @@ struct ChainPolicy {
                     const std::int64_t* arg,
                     const Finish& finish) const {
 #if defined(__AVX512F__)
-        using V = Simd<std::int64_t>::V;
-        const std::int64_t width = b1 - b0;
         std::int64_t top = 0;
         for (std::int64_t k = b0; k + 1 < b1; ++k) {
             top = std::max(top, dims[k + 1]);
@@ -259,54 +345,7 @@ struct ChainPolicy {
         if (saturating || dims[i] * top >= (std::int64_t{1} << 32)) {  // not saturating: dims below 2^21
             return false;
         }
-        const V vtop = V{} + std::numeric_limits<std::int64_t>::max();
-        const auto load = [](__mmask8 mask, V src, const std::int64_t* p) {
-            return reinterpret_cast<V>(_mm512_mask_loadu_epi64(reinterpret_cast<__m512i>(src), mask, p));
-        };
-        for (std::int64_t s0 = b0; s0 < b1; s0 += 8) {
-            const std::int64_t len = std::min<std::int64_t>(8, b1 - s0);
-            const __mmask8 valid = valid_lanes(len);
-            V v = load(valid, vtop, val + (s0 - b0));
-            V w = load(valid, V{}, arg + (s0 - b0));
-            const V z = load(valid, V{}, dims + s0 + 1);
-            const std::int64_t* crows = diag + (s0 - b0);
-            push_strip(
-                b0,
-                s0,
-                [&](std::int64_t k) {
-                    const V x = load(valid, V{}, crows + (k + 1 - b0) * width);
-                    return (V{} + row[k - i]) + x + times<V, true>(V{} + dims[i] * dims[k + 1], z);
-                },
-                v,
-                w);
-            // The strip's own k, one by one: lane t is final once the pushes of the lanes before it are in, and
-            // is pushed (k = s0 + t) to the lanes after it. The value travels as a lane broadcast (vpermq), not
-            // through memory: the chain from one lane to the next is the strip's critical path (a store and a
-            // scalar reload of the vector ran at about a third of push_edges' cycles in perf). maskz with every lane
-            // set: GCC 12 reports the plain intrinsic's undefined source as uninitialised (see times).
-            for (std::int64_t t = 0; t + 1 < len; ++t) {
-                const std::int64_t j = s0 + t;
-                const auto later = static_cast<__mmask8>(valid & ~((2U << t) - 1U));  // c(j + 1, j') set for j' > j
-                const V xz =
-                    load(later, V{}, crows + (j + 1 - b0) * width) + times<V, true>(V{} + dims[i] * dims[j + 1], z);
-                const V c = reinterpret_cast<V>(_mm512_maskz_permutexvar_epi64(
-                                0xFF, _mm512_set1_epi64(t), reinterpret_cast<__m512i>(v))) +
-                            xz;
-                const __mmask8 less =
-                    _mm512_mask_cmplt_epi64_mask(later, reinterpret_cast<__m512i>(c), reinterpret_cast<__m512i>(v));
-                v = reinterpret_cast<V>(
-                    _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(v), less, reinterpret_cast<__m512i>(c)));
-                w = reinterpret_cast<V>(
-                    _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(w), less, _mm512_set1_epi64(j)));
-            }
-            alignas(64) std::array<std::int64_t, 8> vs{};
-            alignas(64) std::array<std::int64_t, 8> ws{};
-            std::memcpy(vs.data(), &v, sizeof(V));
-            std::memcpy(ws.data(), &w, sizeof(V));
-            for (std::int64_t t = 0; t < len; ++t) {
-                finish(s0 + t, vs[static_cast<std::size_t>(t)], ws[static_cast<std::size_t>(t)]);
-            }
-        }
+        upper_edge_strips(dims, i, b0, b1, row, diag, val, arg, finish);
         return true;
 #else
         (void)i, (void)b0, (void)b1, (void)row, (void)diag, (void)val, (void)arg, (void)finish;
@@ -321,26 +360,27 @@ struct ChainPolicy {
 /// for the block's columns at crows + (k − k0)·stride, stride the block's width (the length of val and arg). Every
 /// dims[i]·dims[k + 1] below 2^32 (see times). The same candidates in the same order with strict <: the same
 /// (val, arg) as push k by k.
-inline void chain_push_rows(const std::int64_t* dims,
-                            std::int64_t i,
-                            std::int64_t k0,
-                            std::int64_t k1,
-                            const std::int64_t* cik,
-                            const std::int64_t* crows,
-                            std::int64_t stride,
-                            std::int64_t j0,
-                            std::int64_t* val,
-                            std::int64_t* arg) {
-    using V = Simd<std::int64_t>::V;
+template <class T>
+void chain_push_rows(const T* dims,
+                     std::int64_t i,
+                     std::int64_t k0,
+                     std::int64_t k1,
+                     const T* cik,
+                     const T* crows,
+                     std::int64_t stride,
+                     std::int64_t j0,
+                     T* val,
+                     std::int64_t* arg) {
+    using V = typename Simd<T>::V;
     const std::int64_t len = stride;  // the block's width: val, arg and the rows of c(k + 1, ·) alike
-    const std::int64_t* g = dims + j0 + 1;
+    const T* g = dims + j0 + 1;
     std::int64_t m = 0;
     for (; m + 8 <= len; m += 8) {
         V v;
-        V w;
+        Lanes w;
         V z;
         std::memcpy(&v, val + m, sizeof(V));
-        std::memcpy(&w, arg + m, sizeof(V));
+        std::memcpy(&w, arg + m, sizeof(Lanes));
         std::memcpy(&z, g + m, sizeof(V));
         push_strip(
             k0,
@@ -348,17 +388,17 @@ inline void chain_push_rows(const std::int64_t* dims,
             [&](std::int64_t k) {
                 V x;
                 std::memcpy(&x, crows + (k - k0) * stride + m, sizeof(V));
-                return (V{} + cik[k - k0]) + x + times<V, true>(V{} + dims[i] * dims[k + 1], z);
+                return plus_product((V{} + cik[k - k0]) + x, V{} + dims[i] * dims[k + 1], z);
             },
             v,
             w);
         std::memcpy(val + m, &v, sizeof(V));
-        std::memcpy(arg + m, &w, sizeof(V));
+        std::memcpy(arg + m, &w, sizeof(Lanes));
     }
     for (std::int64_t k = k0; k < k1 && m < len; ++k) {
-        const std::int64_t a = dims[i] * dims[k + 1];
+        const T a = dims[i] * dims[k + 1];
         for (std::int64_t t = m; t < len; ++t) {
-            const std::int64_t c = cik[k - k0] + crows[(k - k0) * stride + t] + a * g[t];
+            const T c = cik[k - k0] + crows[(k - k0) * stride + t] + a * g[t];
             const bool less = c < val[t];
             val[t] = less ? c : val[t];
             arg[t] = less ? k : arg[t];

@@ -13,6 +13,7 @@
 #include <llc/algorithms/matrix_chain_names.hpp>
 #include <llc/error.hpp>
 
+#include "chain_policy_double.hpp"
 #include "interval_dp.hpp"
 
 namespace llc {
@@ -227,8 +228,17 @@ MatrixChainResult matrix_chain(Group& g, std::span<const std::int64_t> dims, con
         .same("r (resolved)", result.r)
         .error(error)
         .check();
-    const ChainPolicy policy{dims.data(), !chain_fits(dims)};
-    result.table = detail::interval_dp::run<std::int64_t>(g, n, result.r, policy, options.received);
+    if (detail::interval_dp::chain_fits_double(dims.data(), dims.size())) {
+        // Every candidate an integer below 2^53: the engine in double (chain_policy_double.hpp), the same table.
+        const std::vector<double> dims_double(dims.begin(), dims.end());
+        const detail::interval_dp::DoubleChainPolicy policy{dims_double.data()};
+        result.table = detail::IntervalTableAccess::converted<IntervalTable<std::int64_t>>(
+            detail::interval_dp::run<double>(g, n, result.r, policy, options.received),
+            [](double v) { return static_cast<std::int64_t>(v); });
+    } else {
+        const ChainPolicy policy{dims.data(), !chain_fits(dims)};
+        result.table = detail::interval_dp::run<std::int64_t>(g, n, result.r, policy, options.received);
+    }
     result.cost = top_value(g, result.table);
     if (result.cost == int64_top) {
         throw_argument_error(name,

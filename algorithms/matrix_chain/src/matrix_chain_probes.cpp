@@ -1,6 +1,8 @@
 // The interval DP's kernel constants, measured on the engine's own code (detail::interval_dp::compute_middle and
-// compute_edges with the matrix-chain policy) on a synthetic block laid out as the engine lays it out: rows from a
-// received trapezoid, columns from an IntervalTable, so the operands have the engine's (unaligned) addresses.
+// compute_edges with the matrix-chain policy in double, DoubleChainPolicy: the path of every chain whose candidates
+// stay below 2^53, the probes' and the validation's among them; the rare wider chains run in int64 and are priced by
+// the same constants) on a synthetic block laid out as the engine lays it out: rows from a received trapezoid, columns
+// from an IntervalTable, so the operands have the engine's (unaligned) addresses.
 //
 // - "mc.update.2^e": seconds per update of the middle k range of an off-diagonal 64 × 64 block (r = 64, the engine's
 //   r at P = 1, near the model's r at P = 2) whose middle range is 2^e long, cut into the engine's chunks of
@@ -26,6 +28,7 @@
 #include <llc/cost/kernel_timing.hpp>
 #include <llc/group.hpp>
 
+#include "chain_policy_double.hpp"
 #include "interval_dp.hpp"
 
 namespace llc::detail::matrix_chain {
@@ -34,48 +37,50 @@ namespace {
 
 using interval_dp::Best;
 using interval_dp::BlockSpan;
-using interval_dp::ChainPolicy;
-using Buffer = std::unique_ptr<std::int64_t[], FreeDeleter>;
+using interval_dp::DoubleChainPolicy;
+using Buffer = std::unique_ptr<double[], FreeDeleter>;
 
 /// One block (rows [a0, a1), columns [b0, b1)) with everything the engine reads filled: the table's columns of the
 /// block (a processor of two owning [b0, 2·b0) only), the received trapezoid c(i, i..b0−1), dimensions 1 … 100.
 struct SyntheticBlock {
     BlockSpan span;
-    std::vector<std::int64_t> dims;
-    IntervalTable<std::int64_t> table;
+    std::vector<double> dims;
+    IntervalTable<double> table;
     Buffer in;  ///< the received trapezoid, on the pages the engine's trapezoid buffers use
-    std::vector<std::int64_t> out;
-    std::vector<std::int64_t> scratch;
-    std::vector<Best<std::int64_t>> middle;
-    interval_dp::EdgeWork<std::int64_t> work;
+    std::vector<double> out;
+    std::vector<double> scratch;
+    std::vector<Best<double>> middle;
+    interval_dp::EdgeWork<double> work;
 
     explicit SyntheticBlock(const BlockSpan& s)
         : span(s),
           dims(static_cast<std::size_t>(s.b1) + 1),
           table(s.b1, std::max<std::int64_t>(s.b0, s.b1 - s.b0), 2, 1),
-          in(interval_dp::fresh_array<std::int64_t>(
+          in(interval_dp::fresh_array<double>(
               static_cast<std::size_t>(std::max<std::int64_t>(1, interval_dp::trapezoid_size(s.a0, s.a1, s.b0))))),
           out(static_cast<std::size_t>(interval_dp::trapezoid_size(s.a0, s.a1, s.b1))),
           scratch(static_cast<std::size_t>(s.b1) + 1) {
         cost::ProbeValues values(18);
-        const auto next = [&](double scale) { return static_cast<std::int64_t>((values() + 1.0) * scale) + 1; };
+        const auto next = [&](double scale) {
+            return static_cast<double>(static_cast<std::int64_t>((values() + 1.0) * scale) + 1);
+        };
         for (auto& d : dims) {
             d = next(50.0);
         }
         // Costs that grow with the interval's length, as an interval DP's do.
         for (std::int64_t j = s.b0; j < s.b1; ++j) {
             for (std::int64_t i = 0; i <= j; ++i) {
-                detail::interval_table_storage(table).column(j)[i] = (j - i) * 100000 + next(50000.0);
+                detail::interval_table_storage(table).column(j)[i] = static_cast<double>(j - i) * 1e5 + next(5e4);
             }
         }
         std::size_t e = 0;
         for (std::int64_t i = s.a0; i < s.a1; ++i) {
             for (std::int64_t k = i; k < s.b0; ++k) {
-                in[e++] = (k - i) * 100000 + next(50000.0);
+                in[e++] = static_cast<double>(k - i) * 1e5 + next(5e4);
             }
         }
     }
-    [[nodiscard]] ChainPolicy policy() const { return ChainPolicy{dims.data(), false}; }
+    [[nodiscard]] DoubleChainPolicy policy() const { return DoubleChainPolicy{dims.data()}; }
 };
 
 constexpr std::int64_t probe_r = 64;
@@ -84,7 +89,7 @@ double middle_probe(bool quick, int e) {
     const std::int64_t len = std::int64_t{1} << e;
     // The middle k range of rows [0, 64) and columns [b0, b0 + 64) is [63, b0): b0 = 63 + len.
     SyntheticBlock blk(BlockSpan{0, probe_r, probe_r - 1 + len, 2 * probe_r - 1 + len});
-    const ChainPolicy policy = blk.policy();
+    const DoubleChainPolicy policy = blk.policy();
     const double t = cost::median_seconds_per_call(quick, [&] {
         interval_dp::compute_middle(
             blk.table, policy, blk.span, interval_dp::chunk_length(probe_r), blk.in.get(), blk.middle);
@@ -97,7 +102,7 @@ double edge_probe(bool quick, int e, bool diagonal) {
     // An off-diagonal block of macro-step 2 (rows [0, r), columns [2r, 3r)) or the diagonal block [r, 2r).
     const BlockSpan s = diagonal ? BlockSpan{r, 2 * r, r, 2 * r} : BlockSpan{0, r, 2 * r, 3 * r};
     SyntheticBlock blk(s);
-    const ChainPolicy policy = blk.policy();
+    const DoubleChainPolicy policy = blk.policy();
     if (!diagonal) {
         interval_dp::compute_middle(blk.table, policy, s, interval_dp::chunk_length(r), blk.in.get(), blk.middle);
     }

@@ -48,6 +48,19 @@ inline V times(V a, V z) {
     return a * z;
 }
 
+/// s + a·z lane by lane, the candidates' sum. int64: the narrow product (times). double: one fused multiply-add where
+/// the build has AVX-512 (every operand and result an integer below 2^53, so the sum is exact either way).
+template <class V>
+inline V plus_product(V s, V va, V z) {
+#if defined(__AVX512F__)
+    if constexpr (sizeof(V) == 64 && std::is_same_v<std::remove_cvref_t<decltype(s[0])>, double>) {
+        return reinterpret_cast<V>(
+            _mm512_fmadd_pd(reinterpret_cast<__m512d>(va), reinterpret_cast<__m512d>(z), reinterpret_cast<__m512d>(s)));
+    }
+#endif
+    return s + times<V, true>(va, z);
+}
+
 /// Every lane of v set to the lanes' minimum (three shuffles and minima; eight lanes).
 template <class V>
 V all_min(V v) {

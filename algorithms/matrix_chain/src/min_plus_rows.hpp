@@ -23,27 +23,27 @@ namespace llc::detail::interval_dp {
 /// (the smallest k on a tie).
 /// One row's share of a group of 32 k (min_plus_rows): the candidates x + y + a·z of the four vectors, their minimum
 /// kept per lane with the group's start where strictly smaller. Plain vector arguments, inlined: held in registers.
-inline __attribute__((always_inline)) void fold_group(const Simd<std::int64_t>::V x0,
-                                                      const Simd<std::int64_t>::V x1,
-                                                      const Simd<std::int64_t>::V x2,
-                                                      const Simd<std::int64_t>::V x3,
-                                                      const Simd<std::int64_t>::V y0,
-                                                      const Simd<std::int64_t>::V y1,
-                                                      const Simd<std::int64_t>::V y2,
-                                                      const Simd<std::int64_t>::V y3,
-                                                      const Simd<std::int64_t>::V z0,
-                                                      const Simd<std::int64_t>::V z1,
-                                                      const Simd<std::int64_t>::V z2,
-                                                      const Simd<std::int64_t>::V z3,
-                                                      const Simd<std::int64_t>::V va,
+template <class V>
+inline __attribute__((always_inline)) void fold_group(const V x0,
+                                                      const V x1,
+                                                      const V x2,
+                                                      const V x3,
+                                                      const V y0,
+                                                      const V y1,
+                                                      const V y2,
+                                                      const V y3,
+                                                      const V z0,
+                                                      const V z1,
+                                                      const V z2,
+                                                      const V z3,
+                                                      const V va,
                                                       const Lanes start,
-                                                      Simd<std::int64_t>::V& vbest,
+                                                      V& vbest,
                                                       Lanes& vgroup) {
-    using V = Simd<std::int64_t>::V;
-    const V c0 = x0 + y0 + times<V, true>(va, z0);
-    const V c1 = x1 + y1 + times<V, true>(va, z1);
-    const V c2 = x2 + y2 + times<V, true>(va, z2);
-    const V c3 = x3 + y3 + times<V, true>(va, z3);
+    const V c0 = plus_product(x0 + y0, va, z0);
+    const V c1 = plus_product(x1 + y1, va, z1);
+    const V c2 = plus_product(x2 + y2, va, z2);
+    const V c3 = plus_product(x3 + y3, va, z3);
     const V ma = c1 < c0 ? c1 : c0;
     const V mb = c3 < c2 ? c3 : c2;
     const V mm = mb < ma ? mb : ma;
@@ -60,14 +60,11 @@ inline __attribute__((always_inline)) void fold_group(const Simd<std::int64_t>::
 /// Exact = false (AVX-512 builds): no first-equal scan; each m is the start of the first group of 32 k that holds the
 /// minimum (min_plus_first_in_group finds the k in it later). Within a range and across ranges taken in ascending k,
 /// those group starts order the ties as the k do, so a caller can merge ranges first and scan once at the end.
-template <bool Exact = true>
-inline std::array<Best<std::int64_t>, 4> min_plus_quad(const std::array<const std::int64_t*, 4>& rows,
-                                                       const std::int64_t* col,
-                                                       const std::int64_t* g,
-                                                       const std::array<std::int64_t, 4>& a,
-                                                       std::int64_t len) {
-    using T = std::int64_t;
-    using V = Simd<T>::V;
+/// T = double: the same with the candidates in double (DoubleChainPolicy), a fused multiply-add for a·g + (x + y).
+template <class T = std::int64_t, bool Exact = true>
+inline std::array<Best<T>, 4> min_plus_quad(
+    const std::array<const T*, 4>& rows, const T* col, const T* g, const std::array<T, 4>& a, std::int64_t len) {
+    using V = typename Simd<T>::V;
     using I = Lanes;
     constexpr int lanes = 8;
     constexpr std::int64_t group = 4 * lanes;
@@ -145,7 +142,7 @@ inline std::array<Best<std::int64_t>, 4> min_plus_quad(const std::array<const st
                     return reinterpret_cast<V>(
                         _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(top),
                                               k,
-                                              reinterpret_cast<__m512i>(mld(k, row + at) + y + times<V, true>(va, z))));
+                                              reinterpret_cast<__m512i>(plus_product(mld(k, row + at) + y, va, z))));
                 };
                 const V c0 = cand(k0, m, y0, z0);
                 const V c1 = cand(k1, m + lanes, y1, z1);
@@ -183,9 +180,9 @@ inline std::array<Best<std::int64_t>, 4> min_plus_quad(const std::array<const st
                 return reinterpret_cast<V>(
                     _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(V{} + top_value),
                                           k,
-                                          reinterpret_cast<__m512i>(x + y + times<V, true>(var, z))));
+                                          reinterpret_cast<__m512i>(plus_product(x + y, var, z))));
 #else
-                return ld(row + at) + ld(col + at) + times<V, true>(var, ld(g + at));
+                return plus_product(ld(row + at) + ld(col + at), var, ld(g + at));
 #endif
             };
             if constexpr (Exact) {
@@ -210,15 +207,10 @@ inline std::array<Best<std::int64_t>, 4> min_plus_quad(const std::array<const st
 /// The smallest m in [first, min(first + 32, len)) with row[m] + col[m] + a·g[m] = best (int64, narrow: a and every
 /// g[m] below 2^32), which one of them is: min_plus_quad<false>'s group start made exact. Lanes at or past len are
 /// not loaded.
-inline std::int64_t min_plus_first_in_group(const std::int64_t* row,
-                                            const std::int64_t* col,
-                                            const std::int64_t* g,
-                                            std::int64_t a,
-                                            std::int64_t len,
-                                            std::int64_t first,
-                                            std::int64_t best) {
-    using T = std::int64_t;
-    using V = Simd<T>::V;
+template <class T>
+std::int64_t min_plus_first_in_group(
+    const T* row, const T* col, const T* g, T a, std::int64_t len, std::int64_t first, T best) {
+    using V = typename Simd<T>::V;
     const V va = V{} + a;
     const auto load = [&](std::int64_t at) {
         const __mmask8 k = valid_lanes(len - at);
@@ -227,7 +219,7 @@ inline std::int64_t min_plus_first_in_group(const std::int64_t* row,
         const V z = reinterpret_cast<V>(_mm512_maskz_loadu_epi64(k, g + at));
         return reinterpret_cast<V>(_mm512_mask_mov_epi64(reinterpret_cast<__m512i>(V{} + std::numeric_limits<T>::max()),
                                                          k,
-                                                         reinterpret_cast<__m512i>(x + y + times<V, true>(va, z))));
+                                                         reinterpret_cast<__m512i>(plus_product(x + y, va, z))));
     };
     return first_equal<V>(load, first, best);
 }

@@ -8,7 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace llc::detail {
@@ -58,6 +61,33 @@ struct IntervalTableAccess {
     template <class Table>
     [[nodiscard]] static auto& of(Table& table) noexcept {
         return table.storage_;
+    }
+    /// `from` (an IntervalTable<T>, given up) as an IntervalTable of another value type of the same size, `To`: each
+    /// value converted in place by `convert`, the arrays handed over (no second array, no fresh pages). For
+    /// matrix_chain, whose engine runs in double where every cost is an integer below 2^53.
+    template <class To, class From, class Convert>
+    [[nodiscard]] static To converted(From&& from, const Convert& convert) {
+        using T = std::remove_reference_t<decltype(from.storage_.values_[0])>;
+        To to;
+        using U = std::remove_reference_t<decltype(to.storage_.values_[0])>;
+        static_assert(sizeof(T) == sizeof(U), "converted: values of one size");
+        to.n_ = from.n_;
+        to.r_ = from.r_;
+        to.P_ = from.P_;
+        to.rank_ = from.rank_;
+        auto& storage = from.storage_;
+        T* values = storage.values_.release();
+        for (std::size_t e = 0; e < storage.entries_; ++e) {
+            T v;
+            std::memcpy(&v, values + e, sizeof(T));
+            const U u = convert(v);
+            std::memcpy(values + e, &u, sizeof(U));
+        }
+        to.storage_.values_.reset(reinterpret_cast<U*>(values));
+        to.storage_.offset_ = std::move(storage.offset_);
+        to.storage_.entries_ = storage.entries_;
+        to.storage_.splits_ = std::move(storage.splits_);
+        return to;
     }
 };
 

@@ -1,0 +1,137 @@
+#pragma once
+// The matrix chain's policy in double for the interval-DP engine (interval_dp.hpp), private to llc_algorithms: the
+// chains whose every candidate c(i,k) + c(k+1,j) + dims[i]·dims[k+1]·dims[j+1] is an integer below 2^53, which double
+// holds exactly and on which every addition, product and fused multiply-add is exact. So the minima, the smallest k
+// reaching them (every compare is exact) and the table are the int64 policy's (ChainPolicy), value for value.
+//
+// Why: the middle's min-plus in double with a fused multiply-add ran 0.068–0.072 ns an update against 0.086–0.096 for
+// the int64 kernel with its narrow product (a micro-benchmark of min_plus_quad on this Zen 5 VM, operands in L1/L2,
+// ranges of 608 k); the blocked one-core DP that llc-compare measures us against does the same.
+#include <array>
+#include <cstdint>
+#include <limits>
+
+#include "chain_policy.hpp"
+#include "min_plus.hpp"
+#include "min_plus_rows.hpp"
+
+namespace llc::detail::interval_dp {
+
+/// Whether a chain of these dimensions may run in double: n·max(dims)³ < 2^53 bounds every candidate ((j − i)·max³ at
+/// most, n = dims.size() − 1 matrices).
+[[nodiscard]] inline bool chain_fits_double(const std::int64_t* dims, std::size_t count) {
+    long double top = 0.0L;
+    for (std::size_t e = 0; e < count; ++e) {
+        top = std::max(top, static_cast<long double>(dims[e]));
+    }
+    return static_cast<long double>(count) * top * top * top < 0x1p53L;
+}
+
+/// Matrix chain in double: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1], dims as doubles (chain_fits_double holds).
+struct DoubleChainPolicy {
+    const double* dims;
+    [[nodiscard]] Best<double> range(
+        std::int64_t i, std::int64_t j, std::int64_t k0, std::int64_t k1, const double* row, const double* col) const {
+        Best<double> best = min_plus<double, true, true>(row, col, dims + k0 + 1, dims[i] * dims[j + 1], k1 - k0);
+        best.m += k0;
+        return best;
+    }
+    /// range for rows i … i + 3 against column j at once (compute_middle). rows[t] = &c(i + t, k0).
+    [[nodiscard]] std::array<Best<double>, 4> range4(std::int64_t i,
+                                                     std::int64_t j,
+                                                     std::int64_t k0,
+                                                     std::int64_t k1,
+                                                     const std::array<const double*, 4>& rows,
+                                                     const double* col) const {
+        return quad<true>(i, j, k0, k1, rows, col);
+    }
+#if defined(__AVX512F__)
+    /// range4 whose k are group starts (ChainPolicy::range4_coarse): made exact by first_in_group.
+    [[nodiscard]] std::array<Best<double>, 4> range4_coarse(std::int64_t i,
+                                                            std::int64_t j,
+                                                            std::int64_t k0,
+                                                            std::int64_t k1,
+                                                            const std::array<const double*, 4>& rows,
+                                                            const double* col) const {
+        return quad<false>(i, j, k0, k1, rows, col);
+    }
+    /// The exact k of range4_coarse's merged result over the k range [kb, ke): row = &c(i, kb), col = &c(kb + 1, j).
+    [[nodiscard]] std::int64_t first_in_group(std::int64_t i,
+                                              std::int64_t j,
+                                              std::int64_t kb,
+                                              std::int64_t ke,
+                                              const double* row,
+                                              const double* col,
+                                              Best<double> best) const {
+        return kb + min_plus_first_in_group<double>(
+                        row, col, dims + kb + 1, dims[i] * dims[j + 1], ke - kb, best.m - kb, best.value);
+    }
+#endif
+    template <bool Exact>
+    [[nodiscard]] std::array<Best<double>, 4> quad(std::int64_t i,
+                                                   std::int64_t j,
+                                                   std::int64_t k0,
+                                                   std::int64_t k1,
+                                                   const std::array<const double*, 4>& rows,
+                                                   const double* col) const {
+        std::array<double, 4> a{};
+        for (std::size_t t = 0; t < 4; ++t) {
+            a[t] = dims[i + static_cast<std::int64_t>(t)] * dims[j + 1];
+        }
+        std::array<Best<double>, 4> best = min_plus_quad<double, Exact>(rows, col, dims + k0 + 1, a, k1 - k0);
+        for (Best<double>& b : best) {
+            b.m += k0;
+        }
+        return best;
+    }
+    [[nodiscard]] static double finish(std::int64_t, std::int64_t, double m) {
+        return m;
+    }
+    [[nodiscard]] static bool pushes() {
+        return true;
+    }
+    /// push for every k in [k0, k1) (chain_push_rows).
+    void push_rows(std::int64_t i,
+                   std::int64_t k0,
+                   std::int64_t k1,
+                   const double* cik,
+                   const double* crows,
+                   std::int64_t stride,
+                   std::int64_t j0,
+                   double* val,
+                   std::int64_t* arg) const {
+        chain_push_rows(dims, i, k0, k1, cik, crows, stride, j0, val, arg);
+    }
+    /// For j in [j0, j0 + len): the candidate c(i,k) + c(k+1,j) + dims[i]·dims[k+1]·dims[j+1] (crow[j − j0] =
+    /// c(k+1, j)) replaces (val, arg)[j − j0] when strictly smaller.
+    void push(std::int64_t i,
+              std::int64_t k,
+              double cik,
+              const double* crow,
+              std::int64_t j0,
+              std::int64_t len,
+              double* val,
+              std::int64_t* arg) const {
+        push_scalar(k, cik, crow, dims + j0 + 1, dims[i] * dims[k + 1], 0, len, val, arg);
+    }
+    /// ChainPolicy::upper_edge in double (AVX-512 builds; false otherwise: push_edges then pushes k by k).
+    template <class Finish>
+    bool upper_edge(std::int64_t i,
+                    std::int64_t b0,
+                    std::int64_t b1,
+                    const double* row,
+                    const double* diag,
+                    const double* val,
+                    const std::int64_t* arg,
+                    const Finish& finish) const {
+#if defined(__AVX512F__)
+        upper_edge_strips(dims, i, b0, b1, row, diag, val, arg, finish);
+        return true;
+#else
+        (void)i, (void)b0, (void)b1, (void)row, (void)diag, (void)val, (void)arg, (void)finish;
+        return false;
+#endif
+    }
+};
+
+}  // namespace llc::detail::interval_dp
