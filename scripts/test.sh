@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds into build/ (Release) and build-asan/ (AddressSanitizer + UBSan), runs ctest in both;
 # then the SimGrid SMPI build (build-smpi/, -DLLC_MPI=smpi: only the MPI tests of tests/smpi, at P = 16, 32, 64 under
-# smpirun; docs/scaling.md). LLC_SKIP_SMPI=1 leaves it out. Each phase (install, each build, each ctest) ends with a
-# line "== time: PHASE: wall W s, cpu C s" (CPU: user + sys of everything it ran), and the run with the total: CI must
-# stay well under 30 minutes. The builds use precompiled headers (-DLLC_PRECOMPILED_HEADERS, default ON).
+# smpirun; docs/scaling.md). LLC_SKIP_SMPI=1 leaves it out, LLC_SKIP_SANITIZERS=1 the sanitizer build. Each phase
+# (install, each build, each ctest) ends with a line "== time: PHASE: wall W s, cpu C s" (CPU: user + sys of
+# everything it ran and waited for), and the run with the total: CI must stay well under 30 minutes on 2 cores. The
+# builds use precompiled headers (-DLLC_PRECOMPILED_HEADERS, default ON). A fresh CI machine has an empty ccache:
+# every compile counts.
 #
-# The phases, in order: install; Release build; Release ctest (every test, alone on the machine: the timing-sensitive
-# ones run here only); ASan build (-O1, the tools' own code at -O0); ASan ctest, with the SMPI build alongside at nice
-# 19 (on the core the tests leave idle); the rest of the SMPI build; SMPI ctest. What the ASan ctest leaves to the
-# Release build is listed at asan_ctest below. A fresh clone on the 2-core development machine took 1890 s before the
-# SMPI build ran alongside the ASan ctest, before the tools' -O0 and the ASan ctest's shorter list, and before the
-# quick kernel probes ran at P = 2 only: Release build 398 s (CPU 777 s), Release ctest 346 s, ASan build 648 s (CPU
-# 1265 s), ASan ctest 241 s, SMPI build 147 s, SMPI ctest 110 s. A fresh CI machine has an empty ccache: every
-# compile counts.
+# The phases, in order: install; Release build; Release ctest (every test), with the sanitizer build (nice 10) and the
+# SMPI build (nice 19) started beside it in the background, on the CPU the tests leave idle (1.4 of the 2 cores busy on
+# average: mpirun's launches, P = 1 tests); the rest of the sanitizer build; ASan ctest (the SMPI build still beside
+# it); the rest of the SMPI build; SMPI ctest. The background builds take CPU only where the tests leave it (nice 10
+# weighs about a tenth of a test's process, nice 19 about 1/70), and no test times anything it asserts on.
+#
+# The sanitizer build covers the library (llc, cost, the algorithms) and its tests, not the tools (llc-run, llc-probe,
+# llc-validate, llc-compare and their cards), whose tests run in the Release build: with the tools it was 45 % of the
+# run's CPU. Its ctest's list is at asan_ctest below.
+#
+# CI on a fresh clone of the 2-core development machine, before this arrangement (2026-11-27, df3aac7): 2768 s in all
+# (CPU 5079 s) — Release build 607 s (CPU 1189 s), Release ctest 513 s (CPU 722 s), ASan build with the tools 881 s
+# (CPU 1718 s), ASan ctest 494 s (CPU 729 s, 232 s of its tests' wall time the tools'), the SMPI build's rest 131 s
+# (CPU 453 s), SMPI ctest 141 s (CPU 267 s). The sanitizer build without the tools, alone: 549 s (CPU 1005 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -21,7 +29,6 @@ source scripts/env.sh
 # which counts every process the command waited for: compilers, mpirun and the ranks).
 # `times` runs in this shell: in a $(…) subshell it would see none of this shell's children.
 times_file=$(mktemp)
-trap 'rm -f "$times_file"' EXIT
 cpu_so_far() {  # reads the children's user + sys that `times > "$times_file"` wrote, in seconds
     tail -n 1 "$times_file" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
                                      printf "%.0f", t }'
@@ -50,34 +57,22 @@ release_build() {
     cmake --build build -j "$LLC_JOBS"
 }
 phase "Release build" release_build
-phase "Release ctest" ctest --test-dir build --output-on-failure -j "$LLC_JOBS"
 
-if [ "${LLC_SKIP_SANITIZERS:-0}" != "1" ]; then
-    echo "== Sanitizer build (build-asan/): AddressSanitizer + UndefinedBehaviorSanitizer"
-    # -O1 -g1: what ASan recommends, and a faster build than -O2 -g. The tools' own code at -O0 (LLC_TOOLS_CXX_FLAGS:
-    # llc-run, llc-probe, llc-validate, llc-compare and tools/common, 25 of the 174 compiles; not the cards, libraries
-    # or tests): a third less CPU each (ccache off: llc-probe's main.cpp 18.8 -> 13.2 s, llc-validate's report.cpp
-    # 21.1 -> 12.6 s), and the ASan tests run little of that code (options, reports). The tests stay at -O1: at -O0
-    # their compiles take a third less CPU too, but they run the llc layer's templates at -O0 (under ASan,
-    # mpi_fft_test.np4 took 37 s of CPU instead of 22 s, mpi_matrix_chain_test.np5 40 s instead of 17 s).
-    asan_build() {
-        cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DLLC_TOOLS_CXX_FLAGS=-O0 \
-            -DLLC_SANITIZE=ON -DLLC_NATIVE=OFF \
-            -DLLC_BUILD_BENCHMARKS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_WARNINGS_AS_ERRORS=ON
-        cmake --build build-asan -j "$LLC_JOBS"
-    }
-    phase "ASan build" asan_build
-    # Open MPI leaks at finalize by design: leak detection off, every other ASan check on. Left to the Release build
-    # (every one of them runs there): the tests labelled nosan (timing, calibration, address-space limits, the install);
-    # the MPI tests at P = 8 (four ranks a core, the slowest entries under ASan; 1, 2, 3, 4, 5 run here); and the bad
-    # arguments of the tools and of llc-probe at P = 3 (the same parsing and error paths as at P = 1 and 2, which run
-    # here: some 18 s of ASan time). Under the sanitizers mpi_tools_cards_test runs the two of its tests that price
-    # every case (tests/tools/CMakeLists.txt: its absence tests, 60 % of its 93 s there, re-price the same cases).
-    asan_ctest() {
-        (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$LLC_JOBS" -LE nosan \
-            -E '\.np8$|^mpi_tools_bad_arguments\.np3$|^mpi_llc_probe_bad_arguments\.np3$')
-    }
-fi
+# The sanitizer build: -O1 -g1 (what ASan recommends, and a faster build than -O2 -g), portable (the Release build
+# runs the -march=native kernels), without the tools, examples and benchmarks.
+asan_build() {
+    echo "== Sanitizer build (build-asan/): AddressSanitizer + UndefinedBehaviorSanitizer, the library and its tests"
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DLLC_SANITIZE=ON -DLLC_NATIVE=OFF \
+        -DLLC_BUILD_TOOLS=OFF -DLLC_BUILD_BENCHMARKS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_WARNINGS_AS_ERRORS=ON
+    cmake --build build-asan -j "$LLC_JOBS"
+}
+# Open MPI leaks at finalize by design: leak detection off, every other ASan check on. Left to the Release build
+# (every one of them runs there): the tests labelled nosan (timing, calibration, address-space limits, the install);
+# the MPI tests at P = 4 and 8 (P = 1, 2, 3, 5 run here: one and two processors, an odd and a prime count; P = 8 is four
+# ranks a core, the slowest entries under ASan, and P = 4 was 87 s of the 318 s of this ctest's library tests).
+asan_ctest() {
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$LLC_JOBS" -LE nosan -E '\.np[48]$')
+}
 
 # Only the tests' targets (ctest runs nothing else here): no tools, examples or benchmarks.
 smpi_build() {
@@ -87,41 +82,51 @@ smpi_build() {
     cmake --build build-smpi -j "$LLC_JOBS"
 }
 
-if [ "${LLC_SKIP_SANITIZERS:-0}" != "1" ] && [ "${LLC_SKIP_SMPI:-0}" != "1" ]; then
-    # The ASan ctest leaves a core idle much of its time (mpirun's launches; P = 1 tests with nothing beside them): the
-    # SMPI build runs alongside it at nice 19, on what the tests leave. The ASan tests time nothing (the ones that
-    # measure, llc-probe's and llc-validate's runs, are labelled nosan and run in the Release ctest, which runs alone).
-    # The build's output is printed when it is done; if it fails, the run fails there.
-    smpi_log=$(mktemp)
-    # kill_tree PID: ends PID and every process under it (cmake, the build tool, the compilers).
-    kill_tree() {
-        local child
-        for child in $(ps -o pid= --ppid "$1" 2> /dev/null); do kill_tree "$child"; done
-        kill "$1" 2> /dev/null || true
-    }
-    # If the ASan ctest fails, `set -e` ends the run there: the build alongside must not outlive it.
-    trap 'kill_tree "$smpi_pid"; rm -f "$times_file" "$smpi_log"' EXIT
-    (renice -n 19 -p "$BASHPID" > /dev/null && smpi_build) > "$smpi_log" 2>&1 &
-    smpi_pid=$!
-    phase "ASan ctest (the SMPI build alongside at nice 19)" asan_ctest
-    smpi_wait() {
-        local status=0
-        wait "$smpi_pid" || status=$?
-        cat "$smpi_log"
-        return "$status"
-    }
-    # The build's whole CPU time counts here (`times` counts a child when it has been waited for); the wall time is
-    # the part of the build that outlasted the ASan ctest.
-    phase "SMPI build (the rest of it)" smpi_wait
-else
-    if [ "${LLC_SKIP_SANITIZERS:-0}" != "1" ]; then
-        phase "ASan ctest" asan_ctest
-    fi
-    if [ "${LLC_SKIP_SMPI:-0}" != "1" ]; then
-        phase "SMPI build" smpi_build
-    fi
+# Background builds: each in a process group of its own at a nice level, its output kept in a log that is printed when
+# it is waited for. If the run fails (`set -e`), the trap ends them: no build outlives the run.
+background_pids=()
+background_logs=()
+trap 'for pid in "${background_pids[@]}"; do kill -- "-$pid" 2> /dev/null || true; done
+      rm -f "$times_file" "${background_logs[@]}"' EXIT
+# start_background NICE FUNCTION: starts FUNCTION at nice NICE; its pid and log are the arrays' last entries.
+start_background() {
+    local log
+    log=$(mktemp)
+    background_logs+=("$log")
+    set -m  # a process group of its own, so that the trap can end the compilers under it
+    (renice -n "$1" -p "$BASHPID" > /dev/null && "$2") > "$log" 2>&1 &
+    set +m
+    background_pids+=("$!")
+}
+# wait_background INDEX: waits for that build, prints its output, fails if it failed.
+wait_background() {
+    local status=0
+    wait "${background_pids[$1]}" || status=$?
+    cat "${background_logs[$1]}"
+    return "$status"
+}
+
+asan=$([ "${LLC_SKIP_SANITIZERS:-0}" != "1" ] && echo 1 || echo 0)
+smpi=$([ "${LLC_SKIP_SMPI:-0}" != "1" ] && echo 1 || echo 0)
+asan_index=-1
+smpi_index=-1
+if [ "$asan" = 1 ]; then
+    start_background 10 asan_build
+    asan_index=$((${#background_pids[@]} - 1))
 fi
-if [ "${LLC_SKIP_SMPI:-0}" != "1" ]; then
+if [ "$smpi" = 1 ]; then
+    start_background 19 smpi_build
+    smpi_index=$((${#background_pids[@]} - 1))
+fi
+phase "Release ctest (background builds beside it)" ctest --test-dir build --output-on-failure -j "$LLC_JOBS"
+# A phase's CPU counts a background build's whole CPU time when it is waited for; its wall time is the part of the build
+# that outlasted what ran before.
+if [ "$asan" = 1 ]; then
+    phase "ASan build (the rest of it)" wait_background "$asan_index"
+    phase "ASan ctest" asan_ctest
+fi
+if [ "$smpi" = 1 ]; then
+    phase "SMPI build (the rest of it)" wait_background "$smpi_index"
     phase "SMPI ctest" ctest --test-dir build-smpi --output-on-failure -j "$LLC_JOBS"
 fi
 times > "$times_file"

@@ -14,6 +14,20 @@ inline constexpr bool under_smpi = true;
 inline constexpr bool under_smpi = false;
 #endif
 
+/// Built with AddressSanitizer (GCC's and Clang's macros): the sanitizer build, which leaves to the Release build the
+/// parts of a test that time code rather than check memory (scripts/test.sh).
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool under_sanitizers = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool under_sanitizers = true;
+#else
+inline constexpr bool under_sanitizers = false;
+#endif
+#else
+inline constexpr bool under_sanitizers = false;
+#endif
+
 /// `full` in the default build, `smpi` under SimGrid SMPI.
 template <class T>
 std::vector<T> sizes_for(std::initializer_list<T> full, std::initializer_list<T> smpi) {
