@@ -252,9 +252,8 @@ TEST(FftTest, LastButterflyFoldedIntoTheFourStepLeaf) {
                     // FFTW_MEASURE planning is slow under oversubscription: one size, one direction. Under the
                     // sanitizers not at all: it times both leaves (22 s of this test's 23 at P = 2, 39 s at P = 4),
                     // and the leaf it picks is checked here in the Release build.
-                    if (planner == llc::FftPlanner::measure &&
-                        (llc::test::under_smpi || llc::test::under_sanitizers || L != (1 << 15) ||
-                         d == FftDirection::inverse)) {
+                    if (planner == llc::FftPlanner::measure && (llc::test::under_smpi || llc::test::under_sanitizers ||
+                                                                L != (1 << 15) || d == FftDirection::inverse)) {
                         continue;
                     }
                     llc::FftPlan plan(
