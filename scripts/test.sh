@@ -1,26 +1,28 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds into build/ (Release) and build-asan/ (AddressSanitizer + UBSan), runs ctest in both;
-# then the SimGrid SMPI build (build-smpi/, -DLLC_MPI=smpi: only the MPI tests of tests/smpi, at P = 16, 32, 64 under
-# smpirun; docs/scaling.md). LLC_SKIP_SMPI=1 leaves it out, LLC_SKIP_SANITIZERS=1 the sanitizer build. Each phase
+# then the SimGrid SMPI build (build-smpi-tests/, -DLLC_MPI=smpi: only the MPI tests of tests/smpi, at P = 16, 32, 64
+# under smpirun; docs/scaling.md). LLC_SKIP_SMPI=1 leaves it out, LLC_SKIP_SANITIZERS=1 the sanitizer build. Each phase
 # (install, each build, each ctest) ends with a line "== time: PHASE: wall W s, cpu C s" (CPU: user + sys of
 # everything it ran and waited for), and the run with the total: CI must stay well under 30 minutes on 2 cores. The
 # builds use precompiled headers (-DLLC_PRECOMPILED_HEADERS, default ON). A fresh CI machine has an empty ccache:
 # every compile counts.
 #
-# The phases, in order: install; Release build; Release ctest (every test), with the sanitizer build (nice 10) and the
-# SMPI build (nice 19) started beside it in the background, on the CPU the tests leave idle (1.4 of the 2 cores busy on
-# average: mpirun's launches, P = 1 tests); the rest of the sanitizer build; ASan ctest (the SMPI build still beside
-# it); the rest of the SMPI build; SMPI ctest. The background builds take CPU only where the tests leave it (nice 10
-# weighs about a tenth of a test's process, nice 19 about 1/70), and no test times anything it asserts on.
+# The phases, in order: install; Release build; the Release ctest of the tests that measure (label `measures`: the
+# tools' calibrations and validations), alone; the rest of the Release ctest, with the sanitizer build (nice 10) and
+# the SMPI build (nice 19) started beside it in the background, on the CPU the tests leave idle (1.4 of the 2 cores busy
+# on average: mpirun's launches, P = 1 tests); the rest of the sanitizer build; ASan ctest (the SMPI build still beside
+# it); the rest of the SMPI build; SMPI ctest. No test that runs beside the background builds asserts on a time.
 #
 # The sanitizer build covers the library (llc, cost, the algorithms) and its tests, not the tools (llc-run, llc-probe,
-# llc-validate, llc-compare and their cards), whose tests run in the Release build: with the tools it was 45 % of the
-# run's CPU. Its ctest's list is at asan_ctest below.
+# llc-validate, llc-compare and their cards), whose tests run in the Release build (with the tools, the sanitizer build
+# and its ctest were 48 % of the run's CPU). Its ctest's list is at asan_ctest below.
 #
 # CI on a fresh clone of the 2-core development machine, before this arrangement (2026-11-27, df3aac7): 2768 s in all
 # (CPU 5079 s) — Release build 607 s (CPU 1189 s), Release ctest 513 s (CPU 722 s), ASan build with the tools 881 s
 # (CPU 1718 s), ASan ctest 494 s (CPU 729 s, 232 s of its tests' wall time the tools'), the SMPI build's rest 131 s
-# (CPU 453 s), SMPI ctest 141 s (CPU 267 s). The sanitizer build without the tools, alone: 549 s (CPU 1005 s).
+# (CPU 453 s), SMPI ctest 141 s (CPU 267 s). The sanitizer build without the tools, alone: 549 s (CPU 1005 s). With
+# the sanitizer build beside the whole Release ctest and nothing else of this arrangement (c47b4ac): 2175 s (CPU
+# 4199 s), the Release ctest 1001 s of it (the tests that measure, 2-18 times as long).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -51,18 +53,26 @@ else
 fi
 
 echo "== Release build (build/)"
-# LLC_NATIVE=ON as demo.sh configures build/ (one build for both); the sanitizer build below is portable.
+# LLC_NATIVE=ON as demo.sh configures build/ (one build for both); the sanitizer build below is portable. The tests'
+# own programs at -O1 (LLC_TESTS_CXX_FLAGS, the top CMakeLists.txt): a quarter to a third less CPU a compile, while the
+# libraries, tools, examples and benchmarks they run keep -O3.
 release_build() {
-    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLLC_WARNINGS_AS_ERRORS=ON -DLLC_NATIVE=ON
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLLC_WARNINGS_AS_ERRORS=ON -DLLC_NATIVE=ON -DLLC_TESTS_CXX_FLAGS=-O1
     cmake --build build -j "$LLC_JOBS"
 }
 phase "Release build" release_build
 
 # The sanitizer build: -O1 -g1 (what ASan recommends, and a faster build than -O2 -g), portable (the Release build
-# runs the -march=native kernels), without the tools, examples and benchmarks.
+# runs the -march=native kernels), without the tools, examples and benchmarks. UBSan without its null and alignment
+# checks: they were 35-45 % of this build's compile time (user time of one compile, all of UBSan / without the two /
+# ASan alone: llc/src/trace.cpp 19.2 / 12.8 / 14.4 s, matrix_chain.cpp 16.0 / 9.7 / 7.4 s, swap_pairing_test.cpp 12.0
+# / 9.1 s; UBSan alone doubles a compile). A null pointer dereferenced still faults, and ASan reports the fault with
+# its stack; a misaligned access is no longer reported unless it faults (an aligned vector load of a misaligned
+# address does; x86-64's scalar and unaligned vector loads give the right value).
 asan_build() {
     echo "== Sanitizer build (build-asan/): AddressSanitizer + UndefinedBehaviorSanitizer, the library and its tests"
-    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DLLC_SANITIZE=ON -DLLC_NATIVE=OFF \
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DLLC_SANITIZE=ON \
+        -DLLC_SANITIZE_OPTIONS=-fno-sanitize=null,alignment -DLLC_NATIVE=OFF \
         -DLLC_BUILD_TOOLS=OFF -DLLC_BUILD_BENCHMARKS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_WARNINGS_AS_ERRORS=ON
     cmake --build build-asan -j "$LLC_JOBS"
 }
@@ -74,12 +84,15 @@ asan_ctest() {
     (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$LLC_JOBS" -LE nosan -E '\.np[48]$')
 }
 
-# Only the tests' targets (ctest runs nothing else here): no tools, examples or benchmarks.
+# Only the tests' targets (ctest runs nothing else here): no tools, examples or benchmarks; at -O1, which compiles in
+# two thirds of -O3's CPU time (316 against about 460 s) while the SMPI ctest takes as long (149 against 148 s): it
+# times nothing. A directory of its own: build-smpi/ stays for scale runs (docs/scaling.md), whose simulated compute
+# times are the host's timings of -O3 code.
 smpi_build() {
-    echo "== SimGrid SMPI build (build-smpi/): the MPI tests at P = 16, 32, 64 on platforms/cluster-16x4.xml"
-    cmake -S . -B build-smpi -DLLC_MPI=smpi -DCMAKE_BUILD_TYPE=Release -DLLC_WARNINGS_AS_ERRORS=ON \
-        -DLLC_BUILD_TOOLS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_BUILD_BENCHMARKS=OFF
-    cmake --build build-smpi -j "$LLC_JOBS"
+    echo "== SimGrid SMPI build (build-smpi-tests/): the MPI tests at P = 16, 32, 64 on platforms/cluster-16x4.xml"
+    cmake -S . -B build-smpi-tests -DLLC_MPI=smpi -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" \
+        -DLLC_WARNINGS_AS_ERRORS=ON -DLLC_BUILD_TOOLS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_BUILD_BENCHMARKS=OFF
+    cmake --build build-smpi-tests -j "$LLC_JOBS"
 }
 
 # Background builds: each in a process group of its own at a nice level, its output kept in a log that is printed when
@@ -106,6 +119,12 @@ wait_background() {
     return "$status"
 }
 
+# The tests labelled `measures` (the tools' calibrations and validations, which measure until the noise allows) first,
+# alone: beside the background builds they took 2-18 times as long (2026-11-27, mpi_llc_probe_minimal.np3 4 -> 73 s,
+# mpi_llc_validate_quick.np3 18 -> 111 s), the whole Release ctest 513 -> 1001 s.
+phase "Release ctest: the tests that measure, alone" ctest --test-dir build --output-on-failure -j "$LLC_JOBS" \
+    -L measures
+
 asan=$([ "${LLC_SKIP_SANITIZERS:-0}" != "1" ] && echo 1 || echo 0)
 smpi=$([ "${LLC_SKIP_SMPI:-0}" != "1" ] && echo 1 || echo 0)
 asan_index=-1
@@ -118,7 +137,8 @@ if [ "$smpi" = 1 ]; then
     start_background 19 smpi_build
     smpi_index=$((${#background_pids[@]} - 1))
 fi
-phase "Release ctest (background builds beside it)" ctest --test-dir build --output-on-failure -j "$LLC_JOBS"
+phase "Release ctest: the others, the background builds beside them" ctest --test-dir build --output-on-failure \
+    -j "$LLC_JOBS" -LE measures
 # A phase's CPU counts a background build's whole CPU time when it is waited for; its wall time is the part of the build
 # that outlasted what ran before.
 if [ "$asan" = 1 ]; then
@@ -127,7 +147,7 @@ if [ "$asan" = 1 ]; then
 fi
 if [ "$smpi" = 1 ]; then
     phase "SMPI build (the rest of it)" wait_background "$smpi_index"
-    phase "SMPI ctest" ctest --test-dir build-smpi --output-on-failure -j "$LLC_JOBS"
+    phase "SMPI ctest" ctest --test-dir build-smpi-tests --output-on-failure -j "$LLC_JOBS"
 fi
 times > "$times_file"
 echo "== time: total: wall $((SECONDS - run_start)) s, cpu $(cpu_so_far) s"
