@@ -113,10 +113,7 @@ inline __attribute__((always_inline)) std::int64_t first_equal(const Load& load,
                                                                std::int64_t first,
                                                                decltype(V{}[0] + 0) best) {
     constexpr int lanes = 64 / sizeof(V{}[0]);
-    V vb;
-    for (int l = 0; l < lanes; ++l) {
-        vb[l] = best;
-    }
+    const V vb = V{} + best;  // best in every lane
     for (int q = 0; q < 4; ++q) {
         if (const unsigned bits = equal_lanes(load(first + q * lanes), vb); bits != 0) {
             return first + q * lanes + __builtin_ctz(bits);
