@@ -6,12 +6,15 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/algorithms/matrix_chain_names.hpp>
@@ -170,10 +173,38 @@ TEST(Oracles, LibrarySequentialPeersMatchTheTextbookDps) {
     }
 }
 
+/// The textbook table of a chain: its cost and n × n split table.
+struct TextbookTable {
+    std::int64_t cost = 0;
+    std::vector<std::int32_t> split;
+};
+
+/// The textbook table of `dims`, collective over MPI_COMM_WORLD (every rank calls it with the same dims in the same
+/// order): rank 0 runs the O(n³) oracle and a plain MPI_Bcast, not llc's, hands the table to the others; memoised,
+/// since the tests check each chain at several r. With every rank computing it, the test's P ranks did P times the work
+/// on CI's two cores (under SMPI, one rank after another).
+const TextbookTable& textbook_table(const std::vector<std::int64_t>& dims) {
+    static std::map<std::vector<std::int64_t>, TextbookTable> tables;
+    if (const auto it = tables.find(dims); it != tables.end()) {
+        return it->second;
+    }
+    const auto n = static_cast<std::int64_t>(dims.size()) - 1;
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    TextbookTable t{0, std::vector<std::int32_t>(static_cast<std::size_t>(n * n), 0)};
+    if (rank == 0) {
+        t.cost = textbook_chain(dims, t.split);
+    }
+    MPI_Bcast(&t.cost, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    MPI_Bcast(t.split.data(), static_cast<int>(n * n), MPI_INT32_T, 0, MPI_COMM_WORLD);
+    return tables.emplace(dims, std::move(t)).first->second;
+}
+
 /// Checks every owned column of a ring result against the textbook table, entry by entry (cost and split).
 void expect_same_table(const llc::MatrixChainResult& got, const std::vector<std::int64_t>& dims) {
-    std::vector<std::int32_t> split;
-    const std::int64_t want = textbook_chain(dims, split);
+    const TextbookTable& oracle = textbook_table(dims);
+    const std::int64_t want = oracle.cost;
+    const std::vector<std::int32_t>& split = oracle.split;
     const std::int64_t n = got.table.n();
     EXPECT_EQ(got.cost, want);
     EXPECT_EQ(got.parenthesization, parens(split, static_cast<int>(n), 0, static_cast<int>(n) - 1));
@@ -244,7 +275,8 @@ TEST(MatrixChain, LongRangesInChunks) {
     // smallest k.
     Group& g = Group::world();
     std::mt19937_64 rng(12);
-    // Under SMPI 320 matrices, still middle ranges of more than 256 k (the oracle's n³ runs on every rank).
+    // Under SMPI 320 matrices, still middle ranges of more than 256 k (every rank's engine runs one rank after
+    // another).
     const int n = llc::test::under_smpi ? 320 : 600;
     for (const int top : {3, 1000}) {
         const auto dims = random_dims(rng, n, top);
