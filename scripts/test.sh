@@ -22,7 +22,13 @@
 # (CPU 1718 s), ASan ctest 494 s (CPU 729 s, 232 s of its tests' wall time the tools'), the SMPI build's rest 131 s
 # (CPU 453 s), SMPI ctest 141 s (CPU 267 s). The sanitizer build without the tools, alone: 549 s (CPU 1005 s). With
 # the sanitizer build beside the whole Release ctest and nothing else of this arrangement (c47b4ac): 2175 s (CPU
-# 4199 s), the Release ctest 1001 s of it (the tests that measure, 2-18 times as long).
+# 4199 s), the Release ctest 1001 s of it (the tests that measure, 2-18 times as long). The whole arrangement (98a9337):
+# 1928 s (CPU 3682 s); CI's own machine took 2040 s. With the fft and matrix-chain oracles broadcast from rank 0 and the
+# sanitizer build's tests at -O0 (071c6ea): 2049 s (CPU 3769 s), on a host that ran slower than in the run before: the
+# unchanged Release build took 1133 s of CPU (1038 before), the unchanged SMPI tests mpi_symv_test.np64 and
+# mpi_chamfer_test.np64 51 and 37 s (33 and 21 s alone, minutes after the run). Measured alone, the changes saved CPU:
+# the sanitizer build's tests 435 -> 288 s to compile and their ctest 248 -> 316 s to run; mpi_fft_test under SMPI at
+# 32 and 64 ranks 28 -> 5 s and 30 -> 15 s; mpi_tools_fail_mid_run.np3, now among the tests that measure, 68 -> 8 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
