@@ -3,9 +3,7 @@
 // still right against the textbook DP (textbook_dp.hpp, which shares no code with the library).
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <random>
-#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -17,7 +15,7 @@
 
 namespace {
 
-using llc::test::interval_dp::textbook_chain;
+using llc::test::interval_dp::textbook_table;
 
 /// n = 600 matrices: each rank's table holds its costs in an array of 256 KiB or more at P ≤ 2, the size the engine
 /// keeps (smaller arrays are left to the allocator).
@@ -37,16 +35,9 @@ std::vector<std::int64_t> chain_dims() {
 /// result (its arrays go back to the engine).
 void run_and_check(const std::vector<std::int64_t>& dims, const char* when) {
     llc::Group& g = llc::Group::world();
-    // The textbook DP of each chain once: the test checks one chain run after run.
-    static std::map<std::vector<std::int64_t>, std::pair<std::int64_t, std::vector<std::int32_t>>> oracles;
-    auto oracle = oracles.find(dims);
-    if (oracle == oracles.end()) {
-        std::vector<std::int32_t> table;
-        const std::int64_t cost = textbook_chain(dims, table);
-        oracle = oracles.emplace(dims, std::make_pair(cost, std::move(table))).first;
-    }
-    const std::int64_t want = oracle->second.first;
-    const std::vector<std::int32_t>& split = oracle->second.second;
+    const auto& oracle = textbook_table(dims);
+    const std::int64_t want = oracle.cost;
+    const std::vector<std::int32_t>& split = oracle.split;
     const llc::MatrixChainResult got = llc::matrix_chain(g, dims);
     const std::int64_t n = got.table.n();
     ASSERT_EQ(n, matrices);

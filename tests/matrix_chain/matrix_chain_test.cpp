@@ -6,15 +6,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <optional>
 #include <random>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <mpi.h>
 
 #include <llc/algorithms/matrix_chain.hpp>
 #include <llc/algorithms/matrix_chain_names.hpp>
@@ -171,33 +168,6 @@ TEST(Oracles, LibrarySequentialPeersMatchTheTextbookDps) {
             }
         }
     }
-}
-
-/// The textbook table of a chain: its cost and n × n split table.
-struct TextbookTable {
-    std::int64_t cost = 0;
-    std::vector<std::int32_t> split;
-};
-
-/// The textbook table of `dims`, collective over MPI_COMM_WORLD (every rank calls it with the same dims in the same
-/// order): rank 0 runs the O(n³) oracle and a plain MPI_Bcast, not llc's, hands the table to the others; memoised,
-/// since the tests check each chain at several r. With every rank computing it, the test's P ranks did P times the work
-/// on CI's two cores (under SMPI, one rank after another).
-const TextbookTable& textbook_table(const std::vector<std::int64_t>& dims) {
-    static std::map<std::vector<std::int64_t>, TextbookTable> tables;
-    if (const auto it = tables.find(dims); it != tables.end()) {
-        return it->second;
-    }
-    const auto n = static_cast<std::int64_t>(dims.size()) - 1;
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    TextbookTable t{0, std::vector<std::int32_t>(static_cast<std::size_t>(n * n), 0)};
-    if (rank == 0) {
-        t.cost = textbook_chain(dims, t.split);
-    }
-    MPI_Bcast(&t.cost, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
-    MPI_Bcast(t.split.data(), static_cast<int>(n * n), MPI_INT32_T, 0, MPI_COMM_WORLD);
-    return tables.emplace(dims, std::move(t)).first->second;
 }
 
 /// Checks every owned column of a ring result against the textbook table, entry by entry (cost and split).

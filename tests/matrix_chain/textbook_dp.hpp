@@ -2,11 +2,16 @@
 // Oracles of the interval-DP tests, written here and sharing no code with the library: brute force over every
 // parenthesisation and every tree, the textbook O(n³) matrix-chain DP (CLRS §15.2) and the textbook O(n³)
 // optimal-BST DP (CLRS §15.5, frequencies only, no Knuth window), both with ties to the smallest split / root.
+// textbook_table hands the chain DP of rank 0 to every rank.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <mpi.h>
 
 namespace llc::test::interval_dp {
 
@@ -58,6 +63,35 @@ inline std::int64_t textbook_chain(const std::vector<std::int64_t>& d, std::vect
         }
     }
     return m[0][n - 1];
+}
+
+/// The textbook table of a chain: its cost and n × n row-major split table.
+struct TextbookTable {
+    std::int64_t cost = 0;
+    std::vector<std::int32_t> split;
+};
+
+/// The textbook table of `dims`, collective over MPI_COMM_WORLD (every rank calls it with the same dims in the same
+/// order): rank 0 runs the O(n³) DP and a plain MPI_Bcast, not llc's, hands the table to the others; memoised, since
+/// the tests check each chain at several r or run after run. With every rank computing it, a test's P ranks did P
+/// times the work on CI's two cores (under SMPI, one rank after another). Static, not inline: an inline function's
+/// local static is one GNU unique object, which SMPI's per-rank copies of the program share (the ranks then read one
+/// another's tables).
+static const TextbookTable& textbook_table(const std::vector<std::int64_t>& dims) {
+    static std::map<std::vector<std::int64_t>, TextbookTable> tables;
+    if (const auto it = tables.find(dims); it != tables.end()) {
+        return it->second;
+    }
+    const auto n = static_cast<std::int64_t>(dims.size()) - 1;
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    TextbookTable t{0, std::vector<std::int32_t>(static_cast<std::size_t>(n * n), 0)};
+    if (rank == 0) {
+        t.cost = textbook_chain(dims, t.split);
+    }
+    MPI_Bcast(&t.cost, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    MPI_Bcast(t.split.data(), static_cast<int>(n * n), MPI_INT32_T, 0, MPI_COMM_WORLD);
+    return tables.emplace(dims, std::move(t)).first->second;
 }
 
 /// "((A1A2)A3)" of matrices i … j from a split table, written here.
