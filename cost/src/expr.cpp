@@ -2,7 +2,6 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,16 +30,11 @@ struct Expr::Node {
 
 namespace {
 
-std::string str(double x) {
-    std::ostringstream out;
-    out.precision(17);
-    out << x;
-    return out.str();
-}
+using llc::detail::format_value;  // the shortest text that reads back as the same double
 
 void check_seconds(const char* function, const char* argument, double x) {
     if (!std::isfinite(x) || x < 0.0) {
-        throw_argument_error(function, argument, str(x), "must be finite and >= 0");
+        throw_argument_error(function, argument, format_value(x), "must be finite and >= 0");
     }
 }
 

@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <string>
 
 #include <llc/cost/model.hpp>
@@ -15,12 +14,7 @@ namespace llc::cost {
 namespace detail {
 
 namespace {
-std::string str(double x) {
-    std::ostringstream out;
-    out.precision(17);
-    out << x;
-    return out.str();
-}
+using llc::detail::format_value;  // the shortest text that reads back as the same double
 }  // namespace
 
 Collective parse_collective(const std::string& function, std::string_view f) {
@@ -53,7 +47,7 @@ void check_price_arguments(const std::string& function, int P, double bytes) {
         throw_argument_error(function, "P", std::to_string(P), "must be >= 1");
     }
     if (!std::isfinite(bytes) || bytes < 0.0) {
-        throw_argument_error(function, "bytes", str(bytes), "must be finite and >= 0");
+        throw_argument_error(function, "bytes", format_value(bytes), "must be finite and >= 0");
     }
 }
 

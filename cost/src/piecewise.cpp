@@ -2,7 +2,6 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,23 +15,20 @@ namespace {
 // Upper end of the range of a function defined "over all sizes" (constant, linear): finite, so JSON can hold it.
 constexpr double all_sizes = 1.0e300;
 
-std::string str(double x) {
-    std::ostringstream out;
-    out.precision(17);
-    out << x;
-    return out.str();
-}
+using llc::detail::format_value;  // the shortest text that reads back as the same double
 
 void check_samples(const char* function, std::span<const Sample> samples) {
     for (std::size_t i = 0; i < samples.size(); ++i) {
         const Sample& s = samples[i];
         if (!std::isfinite(s.bytes) || s.bytes < 0.0) {
             throw_argument_error(
-                function, "samples[" + std::to_string(i) + "].bytes", str(s.bytes), "must be finite and >= 0");
+                function, "samples[" + std::to_string(i) + "].bytes", format_value(s.bytes), "must be finite and >= 0");
         }
         if (!std::isfinite(s.seconds) || s.seconds < 0.0) {
-            throw_argument_error(
-                function, "samples[" + std::to_string(i) + "].seconds", str(s.seconds), "must be finite and >= 0");
+            throw_argument_error(function,
+                                 "samples[" + std::to_string(i) + "].seconds",
+                                 format_value(s.seconds),
+                                 "must be finite and >= 0");
         }
     }
 }
@@ -123,33 +119,38 @@ Piecewise::Piecewise(std::vector<Segment> segments) : segments_(std::move(segmen
             throw_argument_error("llc::cost::Piecewise", name, "non-finite", "coefficients must be finite");
         }
         if (s.from < 0.0 || s.to < s.from) {
-            throw_argument_error(
-                "llc::cost::Piecewise", name + ".from/to", str(s.from) + ".." + str(s.to), "need 0 <= from <= to");
+            throw_argument_error("llc::cost::Piecewise",
+                                 name + ".from/to",
+                                 format_value(s.from) + ".." + format_value(s.to),
+                                 "need 0 <= from <= to");
         }
         if (i > 0 && s.from != segments_[i - 1].to) {
             throw_argument_error("llc::cost::Piecewise",
                                  name + ".from",
-                                 str(s.from),
-                                 "must equal the previous piece's 'to' (" + str(segments_[i - 1].to) + ")");
+                                 format_value(s.from),
+                                 "must equal the previous piece's 'to' (" + format_value(segments_[i - 1].to) + ")");
         }
         if (i > 0 && s.to <= s.from) {
             throw_argument_error(
-                "llc::cost::Piecewise", name + ".to", str(s.to), "pieces after the first must not be empty");
+                "llc::cost::Piecewise", name + ".to", format_value(s.to), "pieces after the first must not be empty");
         }
     }
 }
 
 Piecewise Piecewise::constant(double seconds) {
     if (!std::isfinite(seconds) || seconds < 0.0) {
-        throw_argument_error("llc::cost::Piecewise::constant", "seconds", str(seconds), "must be finite and >= 0");
+        throw_argument_error(
+            "llc::cost::Piecewise::constant", "seconds", format_value(seconds), "must be finite and >= 0");
     }
     return Piecewise({Segment{0.0, all_sizes, seconds, 0.0}});
 }
 
 Piecewise Piecewise::linear(double intercept, double slope) {
     if (!std::isfinite(intercept) || !std::isfinite(slope)) {
-        throw_argument_error(
-            "llc::cost::Piecewise::linear", "intercept/slope", str(intercept) + "/" + str(slope), "must be finite");
+        throw_argument_error("llc::cost::Piecewise::linear",
+                             "intercept/slope",
+                             format_value(intercept) + "/" + format_value(slope),
+                             "must be finite");
     }
     return Piecewise({Segment{0.0, all_sizes, intercept, slope}});
 }
@@ -164,7 +165,7 @@ Piecewise Piecewise::through(std::span<const Sample> points) {
         if (!(points[i].bytes > points[i - 1].bytes)) {
             throw_argument_error(function,
                                  "points[" + std::to_string(i) + "].bytes",
-                                 str(points[i].bytes),
+                                 format_value(points[i].bytes),
                                  "sizes must be strictly ascending");
         }
     }
@@ -194,7 +195,8 @@ Piecewise Piecewise::fit(std::span<const Sample> input, const FitOptions& option
             function, "options.min_points_per_segment", std::to_string(options.min_points_per_segment), "must be >= 1");
     }
     if (!std::isfinite(options.segment_penalty)) {
-        throw_argument_error(function, "options.segment_penalty", str(options.segment_penalty), "must be finite");
+        throw_argument_error(
+            function, "options.segment_penalty", format_value(options.segment_penalty), "must be finite");
     }
     check_samples(function, input);
 

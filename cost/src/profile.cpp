@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <utility>
@@ -18,12 +17,7 @@ namespace llc::cost {
 
 namespace {
 
-std::string str(double x) {
-    std::ostringstream out;
-    out.precision(17);
-    out << x;
-    return out.str();
-}
+using llc::detail::format_value;  // the shortest text that reads back as the same double
 
 void check_P(const char* function, int P) {
     if (P < 1) {
@@ -33,7 +27,7 @@ void check_P(const char* function, int P) {
 
 void check_bytes(const char* function, double bytes) {
     if (!std::isfinite(bytes) || bytes < 0.0) {
-        throw_argument_error(function, "bytes", str(bytes), "must be finite and >= 0");
+        throw_argument_error(function, "bytes", format_value(bytes), "must be finite and >= 0");
     }
 }
 
@@ -417,8 +411,10 @@ void Profile::set_division(int P, DivisionCost cost) {
     constexpr const char* function = "llc::cost::Profile::set_division";
     check_P(function, P);
     if (!std::isfinite(cost.split) || cost.split < 0.0 || !std::isfinite(cost.rejoin) || cost.rejoin < 0.0) {
-        throw_argument_error(
-            function, "cost.split/rejoin", str(cost.split) + "/" + str(cost.rejoin), "must be finite and >= 0");
+        throw_argument_error(function,
+                             "cost.split/rejoin",
+                             format_value(cost.split) + "/" + format_value(cost.rejoin),
+                             "must be finite and >= 0");
     }
     division_[P] = std::move(cost);
 }
@@ -489,7 +485,8 @@ const Piecewise& Profile::point_to_point(Path path, Layout layout) const {
 void Profile::set_loggp(const LogGPParams& p) {
     for (const double x : {p.L, p.o, p.g, p.G}) {
         if (!std::isfinite(x) || x < 0.0) {
-            throw_argument_error("llc::cost::Profile::set_loggp", "params", str(x), "L, o, g, G must be finite, >= 0");
+            throw_argument_error(
+                "llc::cost::Profile::set_loggp", "params", format_value(x), "L, o, g, G must be finite, >= 0");
         }
     }
     loggp_ = p;
@@ -498,8 +495,10 @@ void Profile::set_loggp(const LogGPParams& p) {
 void Profile::set_bsp(int P, const BSPParams& p) {
     check_P("llc::cost::Profile::set_bsp", P);
     if (!std::isfinite(p.g) || p.g < 0.0 || !std::isfinite(p.l) || p.l < 0.0) {
-        throw_argument_error(
-            "llc::cost::Profile::set_bsp", "params", str(p.g) + "/" + str(p.l), "g and l must be finite, >= 0");
+        throw_argument_error("llc::cost::Profile::set_bsp",
+                             "params",
+                             format_value(p.g) + "/" + format_value(p.l),
+                             "g and l must be finite, >= 0");
     }
     bsp_[P] = p;
 }
@@ -530,7 +529,7 @@ void Profile::set_hockney(const HockneyParams& p) {
     if (!std::isfinite(p.alpha) || p.alpha < 0.0 || !std::isfinite(p.beta) || p.beta < 0.0) {
         throw_argument_error("llc::cost::Profile::set_hockney",
                              "params",
-                             str(p.alpha) + "/" + str(p.beta),
+                             format_value(p.alpha) + "/" + format_value(p.beta),
                              "alpha and beta must be finite, >= 0");
     }
     hockney_ = p;
@@ -539,10 +538,11 @@ void Profile::set_hockney(const HockneyParams& p) {
 void Profile::set_c3(const C3Params& p) {
     if (!std::isfinite(p.setup) || p.setup < 0.0 || !std::isfinite(p.packet_time) || p.packet_time <= 0.0 ||
         !std::isfinite(p.packet_bytes) || p.packet_bytes <= 0.0) {
-        throw_argument_error("llc::cost::Profile::set_c3",
-                             "params",
-                             str(p.setup) + "/" + str(p.packet_time) + "/" + str(p.packet_bytes),
-                             "setup >= 0, packet_time > 0 and packet_bytes > 0 must be finite");
+        throw_argument_error(
+            "llc::cost::Profile::set_c3",
+            "params",
+            format_value(p.setup) + "/" + format_value(p.packet_time) + "/" + format_value(p.packet_bytes),
+            "setup >= 0, packet_time > 0 and packet_bytes > 0 must be finite");
     }
     c3_ = p;
 }
@@ -556,7 +556,7 @@ void Profile::set_kernel(std::string_view name, KernelConstant constant) {
     if (!std::isfinite(constant.seconds_per_unit) || constant.seconds_per_unit < 0.0) {
         throw_argument_error("llc::cost::Profile::set_kernel",
                              "seconds_per_unit",
-                             str(constant.seconds_per_unit),
+                             format_value(constant.seconds_per_unit),
                              "must be finite and >= 0");
     }
     kernels_[std::string(name)] = std::move(constant);
@@ -583,7 +583,8 @@ const KernelConstant& Profile::kernel(std::string_view name) const {
 
 double Profile::kernel_seconds(std::string_view name, double units) const {
     if (!std::isfinite(units) || units < 0.0) {
-        throw_argument_error("llc::cost::Profile::kernel_seconds", "units", str(units), "must be finite and >= 0");
+        throw_argument_error(
+            "llc::cost::Profile::kernel_seconds", "units", format_value(units), "must be finite and >= 0");
     }
     return kernel(name).seconds_per_unit * units;
 }
