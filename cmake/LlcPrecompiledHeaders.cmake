@@ -50,7 +50,8 @@ endfunction()
 
 # llc_skip_precompiled_headers(SOURCE …) — sources that check what a header brings in by itself (for instance, that a
 # header does not include <mpi.h>): a precompiled header included before them would make the check pass or fail
-# for the wrong reason.
+# for the wrong reason. They stay out of unity builds (CMAKE_UNITY_BUILD) too, which would put other sources, and
+# their headers, in front of them.
 function(llc_skip_precompiled_headers)
-    set_source_files_properties(${ARGN} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+    set_source_files_properties(${ARGN} PROPERTIES SKIP_PRECOMPILE_HEADERS ON SKIP_UNITY_BUILD_INCLUSION ON)
 endfunction()

@@ -16,7 +16,7 @@
 namespace llc {
 namespace {
 
-Environment* current = nullptr;
+Environment* current_environment = nullptr;
 
 std::string chrome_path(const std::string& path) {
     const auto dot = path.rfind('.');
@@ -83,7 +83,7 @@ void write_trace_from_environment(Group& g) {
 }
 
 Environment::Environment(int& argc, char**& argv, EnvironmentOptions options) {
-    if (current != nullptr) {
+    if (current_environment != nullptr) {
         throw Error("llc::Environment: an llc::Environment already exists in this process");
     }
     if (options.keep_freed_memory) {
@@ -93,7 +93,7 @@ Environment::Environment(int& argc, char**& argv, EnvironmentOptions options) {
 }
 
 Environment::Environment(EnvironmentOptions options) {
-    if (current != nullptr) {
+    if (current_environment != nullptr) {
         throw Error("llc::Environment: an llc::Environment already exists in this process");
     }
     if (options.keep_freed_memory) {
@@ -116,7 +116,7 @@ void Environment::start(int* argc, char*** argv) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     (void)configure_from_environment();
     world_ = std::make_unique<Group>(MPI_COMM_WORLD);
-    current = this;
+    current_environment = this;
 }
 
 Environment::~Environment() {
@@ -128,7 +128,7 @@ Environment::~Environment() {
         }
     }
     world_.reset();
-    current = nullptr;
+    current_environment = nullptr;
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (owns_mpi_ && finalized == 0) {
@@ -142,16 +142,16 @@ Environment::~Environment() {
 }
 
 bool Environment::active() noexcept {
-    return current != nullptr;
+    return current_environment != nullptr;
 }
 
 Group& Group::world() {
-    if (current == nullptr) {
+    if (current_environment == nullptr) {
         throw Error(
             "llc::Group::world: no llc::Environment is alive; construct one at the start of main(), or make a "
             "group of your own communicator with llc::Group(comm) (docs/embedding.md)");
     }
-    return current->world();
+    return current_environment->world();
 }
 
 }  // namespace llc

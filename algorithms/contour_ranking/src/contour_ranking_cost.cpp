@@ -26,7 +26,7 @@ namespace llc::cost {
 namespace {
 
 namespace cr = llc::detail::contour_ranking;
-namespace names = llc::names::contour_ranking;
+namespace cr_names = llc::names::contour_ranking;
 
 constexpr double segment_bytes = sizeof(cr::Segment);
 /// The densities of the probes' lines: cr.quarter_run's 4 pixels apart, cr.sparse_run's 16 apart
@@ -64,7 +64,7 @@ double list_segments(const PixelBlock& region, double density) {
 /// a division node is a weighted division into its children (the exchange spreads their lists) and their merge.
 Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double density, const Profile& profile) {
     if (node.children.empty()) {
-        return Expr::compute(names::leaf, 0.0);
+        return Expr::compute(cr_names::leaf, 0.0);
     }
     std::vector<double> lists;
     for (const cr::PlanNode& child : node.children) {
@@ -74,11 +74,11 @@ Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double d
     for (const double b : lists) {
         all += b;
     }
-    const Expr merge = Expr::compute(names::merging, profile.kernel_seconds(names::merge, all));
+    const Expr merge = Expr::compute(cr_names::merging, profile.kernel_seconds(cr_names::merge, all));
     const int P = node.range.count();
     if (node.gather) {
-        return Expr::sequence(names::gather,
-                              {Expr::normal(names::allgatherv, 0.0, "allgatherv", P, all * segment_bytes), merge});
+        return Expr::sequence(cr_names::gather,
+                              {Expr::normal(cr_names::allgatherv, 0.0, "allgatherv", P, all * segment_bytes), merge});
     }
     std::vector<double> weights;
     std::vector<Expr> tasks;
@@ -91,14 +91,14 @@ Expr node_expr(const cr::PlanNode& node, const cr::ImageLayout& layout, double d
     const double smallest = *std::min_element(lists.begin(), lists.end());
     const double sent = static_cast<double>(lists.size() - 1) * largest;
     const double bytes = (sent + all - smallest) * segment_bytes;
-    return Expr::sequence(names::level,
-                          {Expr::weighted_division(names::division, P, weights, std::move(tasks), bytes), merge});
+    return Expr::sequence(cr_names::level,
+                          {Expr::weighted_division(cr_names::division, P, weights, std::move(tasks), bytes), merge});
 }
 
 /// The walk ladder's seconds per step by side ("cr.walk.<side>", llc-probe): empty when the profile has none (made
 /// before the ladder; run_per_unit then names the first missing rung where it reads the ladder).
 std::map<double, double> walk_ladder(const Profile& profile) {
-    const std::string prefix = std::string(names::walk) + ".";
+    const std::string prefix = std::string(cr_names::walk) + ".";
     std::map<double, double> ladder;
     for (const auto& [key, constant] : profile.kernels()) {
         if (key.starts_with(prefix) && key.find_first_not_of("0123456789", prefix.size()) == std::string::npos &&
@@ -124,9 +124,9 @@ double run_per_unit(const KernelSizeTable& table, double side, const std::map<do
     const std::map<double, double>& ladder = *walks;
     // Every rung llc-probe writes is required where the ladder is read, as every other table: a profile made before
     // the ladder (or without a rung) is an error naming the key, not a price read on a line.
-    for (const std::int64_t rung : names::walk_sides) {
+    for (const std::int64_t rung : cr_names::walk_sides) {
         if (!ladder.contains(static_cast<double>(rung))) {
-            throw Error(missing_kernel_message("llc::cost::contour_rank", names::walk_key(rung)));
+            throw Error(missing_kernel_message("llc::cost::contour_rank", cr_names::walk_key(rung)));
         }
     }
     const auto low = ladder.find(low_side);
@@ -189,7 +189,7 @@ double edge_seconds(const char* function,
     KernelSizeTable table;
     try {
         const KernelSizeTable runs = kernel_size_table(profile, run, P);
-        const KernelSizeTable without = kernel_size_table(profile, names::pixel, P);
+        const KernelSizeTable without = kernel_size_table(profile, cr_names::pixel, P);
         for (const auto& [e, whole] : runs) {
             const double empty = kernel_per_unit(without, std::ldexp(1.0, e), 0.0);
             table[e] = std::max(whole - empty, 1e-3 * whole) / density;
@@ -271,11 +271,11 @@ void append_merge(std::vector<Expr>& items,
     const cr::ImageLayout layout{P, cr::grid_of(P), width, height};
     const double own = list_segments(block_of(0, P, width, height), list_density);
     if (pattern == ContourPattern::log_level_balanced) {
-        items.push_back(Expr::normal(names::bal_permute, 0.0, "alltoallv", P, own * segment_bytes));
+        items.push_back(Expr::normal(cr_names::bal_permute, 0.0, "alltoallv", P, own * segment_bytes));
     }
     items.push_back(node_expr(cr::plan_of(pattern, layout.grid), layout, list_density, profile));
     if (pattern == ContourPattern::log_level_balanced) {
-        items.push_back(Expr::normal(names::bal_return, 0.0, "alltoallv", P, own * resolution_bytes));
+        items.push_back(Expr::normal(cr_names::bal_return, 0.0, "alltoallv", P, own * resolution_bytes));
     }
 }
 
@@ -286,7 +286,7 @@ void append_merge(std::vector<Expr>& items,
 /// profile without tr.rank_cut (llc-probe before it) is an error naming it at P > 1: re-calibrate, no silent fallback.
 double border_local_seconds(double states, double pixels, int P, const Profile& profile) {
     constexpr const char* name = "llc::cost::contour_rank";
-    return local_seconds(name, {{P > 1 ? names::trace_rank_cut : names::trace_rank, states}}, pixels, P, profile);
+    return local_seconds(name, {{P > 1 ? cr_names::trace_rank_cut : cr_names::trace_rank, states}}, pixels, P, profile);
 }
 
 }  // namespace
@@ -310,22 +310,23 @@ Expr contour_rank(int P,
     // All three spacings' prices are required, whatever the shares: a profile that lacks one is not priced.
     const std::map<double, double> ladder = walk_ladder(profile);
     const double local_work =
-        local_seconds(name, {{names::pixel, pixels}}, pixels, P, profile, &ladder) +
-        edges * shares.dense * edge_seconds(name, names::edge_run, names::edge, 1.0, side, P, profile, &ladder) +
+        local_seconds(name, {{cr_names::pixel, pixels}}, pixels, P, profile, &ladder) +
+        edges * shares.dense * edge_seconds(name, cr_names::edge_run, cr_names::edge, 1.0, side, P, profile, &ladder) +
         edges * shares.quarter *
-            edge_seconds(name, names::quarter_run, names::quarter_edge, kQuarterDensity, side, P, profile, &ladder) +
+            edge_seconds(
+                name, cr_names::quarter_run, cr_names::quarter_edge, kQuarterDensity, side, P, profile, &ladder) +
         edges * shares.sparse *
-            edge_seconds(name, names::sparse_run, names::sparse_edge, kSparseDensity, side, P, profile, &ladder);
+            edge_seconds(name, cr_names::sparse_run, cr_names::sparse_edge, kSparseDensity, side, P, profile, &ladder);
     // Every processor ranks its block, then the merge's first collective waits for the slowest (cost/lockstep.hpp).
-    const Expr local = Expr::compute(names::local, lockstep_seconds(profile, P, local_work));
+    const Expr local = Expr::compute(cr_names::local, lockstep_seconds(profile, P, local_work));
     // Validation's exchange of the blocks' borders (one byte a pixel) and the verdict; at P = 1 too, as the code runs
     // them (the CCM charges what the profile measured at P = 1).
     std::vector<Expr> items = {
-        Expr::normal(names::validate_borders, 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
-        Expr::normal(names::validate, 0.0, "allreduce", P, 8.0),
+        Expr::normal(cr_names::validate_borders, 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
+        Expr::normal(cr_names::validate, 0.0, "allreduce", P, 8.0),
         local};
     append_merge(items, P, width, height, edge_density, pattern, profile);
-    return Expr::sequence(names::ranking, std::move(items));
+    return Expr::sequence(cr_names::ranking, std::move(items));
 }
 
 BorderDensity border_density(Group& group, const BorderMap& borders) {
@@ -340,16 +341,16 @@ Expr trace_contours(int P, std::int64_t width, std::int64_t height, BorderDensit
     const double pixels = largest_block_pixels(P, width, height);
     const double states = pixels * density.states_per_pixel;
     return Expr::sequence(
-        names::tracing,
-        {Expr::normal(names::halo, 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
+        cr_names::tracing,
+        {Expr::normal(cr_names::halo, 0.0, "allgatherv", P, perimeters_bytes(P, width, height)),
          // Every processor scans its block, then the next collective waits for the slowest (cost/lockstep.hpp).
          Expr::compute(
-             names::scan,
+             cr_names::scan,
              lockstep_seconds(
                  profile,
                  P,
                  local_seconds(
-                     name, {{names::trace_pixel, pixels}, {names::trace_state, states}}, pixels, P, profile)))});
+                     name, {{cr_names::trace_pixel, pixels}, {cr_names::trace_state, states}}, pixels, P, profile)))});
 }
 
 Expr contour_rank(int P,
@@ -362,11 +363,11 @@ Expr contour_rank(int P,
     check_borders(name, P, width, height, density, pattern);
     const double pixels = largest_block_pixels(P, width, height);
     const double states = pixels * density.states_per_pixel;
-    std::vector<Expr> items = {Expr::compute(names::border_local, border_local_seconds(states, pixels, P, profile))};
+    std::vector<Expr> items = {Expr::compute(cr_names::border_local, border_local_seconds(states, pixels, P, profile))};
     // Cauchy–Crofton: lines of length ℓ meet borders of length λ per pixel 2λℓ/π times; two ends a segment.
     const double list_density = 2.0 * density.states_per_pixel / std::numbers::pi;
     append_merge(items, P, width, height, list_density, pattern, profile);
-    return Expr::sequence(names::border_ranking, std::move(items));
+    return Expr::sequence(cr_names::border_ranking, std::move(items));
 }
 
 namespace {

@@ -49,7 +49,7 @@ namespace llc::detail::contour_ranking {
 
 namespace {
 
-namespace names = llc::names::contour_ranking;
+namespace cr_names = llc::names::contour_ranking;
 
 /// The density of cr.sparse_edge's lines: 16 pixels apart; of cr.quarter_edge's: 4 apart.
 constexpr double kSparseDensity = 1.0 / 16.0;
@@ -237,17 +237,17 @@ std::vector<cost::KernelProbe> kernel_probes() {
     for (int e = 8; e <= 12; ++e) {
         const std::string side = "2^" + std::to_string(e);
         probes.push_back(
-            {key(names::pixel, e),
+            {key(cr_names::pixel, e),
              "pixel of a one-processor contour ranking (validation, local ranking, resolution), " + side + " block",
              [e](bool quick) { return pixel_probe(quick, e); },
-             solo(names::pixel, e)});
-        for (const auto& [name, density] : {std::pair{names::edge_run, 1.0},
-                                            std::pair{names::quarter_run, kQuarterDensity},
-                                            std::pair{names::sparse_run, kSparseDensity}}) {
+             solo(cr_names::pixel, e)});
+        for (const auto& [name, density] : {std::pair{cr_names::edge_run, 1.0},
+                                            std::pair{cr_names::quarter_run, kQuarterDensity},
+                                            std::pair{cr_names::sparse_run, kSparseDensity}}) {
             probes.push_back({key(name, e),
                               "pixel of a one-processor contour ranking of lines " +
                                   std::to_string(static_cast<int>(1.0 / density)) + " pixels apart (the whole run; " +
-                                  names::pixel + " is the run without edge pixels), " + side + " block",
+                                  cr_names::pixel + " is the run without edge pixels), " + side + " block",
                               [e, density](bool quick) { return lines_run_probe(quick, e, density); },
                               solo(name, e)});
             // 0.7–2.5 s a call at 2^12 (16 M pixels): side by side and alone in one round of a quick calibration
@@ -259,24 +259,24 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // cache, and that image's trace costs 1.5× per pixel what 2^11 prices; from 2^8 for the demo's blocks, as above.
     for (int e = 8; e <= 12; ++e) {
         const std::string side = "2^" + std::to_string(e);
-        probes.push_back({key(names::trace_pixel, e),
+        probes.push_back({key(cr_names::trace_pixel, e),
                           "pixel of a one-processor trace_contours without foreground, " + side + " image",
                           [e](bool quick) { return trace_pixel_probe(quick, e); },
-                          solo(names::trace_pixel, e)});
-        probes.push_back({key(names::trace_state, e),
+                          solo(cr_names::trace_pixel, e)});
+        probes.push_back({key(cr_names::trace_state, e),
                           "border state of a one-processor trace_contours of random blobs, on top of " +
-                              std::string(names::trace_pixel) + ", " + side + " image",
+                              std::string(cr_names::trace_pixel) + ", " + side + " image",
                           [e](bool quick) { return trace_state_probe(quick, e); },
-                          solo(names::trace_state, e)});
-        probes.push_back({key(names::trace_rank, e),
+                          solo(cr_names::trace_state, e)});
+        probes.push_back({key(cr_names::trace_rank, e),
                           "border state of a one-processor contour_rank of random blobs' borders, " + side + " image",
                           [e](bool quick) { return trace_rank_probe(quick, e); },
-                          solo(names::trace_rank, e)});
+                          solo(cr_names::trace_rank, e)});
     }
     // The ranking of a block with cut borders, priced at P > 1 only (no solo constant): at the sides of the validated
     // blocks at P = 2 (452–2534), the smallest and largest priced at the end values.
     for (int e = 9; e <= 11; ++e) {
-        probes.push_back({key(names::trace_rank_cut, e),
+        probes.push_back({key(cr_names::trace_rank_cut, e),
                           "border state of a block's local ranking with cut borders (segments, boundary list, step 3), "
                           "random blobs cut at the middle column, 2^" +
                               std::to_string(e) + " image",
@@ -296,14 +296,15 @@ std::vector<cost::KernelProbe> kernel_probes() {
     // a kernel of the run, not a whole run. Side by side only (the cost function reads its shape, not its level), in a
     // quick calibration's last round only: 16 walks of up to a side each, ~0.2–0.4 µs a step on the quiet VM (the
     // 6.25 % runs' price per edge pixel): ~10–20 ms a call at 4096, ~0.15 s a rung (the quick budget), four rungs.
-    for (const std::int64_t side : names::walk_sides) {
-        probes.push_back({names::walk_key(side),
+    for (const std::int64_t side : cr_names::walk_sides) {
+        probes.push_back({cr_names::walk_key(side),
                           "step of a walk along lines 16 apart (successor and result arrays), " + std::to_string(side) +
                               " × " + std::to_string(side) + " block",
                           [side](bool quick) { return walk_probe(quick, side); }});
         probes.back().quick_one_round = true;
     }
-    probes.push_back({names::merge, "segment of a merge of boundary lists and its backward resolution", merge_probe});
+    probes.push_back(
+        {cr_names::merge, "segment of a merge of boundary lists and its backward resolution", merge_probe});
     return probes;
 }
 

@@ -19,9 +19,9 @@ namespace llc::cost {
 
 namespace {
 
-namespace names = llc::names::distance_transform;
+namespace dt_names = llc::names::distance_transform;
 
-constexpr const char* name = "llc::cost::chamfer_distance_transform";
+constexpr const char* chamfer_cost_function = "llc::cost::chamfer_distance_transform";
 
 /// The per-pixel tables of one mask: measured on an image in the last-level cache and on one streamed from memory;
 /// `in_small` on an image in a core's own caches, read only by one-processor runs of less than the in-cache probe's
@@ -95,10 +95,11 @@ SweepTables sweep_tables(const ChamferMask& mask, const Profile& profile, int P,
         }
     }
     // One after the other, so that a profile without either names the in-cache table first.
-    KernelSizeTable in_cache = kernel_size_table(profile, names::sweep_key(names::sweep_cache, nearest->name()), P);
-    KernelSizeTable in_memory = kernel_size_table(profile, names::sweep_key(names::sweep, nearest->name()), P);
+    KernelSizeTable in_cache =
+        kernel_size_table(profile, dt_names::sweep_key(dt_names::sweep_cache, nearest->name()), P);
+    KernelSizeTable in_memory = kernel_size_table(profile, dt_names::sweep_key(dt_names::sweep, nearest->name()), P);
     KernelSizeTable in_small =
-        small ? kernel_size_table(profile, names::sweep_key(names::sweep_small, nearest->name()), P)
+        small ? kernel_size_table(profile, dt_names::sweep_key(dt_names::sweep_small, nearest->name()), P)
               : KernelSizeTable{};
     return {std::move(in_cache), std::move(in_memory), std::move(in_small)};
 }
@@ -155,12 +156,12 @@ Expr chamfer_distance_transform(int P,
                                 const ChamferMask& mask,
                                 const Profile& profile) {
     if (P < 1) {
-        throw_argument_error(name, "P", std::to_string(P), "must be at least 1");
+        throw_argument_error(chamfer_cost_function, "P", std::to_string(P), "must be at least 1");
     }
     for (const auto& [argument, value] :
          {std::pair{"width", width}, std::pair{"height", height}, std::pair{"r", r}, std::pair{"k", k}}) {
         if (value < 1) {
-            throw_argument_error(name, argument, std::to_string(value), "must be at least 1");
+            throw_argument_error(chamfer_cost_function, argument, std::to_string(value), "must be at least 1");
         }
     }
     const SweepTables tables =
@@ -171,10 +172,10 @@ Expr chamfer_distance_transform(int P,
         g.r = height;
         g.k = width + height * mask.lead();
     }
-    Expr forward = pass(g, tables, profile, names::forward);
+    Expr forward = pass(g, tables, profile, dt_names::forward);
     g.backward = true;
-    Expr backward = pass(g, tables, profile, names::backward);
-    return Expr::sequence(names::chamfer, {std::move(forward), std::move(backward)});
+    Expr backward = pass(g, tables, profile, dt_names::backward);
+    return Expr::sequence(dt_names::chamfer, {std::move(forward), std::move(backward)});
 }
 
 std::int64_t best_segment(

@@ -30,33 +30,34 @@ namespace cost {
 
 namespace {
 
-namespace names = llc::names::distance_transform;
+namespace dt_names = llc::names::distance_transform;
 
-constexpr const char* name = "llc::cost::path_planning";
+constexpr const char* path_cost_function = "llc::cost::path_planning";
 
 /// The busiest processor's check, cell setup and copy-out of one run. @throws llc::Error (Profile::kernel) naming
-/// names::path_setup when the profile lacks it.
+/// dt_names::path_setup when the profile lacks it.
 double setup_seconds(int P, std::int64_t width, std::int64_t height, std::int64_t r, const Profile& profile) {
     std::int64_t rows = 0;
     for (int q = 0; q < P; ++q) {
         rows = std::max(rows, llc::block_rows_held(P, q, height, P == 1 ? height : r));
     }
-    return kernel_seconds(profile, names::path_setup, P) * static_cast<double>(rows * width);  // P = 1: rank 0's
+    return kernel_seconds(profile, dt_names::path_setup, P) * static_cast<double>(rows * width);  // P = 1: rank 0's
 }
 
-/// Seconds per pixel of a sweep in segments of k columns for a processor holding `pixels` cells: names::path_sweep
-/// (measured on an 8 MiB map, in the caches) and names::path_memory (a 64 MiB map, streamed from memory: slower for
+/// Seconds per pixel of a sweep in segments of k columns for a processor holding `pixels` cells: dt_names::path_sweep
+/// (measured on an 8 MiB map, in the caches) and dt_names::path_memory (a 64 MiB map, streamed from memory: slower for
 /// short segments, whose rows are far apart, faster for whole rows, which the prefetchers follow), by whether the
 /// node's cells fit the effective last-level cache (kernel_per_unit_by_cache); a blue sweep at its own tables
-/// (names::path_sweep_blue, names::path_memory_blue: it runs up the rows, and streamed from memory in segments it
+/// (dt_names::path_sweep_blue, dt_names::path_memory_blue: it runs up the rows, and streamed from memory in segments it
 /// took 1.25–1.7× a red one's time); the solo constants at P = 1, the side-by-side ones at P > 1 (the ranks share the
 /// memory bus). Every table is required: kernel_size_table throws naming the key the profile lacks.
 double sweep_seconds_per_pixel(const Profile& profile, int P, std::int64_t k, std::int64_t pixels, bool blue) {
     constexpr double cell = sizeof(detail::sweep::Cell);
     // One after the other, so that a profile without either names the in-cache table first.
-    const KernelSizeTable in_cache = kernel_size_table(profile, blue ? names::path_sweep_blue : names::path_sweep, P);
+    const KernelSizeTable in_cache =
+        kernel_size_table(profile, blue ? dt_names::path_sweep_blue : dt_names::path_sweep, P);
     const KernelSizeTable in_memory =
-        kernel_size_table(profile, blue ? names::path_memory_blue : names::path_memory, P);
+        kernel_size_table(profile, blue ? dt_names::path_memory_blue : dt_names::path_memory, P);
     return kernel_per_unit_by_cache(in_cache,
                                     in_memory,
                                     static_cast<double>(k),
@@ -77,12 +78,12 @@ Expr sweep(int P,
            const Profile& profile,
            double before) {
     if (P < 1) {
-        throw_argument_error(name, "P", std::to_string(P), "must be at least 1");
+        throw_argument_error(path_cost_function, "P", std::to_string(P), "must be at least 1");
     }
     for (const auto& [argument, value] :
          {std::pair{"width", width}, std::pair{"height", height}, std::pair{"r", r}, std::pair{"k", k}}) {
         if (value < 1) {
-            throw_argument_error(name, argument, std::to_string(value), "must be at least 1");
+            throw_argument_error(path_cost_function, argument, std::to_string(value), "must be at least 1");
         }
     }
     detail::sweep::Geometry g{
@@ -97,7 +98,7 @@ Expr sweep(int P,
     // fetch: 14–26 % high in six validations.)
     const std::int64_t segment = g.k >= width ? detail::sweep::path_probe_width : g.k;
     const double per_pixel = sweep_seconds_per_pixel(profile, P, segment, busiest_rows * width, blue);
-    const char* label = blue ? names::blue : names::red;
+    const char* label = blue ? dt_names::blue : dt_names::red;
     std::vector<Expr> items;
     if (P == 1) {
         items.push_back(Expr::compute(label, before + per_pixel * static_cast<double>(width * height)));
@@ -122,7 +123,7 @@ Expr sweep(int P,
                                                                                        : std::move(node));
         }
     }
-    items.push_back(Expr::normal(names::changed, 0.0, "allreduce", P, sizeof(int)));
+    items.push_back(Expr::normal(dt_names::changed, 0.0, "allreduce", P, sizeof(int)));
     return Expr::sequence(label, std::move(items));
 }
 
@@ -141,20 +142,20 @@ Expr path_planning(int P,
                    int sweeps,
                    const Profile& profile) {
     if (sweeps < 1) {
-        throw_argument_error(name, "sweeps", std::to_string(sweeps), "must be at least 1");
+        throw_argument_error(path_cost_function, "sweeps", std::to_string(sweeps), "must be at least 1");
     }
     const Expr red = path_planning_sweep(P, width, height, r, k, false, profile);
     const Expr blue = path_planning_sweep(P, width, height, r, k, true, profile);
     // Each run also checks every cost, builds the cells (a fresh array: its pages are touched for the first time) and
-    // copies the path costs out: names::path_setup a pixel of the busiest processor, priced in the first sweep's first
-    // step (the setup is what the processors do before their first shift; the copy-out, after the last allreduce,
+    // copies the path costs out: dt_names::path_setup a pixel of the busiest processor, priced in the first sweep's
+    // first step (the setup is what the processors do before their first shift; the copy-out, after the last allreduce,
     // joins it there so that the steps still match the trace's).
     const double setup = setup_seconds(P, width, height, r, profile);
     std::vector<Expr> items{sweep(P, width, height, r, k, false, profile, setup)};
     for (int s = 1; s < sweeps; ++s) {
         items.push_back(s % 2 == 0 ? red : blue);
     }
-    return Expr::sequence(names::path, std::move(items));
+    return Expr::sequence(dt_names::path, std::move(items));
 }
 
 }  // namespace cost
@@ -230,14 +231,14 @@ double path_setup_probe(bool quick) {
 }  // namespace
 
 std::vector<cost::KernelProbe> path_kernel_probes() {
-    namespace names = llc::names::distance_transform;
-    std::vector<cost::KernelProbe> probes{{names::path_setup,
+    namespace dt_names = llc::names::distance_transform;
+    std::vector<cost::KernelProbe> probes{{dt_names::path_setup,
                                            "pixel of a path-planning run's cost check, cell setup and copy-out",
                                            [](bool quick) { return path_setup_probe(quick); }}};
     for (const bool blue : {false, true}) {
         const std::string colour = blue ? "blue" : "red";
-        const std::string in_cache = blue ? names::path_sweep_blue : names::path_sweep;
-        const std::string in_memory = blue ? names::path_memory_blue : names::path_memory;
+        const std::string in_cache = blue ? dt_names::path_sweep_blue : dt_names::path_sweep;
+        const std::string in_memory = blue ? dt_names::path_memory_blue : dt_names::path_memory;
         for (int j = 3; j <= 11; ++j) {
             // Alone on the node at whole rows only (2^11 = path_probe_width): a one-processor run, the only one that
             // reads the solo constants, is priced at whole rows whatever its width (sweep()), so the solo sizes below

@@ -23,7 +23,7 @@ namespace llc {
 
 namespace {
 
-constexpr const char* function = "llc::path_planning";
+constexpr const char* path_planning_function = "llc::path_planning";
 using detail::sweep::Cell;
 
 std::string pixel_text(std::int64_t row, std::int64_t column) {
@@ -119,8 +119,8 @@ PathPlanningReport path_planning(Group& g,
                                  std::span<double> out,
                                  std::int64_t k) {
     const std::string problem =
-        argument_problem(function, g.size(), g.rank(), width, height, r, k, costs, sources, out.size());
-    Agreement(g, function)
+        argument_problem(path_planning_function, g.size(), g.rank(), width, height, r, k, costs, sources, out.size());
+    Agreement(g, path_planning_function)
         .same("width", width)
         .same("height", height)
         .same("r", r)

@@ -22,9 +22,9 @@ namespace llc::cost {
 
 namespace {
 
-namespace names = llc::names::matrix_chain;
+namespace mc_names = llc::names::matrix_chain;
 
-constexpr double word_bytes = 8.0;
+constexpr double value_bytes = 8.0;  // one DP table entry, a double, on the wire
 
 /// One macro-step of the schedule: per processor, its updates and the words
 /// it sends and receives at the shift that precedes it.
@@ -100,16 +100,16 @@ double max_of(const std::vector<double>& v) {
 
 /// The three kernel tables of the engine, as llc-probe measured them on its own code (matrix_chain_probes.cpp).
 struct Kernels {
-    KernelSizeTable middle;  ///< names::middle ("mc.update.2^e"): per update of a middle k range of length 2^e
-    KernelSizeTable edge;    ///< names::edge ("mc.edge.2^e"): per update of an off-diagonal block's edges, r = 2^e
-    KernelSizeTable diag;    ///< names::diag ("mc.diag.2^e"): per update of a diagonal block, r = 2^e
+    KernelSizeTable middle;  ///< mc_names::middle ("mc.update.2^e"): per update of a middle k range of length 2^e
+    KernelSizeTable edge;    ///< mc_names::edge ("mc.edge.2^e"): per update of an off-diagonal block's edges, r = 2^e
+    KernelSizeTable diag;    ///< mc_names::diag ("mc.diag.2^e"): per update of a diagonal block, r = 2^e
 
     /// The tables a run on P processors reads (alone on the node at P = 1: kernel_size_table's solo constants).
     /// @throws llc::Error naming the key when the profile lacks one of them (kernel_size_table: never a fallback).
     Kernels(const Profile& profile, int P)
-        : middle(kernel_size_table(profile, names::middle, P)),
-          edge(kernel_size_table(profile, names::edge, P)),
-          diag(kernel_size_table(profile, names::diag, P)) {}
+        : middle(kernel_size_table(profile, mc_names::middle, P)),
+          edge(kernel_size_table(profile, mc_names::edge, P)),
+          diag(kernel_size_table(profile, mc_names::diag, P)) {}
 };
 
 /// Seconds of block (a, b) as detail::interval_dp::compute_block runs it: a diagonal block's updates at τ_diag(its
@@ -158,7 +158,7 @@ double sum(const std::vector<double>& v) {
 /// table is required (kernel_size_table throws naming the key): a profile without it is refused, never priced at an
 /// unscaled 1.
 double engine_scale(const Kernels& kernels, const Profile& profile, int P, std::int64_t n) {
-    const KernelSizeTable run = kernel_size_table(profile, names::run, P);
+    const KernelSizeTable run = kernel_size_table(profile, mc_names::run, P);
     KernelSizeTable ratio;
     for (const auto& [e, per_update] : run) {
         const std::int64_t m = std::int64_t{1} << e;
@@ -170,7 +170,7 @@ double engine_scale(const Kernels& kernels, const Profile& profile, int P, std::
     }
     if (ratio.empty()) {
         // Only sizes with no update (n = 1) or block tables of zeros: nothing to scale by, and no silent 1 either.
-        throw Error(std::string("llc::cost::matrix_chain: the profile's \"") + names::run +
+        throw Error(std::string("llc::cost::matrix_chain: the profile's \"") + mc_names::run +
                     ".2^e\" has no size of at least 2 matrices with a positive block price to scale the blocks by; " +
                     how_to_make_profile());
     }
@@ -194,7 +194,7 @@ Expr blocks_expr(int P,
         t *= scale;
     }
     if (P == 1) {
-        return Expr::sequence(names::sequence, {Expr::compute(names::compute, sum(steps))});
+        return Expr::sequence(mc_names::sequence, {Expr::compute(mc_names::compute, sum(steps))});
     }
     for (double& t : steps) {
         t = lockstep_seconds(profile, P, t);
@@ -214,14 +214,14 @@ Expr blocks_expr(int P,
     std::vector<Expr> items;
     for (std::size_t d = 1; d < steps.size(); ++d) {
         const StepCounts s = step_counts(P, n, r, static_cast<std::int64_t>(d));
-        items.push_back(Expr::normal(names::rotate, steps[d - 1], rotation, P, max_of(s.words) * word_bytes));
+        items.push_back(Expr::normal(mc_names::rotate, steps[d - 1], rotation, P, max_of(s.words) * value_bytes));
     }
-    items.push_back(Expr::normal(names::result, steps.back(), "bcast", P, word_bytes));
+    items.push_back(Expr::normal(mc_names::result, steps.back(), "bcast", P, value_bytes));
     // The walk of the optimal tree (matrix_chain.cpp's walk_tree): one allreduce of 8 bytes per node of each level.
     for (const std::int64_t nodes : walk_levels) {
-        items.push_back(Expr::normal(names::walk, 0.0, "allreduce", P, static_cast<double>(nodes) * word_bytes));
+        items.push_back(Expr::normal(mc_names::walk, 0.0, "allreduce", P, static_cast<double>(nodes) * value_bytes));
     }
-    return Expr::sequence(names::sequence, std::move(items));
+    return Expr::sequence(mc_names::sequence, std::move(items));
 }
 
 }  // namespace
@@ -242,11 +242,11 @@ Expr matrix_chain(
     const Kernels kernels(profile, P);
     if (P == 1 && r == llc::default_block_size(1, n)) {
         // The whole one-processor engine as llc-probe timed it (solo), per update, at the n nearest in log scale.
-        const KernelSizeTable run = kernel_size_table(profile, names::run, 1);
+        const KernelSizeTable run = kernel_size_table(profile, mc_names::run, 1);
         const auto nd = static_cast<double>(n);
         const double updates = (nd * nd * nd - nd) / 6.0;
-        return Expr::sequence(names::sequence,
-                              {Expr::compute(names::compute, updates * kernel_per_unit(run, nd, 0.0))});
+        return Expr::sequence(mc_names::sequence,
+                              {Expr::compute(mc_names::compute, updates * kernel_per_unit(run, nd, 0.0))});
     }
     // The blocks' prices, brought to the whole engine's measured level.
     return blocks_expr(P, n, r, kernels, engine_scale(kernels, profile, P, n), profile, walk_levels);
