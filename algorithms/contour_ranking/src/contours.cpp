@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -169,13 +170,18 @@ struct LocalHeader {
     std::int64_t length;
 };
 
+/// The point of `pixel` in an image `width` pixels wide (contours checks that its rows and columns fit 32 bits).
+ContourPoint point_at(std::int64_t pixel, std::int64_t width) {
+    return {static_cast<std::int32_t>(pixel / width), static_cast<std::int32_t>(pixel % width)};
+}
+
 /// A border's points from its head's pixel and the moves between them: the row and column follow the moves, not a
 /// division a point.
 class PointList {
   public:
     PointList(std::vector<ContourPoint>& points, std::int64_t width) : points_(points), width_(width) {}
     void first(std::int64_t pixel) {
-        at_ = {pixel / width_, pixel % width_};
+        at_ = point_at(pixel, width_);
         points_.push_back(at_);
     }
     void step(unsigned move) {
@@ -234,7 +240,7 @@ std::vector<ContourPoint> decode_moves(std::int64_t head_pixel,
                                        const std::uint8_t* slots,
                                        std::size_t length) {
     std::vector<ContourPoint> points;
-    points.assign(MovePoints(slots, {head_pixel / width, head_pixel % width}), MovePoints(slots + length, {}));
+    points.assign(MovePoints(slots, point_at(head_pixel, width)), MovePoints(slots + length, {}));
     return points;
 }
 
@@ -396,7 +402,7 @@ class PixelCoordinates {
     explicit PixelCoordinates(std::int64_t width) : width_(width), inverse_(1.0 / static_cast<double>(width)) {}
     [[nodiscard]] ContourPoint operator()(std::int64_t pixel) const {
         if (pixel < 0 || pixel >= (std::int64_t{1} << 50)) {
-            return {pixel / width_, pixel % width_};
+            return point_at(pixel, width_);
         }
         std::int64_t row = static_cast<std::int64_t>(static_cast<double>(pixel) * inverse_);
         std::int64_t col = pixel - row * width_;
@@ -407,7 +413,7 @@ class PixelCoordinates {
             ++row;
             col -= width_;
         }
-        return {row, col};
+        return {static_cast<std::int32_t>(row), static_cast<std::int32_t>(col)};
     }
 
   private:
@@ -458,7 +464,13 @@ void place_records(std::span<const PointRecord> all,
 std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<const ContourRank> ranks, int root) {
     const char* function = "llc::contours";
     std::string error = group.root_error(function, root);
-    if (error.empty() && ranks.size() != borders.states().size()) {
+    constexpr std::int64_t largest_side = std::numeric_limits<std::int32_t>::max();  // a ContourPoint's coordinates
+    if (error.empty() && (borders.width() > largest_side || borders.height() > largest_side)) {
+        error = argument_message(function,
+                                 "borders",
+                                 std::to_string(borders.width()) + " x " + std::to_string(borders.height()),
+                                 "must be at most 2147483647 pixels wide and tall (ContourPoint's 32-bit coordinates)");
+    } else if (error.empty() && ranks.size() != borders.states().size()) {
         error =
             argument_message(function,
                              "ranks.size()",

@@ -132,10 +132,11 @@ void validate_successor_map(Group& group, const SuccessorMap& succ);
                                                     ContourPattern pattern = ContourPattern::one_level_direct,
                                                     const cost::Profile* profile = nullptr);
 
-/// A pixel of a contour.
+/// A pixel of a contour: 32-bit row and column, as OpenCV's cv::Point (contours refuses an image wider or taller than
+/// 2^31 − 1 pixels). Writing the points is most of what contours does on the root: 8 bytes a point, not 16.
 struct ContourPoint {
-    std::int64_t row = 0;
-    std::int64_t col = 0;
+    std::int32_t row = 0;
+    std::int32_t col = 0;
     friend bool operator==(const ContourPoint&, const ContourPoint&) = default;
 };
 
@@ -151,7 +152,8 @@ struct Contour {
 /// the other ranks. A border is outer when the background pixel north of its head's pixel is passed by one of its
 /// own states at that pixel (the head of an outer border is its component's topmost-leftmost pixel, whose north is the
 /// outer background; a hole's head lies on the row above the hole, whose north is not in the hole). Collective.
-/// @throws llc::Error on every rank when ranks.size() ≠ borders.states().size() on some rank or root is out of range.
+/// @throws llc::Error on every rank when ranks.size() ≠ borders.states().size() on some rank, root is out of range or
+/// the image is wider or taller than 2^31 − 1 pixels (ContourPoint).
 [[nodiscard]] std::vector<Contour> contours(Group& group,
                                             const BorderMap& borders,
                                             std::span<const ContourRank> ranks,
