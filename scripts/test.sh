@@ -31,7 +31,7 @@
 # 32 and 64 ranks 28 -> 5 s and 30 -> 15 s; mpi_tools_fail_mid_run.np3, now among the tests that measure, 68 -> 8 s.
 # With unity builds for the Release and sanitizer builds (32d0259, 2026-11-28): 1601 s (CPU 3014 s) — Release build
 # 470 s (CPU 916 s), the sanitizer build's rest 46 s (it was 248 s), SMPI ctest 105 s. The sanitizer ctest then left
-# out P = 3 (35 of its 160 s of test wall time).
+# out P = 3 (35 of its 160 s of test wall time): 1593 s (CPU 3009 s) at 85b458e, the sanitizer ctest 192 -> 144 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
