@@ -6,7 +6,7 @@ target_compile_options(llc_warnings INTERFACE -Wall -Wextra -Wshadow -Wnon-virtu
 # different flags; without -march=native (the sanitizer build) the note would otherwise fail -Werror.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     target_compile_options(llc_warnings INTERFACE -Wno-psabi)
-    # A unity build (CMAKE_UNITY_BUILD, scripts/test.sh's sanitizer and SMPI builds) compiles a generated file that
+    # A unity build (CMAKE_UNITY_BUILD, scripts/test.sh's Release and sanitizer builds) compiles a generated file that
     # includes the sources: GCC then takes a struct of one source with a member of a type in that source's anonymous
     # namespace (fft.cpp's FftPlan::Impl) for a header's, which is what -Wsubobject-linkage is about.
     if(CMAKE_UNITY_BUILD)

@@ -469,7 +469,8 @@ std::vector<Contour> contours(Group& group, const BorderMap& borders, std::span<
         error = argument_message(function,
                                  "borders",
                                  std::to_string(borders.width()) + " x " + std::to_string(borders.height()),
-                                 "must be at most 2147483647 pixels wide and tall (ContourPoint's 32-bit coordinates)");
+                                 "must be at most " + std::to_string(largest_side) +
+                                     " pixels wide and tall (ContourPoint's 32-bit coordinates)");
     } else if (error.empty() && ranks.size() != borders.states().size()) {
         error =
             argument_message(function,
