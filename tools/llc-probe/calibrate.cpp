@@ -423,6 +423,7 @@ void store_lockstep(cost::Profile& profile, const std::map<int, std::map<int, do
     }
 }
 
+#if !defined(LLC_SMPI)  // simulated ranks have no processors of their own to be slowed (describe_run)
 /// How evenly the ranks ran the kernel probes side by side (tools::rank_ratio of each probe's per-rank medians, the
 /// samples of kind "kernel" with p = the rank; alone values are rank 0's only and drop out); 0 when fewer than two
 /// ranks ran them.
@@ -446,6 +447,7 @@ double kernel_rank_ratio(const std::vector<RawSample>& samples, int P) {
     }
     return several ? tools::rank_ratio(medians) : 0.0;
 }
+#endif
 
 /// The profile's meta: the machine, the run (quick, P) and its canaries (the fastest, and the median link canary of
 /// the two-processor collectives' samples).
