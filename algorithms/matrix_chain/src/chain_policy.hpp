@@ -395,6 +395,31 @@ void chain_push_rows(const T* dims,
         std::memcpy(val + m, &v, sizeof(V));
         std::memcpy(arg + m, &w, sizeof(Lanes));
     }
+#if defined(__AVX512F__)
+    if (m < len) {
+        // The last 1 … 7 columns as one strip, the lanes past len masked (not loaded, not stored), instead of the
+        // scalar loop below: at the default r = 103 of P = 2, n = 4000, 7 of every block's 103 columns.
+        const __mmask8 valid = valid_lanes(len - m);
+        const auto load = [valid](auto src, const void* p) {
+            return reinterpret_cast<decltype(src)>(_mm512_mask_loadu_epi64(reinterpret_cast<__m512i>(src), valid, p));
+        };
+        V v = load(V{} + std::numeric_limits<T>::max(), val + m);
+        Lanes w = load(Lanes{}, arg + m);
+        const V z = load(V{}, g + m);
+        push_strip(
+            k0,
+            k1,
+            [&](std::int64_t k) {
+                const V x = load(V{}, crows + (k - k0) * stride + m);
+                return plus_product((V{} + cik[k - k0]) + x, V{} + dims[i] * dims[k + 1], z);
+            },
+            v,
+            w);
+        _mm512_mask_storeu_epi64(val + m, valid, reinterpret_cast<__m512i>(v));
+        _mm512_mask_storeu_epi64(arg + m, valid, reinterpret_cast<__m512i>(w));
+        m = len;
+    }
+#endif
     for (std::int64_t k = k0; k < k1 && m < len; ++k) {
         const T a = dims[i] * dims[k + 1];
         for (std::int64_t t = m; t < len; ++t) {
