@@ -112,8 +112,10 @@ class MatrixChainRun final : public run::Run {
     }
 
     void execute() override {
-        // The last run's table goes first: its arrays are then kept for this run (matrix_chain_cache_usage), which
-        // otherwise faults a fresh table in while the old one is still held (3.6 % of a P = 2 run at n = 4000).
+        // The last run's table goes first: its arrays are then kept for this run (matrix_chain_cache_usage). Held
+        // while the next run allocates, it made that run fault in a second table (measured runs after the second
+        // alternate between the two, without faults: perf stat counted the same page faults for 1 and 5 repetitions
+        // at n = 4000, P = 2), and the process kept two tables.
         result_ = {};
         result_ = matrix_chain(world_, dims_, options_);
     }
