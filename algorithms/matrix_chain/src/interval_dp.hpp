@@ -157,25 +157,29 @@ void compute_middle(IntervalTable<T>& table,
         const T* row = in + (k0 - s.a0);
         std::int64_t i = s.a0;
         if constexpr (requires { policy.range4(i, i, k0, k1, std::array<const T*, 4>{}, row); }) {
+            // Rows i4 … i4 + 3 (rows[t] = &c(i4 + t, k0)) against every column of the block; rows i4 + from … merged.
+            const auto four_rows = [&](std::int64_t i4, const std::array<const T*, 4>& rows, std::int64_t from) {
+                Best<T>* acc = middle.data() + (i4 - s.a0) * width;
+                for (std::int64_t j = s.b0; j < s.b1; ++j) {
+                    const T* col = detail::interval_table_storage(table).column(j) + k0 + 1;
+                    std::array<Best<T>, 4> b;
+                    if constexpr (coarse) {
+                        b = policy.range4_coarse(i4, j, k0, k1, rows, col);
+                    } else {
+                        b = policy.range4(i4, j, k0, k1, rows, col);
+                    }
+                    for (std::int64_t t = from; t < 4; ++t) {
+                        Best<T>& x = acc[t * width + (j - s.b0)];
+                        x = better(x, b[static_cast<std::size_t>(t)]);
+                    }
+                }
+            };
             for (; i + 3 < s.a1; i += 4) {  // four rows a pass: each column is read once for the four
                 std::array<const T*, 4> rows{row, nullptr, nullptr, nullptr};
                 for (std::size_t t = 1; t < 4; ++t) {
                     rows[t] = rows[t - 1] + (s.b0 - i - static_cast<std::int64_t>(t));
                 }
-                Best<T>* acc = middle.data() + (i - s.a0) * width;
-                for (std::int64_t j = s.b0; j < s.b1; ++j) {
-                    const T* col = detail::interval_table_storage(table).column(j) + k0 + 1;
-                    std::array<Best<T>, 4> b;
-                    if constexpr (coarse) {
-                        b = policy.range4_coarse(i, j, k0, k1, rows, col);
-                    } else {
-                        b = policy.range4(i, j, k0, k1, rows, col);
-                    }
-                    for (std::size_t t = 0; t < 4; ++t) {
-                        Best<T>& x = acc[static_cast<std::int64_t>(t) * width + (j - s.b0)];
-                        x = better(x, b[t]);
-                    }
-                }
+                four_rows(i, rows, 0);
                 row = rows[3] + (s.b0 - i - 4);
             }
             if (i < s.a1 && s.a1 - s.a0 >= 4) {
@@ -188,20 +192,7 @@ void compute_middle(IntervalTable<T>& table,
                     const std::int64_t it = last + static_cast<std::int64_t>(t);
                     rows[t] = in + s.in_row(it) + (k0 - it);
                 }
-                Best<T>* acc = middle.data() + (last - s.a0) * width;
-                for (std::int64_t j = s.b0; j < s.b1; ++j) {
-                    const T* col = detail::interval_table_storage(table).column(j) + k0 + 1;
-                    std::array<Best<T>, 4> b;
-                    if constexpr (coarse) {
-                        b = policy.range4_coarse(last, j, k0, k1, rows, col);
-                    } else {
-                        b = policy.range4(last, j, k0, k1, rows, col);
-                    }
-                    for (std::int64_t t = i - last; t < 4; ++t) {
-                        Best<T>& x = acc[t * width + (j - s.b0)];
-                        x = better(x, b[static_cast<std::size_t>(t)]);
-                    }
-                }
+                four_rows(last, rows, i - last);
                 i = s.a1;
             }
             four_row_end = i;
