@@ -23,14 +23,26 @@ bool path_segment(std::span<Cell> row, const Cell* above, std::int64_t x0, std::
         Cell& p = row[static_cast<std::size_t>(x)];
         double f = p.f;
         const double half = 0.5 * p.tc;
+        const auto relax = [&](const Cell& q, bool diagonal) {
+            const double c = half + 0.5 * q.tc;
+            const double candidate = q.f + (diagonal ? root2 * c : c);
+            f = candidate < f ? candidate : f;
+        };
         if (above != nullptr) {
-            for (const std::int64_t dx : {-1, 0, 1}) {
-                const std::int64_t u = x + dx;
-                if (u >= 0 && u < width) {
-                    const Cell& q = above[u];
-                    const double c = half + 0.5 * q.tc;
-                    const double candidate = q.f + (dx == 0 ? c : root2 * c);
-                    f = candidate < f ? candidate : f;
+            if (x > 0 && x + 1 < width) {
+                // Inside the row: NW, N, NE without a bounds test each. The same candidates in the same order as
+                // the edge pixels' loop, so the same f to the bit; the loop's six branches a pixel made the sweep's
+                // speed depend on where the linker put it (red segments 27-28 or 38 us at n = 1024, P = 2, from one
+                // build to the next, unchanged source).
+                relax(above[x - 1], true);
+                relax(above[x], false);
+                relax(above[x + 1], true);
+            } else {
+                for (const std::int64_t dx : {-1, 0, 1}) {
+                    const std::int64_t u = x + dx;
+                    if (u >= 0 && u < width) {
+                        relax(above[u], dx != 0);
+                    }
                 }
             }
         }
