@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -45,8 +46,13 @@ using detail::interval_dp::min_plus;
 constexpr std::int64_t int64_top = std::numeric_limits<std::int64_t>::max();
 
 /// Optimal BST on n + 1 indices: min_k {c(i,k) + c(k+1,j)} + (prefix[j] − prefix[i]).
+///
+/// The middle runs the matrix chain's four-row kernel (min_plus_quad) with weights 0·0: each candidate is then
+/// (c(i,k) + c(k+1,j)) + 0·0 = c(i,k) + c(k+1,j) exactly (a fused multiply-add of zeros adds an exact 0), the value
+/// range computes, so the table and its smallest roots are the one-row kernel's, bit for bit.
 struct BstPolicy {
     const double* prefix;
+    const double* zeros;  ///< the kernel's weights g: at least n + 1 zeros
     [[nodiscard]] static Best<double> range(std::int64_t /*i*/,
                                             std::int64_t /*j*/,
                                             std::int64_t k0,
@@ -57,8 +63,55 @@ struct BstPolicy {
         best.m += k0;
         return best;
     }
-    [[nodiscard]] double finish(std::int64_t i, std::int64_t j, double m) const { return m + (prefix[j] - prefix[i]); }
-    [[nodiscard]] static bool pushes() { return true; }
+    /// range for rows i … i + 3 against column j at once (compute_middle). rows[t] = &c(i + t, k0).
+    [[nodiscard]] std::array<Best<double>, 4> range4(std::int64_t /*i*/,
+                                                     std::int64_t /*j*/,
+                                                     std::int64_t k0,
+                                                     std::int64_t k1,
+                                                     const std::array<const double*, 4>& rows,
+                                                     const double* col) const {
+        return quad<true>(k0, k1, rows, col);
+    }
+#if defined(__AVX512F__)
+    /// range4 whose k are group starts, made exact by first_in_group (as the chain's policies).
+    [[nodiscard]] std::array<Best<double>, 4> range4_coarse(std::int64_t /*i*/,
+                                                            std::int64_t /*j*/,
+                                                            std::int64_t k0,
+                                                            std::int64_t k1,
+                                                            const std::array<const double*, 4>& rows,
+                                                            const double* col) const {
+        return quad<false>(k0, k1, rows, col);
+    }
+    /// The exact k of range4_coarse's merged result over the k range [kb, ke): row = &c(i, kb), col = &c(kb + 1, j).
+    [[nodiscard]] std::int64_t first_in_group(std::int64_t /*i*/,
+                                              std::int64_t /*j*/,
+                                              std::int64_t kb,
+                                              std::int64_t ke,
+                                              const double* row,
+                                              const double* col,
+                                              Best<double> best) const {
+        return kb + detail::interval_dp::min_plus_first_in_group<double>(
+                        row, col, zeros, 0.0, ke - kb, best.m - kb, best.value);
+    }
+#endif
+    template <bool Exact>
+    [[nodiscard]] std::array<Best<double>, 4> quad(std::int64_t k0,
+                                                   std::int64_t k1,
+                                                   const std::array<const double*, 4>& rows,
+                                                   const double* col) const {
+        std::array<Best<double>, 4> best =
+            detail::interval_dp::min_plus_quad<double, Exact>(rows, col, zeros, {0.0, 0.0, 0.0, 0.0}, k1 - k0);
+        for (Best<double>& b : best) {
+            b.m += k0;
+        }
+        return best;
+    }
+    [[nodiscard]] double finish(std::int64_t i, std::int64_t j, double m) const {
+        return m + (prefix[j] - prefix[i]);
+    }
+    [[nodiscard]] static bool pushes() {
+        return true;
+    }
     /// c(i,k) + c(k+1,j) for j in [j0, j0 + len), as range adds them.
     static void push(std::int64_t /*i*/,
                      std::int64_t k,
@@ -329,7 +382,9 @@ OptimalBstResult optimal_bst(Group& g, std::span<const double> freq, const Inter
         }
     } else {
         result.r = r;
-        result.table = detail::interval_dp::run<double>(g, n, result.r, BstPolicy{prefix.data()}, options.received);
+        const std::vector<double> zeros(static_cast<std::size_t>(n) + 1, 0.0);
+        result.table =
+            detail::interval_dp::run<double>(g, n, result.r, BstPolicy{prefix.data(), zeros.data()}, options.received);
         result.cost = top_value(g, result.table);
     }
     // Node (i, j) has root key k; its subtrees are the keys i … k−1 and k+1 … j−1.
