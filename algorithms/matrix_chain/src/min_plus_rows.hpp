@@ -105,10 +105,17 @@ inline std::array<Best<T>, 4> min_plus_quad(
             const V y1 = ld(col + at + lanes);
             const V y2 = ld(col + at + 2 * lanes);
             const V y3 = ld(col + at + 3 * lanes);
-            const V z0 = ld(g + at);
-            const V z1 = ld(g + at + lanes);
-            const V z2 = ld(g + at + 2 * lanes);
-            const V z3 = ld(g + at + 3 * lanes);
+            V z0 = ld(g + at);
+            V z1 = ld(g + at + lanes);
+            V z2 = ld(g + at + 2 * lanes);
+            V z3 = ld(g + at + 3 * lanes);
+#if defined(__AVX512F__)
+            // The four g vectors in registers for the four rows: without this empty asm GCC 12 folds each load of g
+            // into every row's multiply-add (16 loads of g a group instead of 4: 36 loads for 16 candidate vectors,
+            // 24 with it), and the kernel was bound by its loads — a P = 2 run at n = 4000 went from 668–690 ms to
+            // 551–585 ms (llc-run, alternated, medians of 5).
+            asm("" : "+v"(z0), "+v"(z1), "+v"(z2), "+v"(z3));
+#endif
             const T* p = r0 + at;
             fold_group(ld(p), ld(p + 8), ld(p + 16), ld(p + 24), y0, y1, y2, y3, z0, z1, z2, z3, va0, start, vb0, vg0);
             p = r1 + at;
