@@ -245,12 +245,11 @@ TEST(MatrixChain, LongRangesInChunks) {
     // smallest k.
     Group& g = Group::world();
     std::mt19937_64 rng(12);
-    // Under SMPI 320 matrices, still middle ranges of more than 256 k (every rank's engine runs one rank after
-    // another).
-    const int n = llc::test::under_smpi ? 320 : 600;
+    // r = 256, 280: middle ranges of 257 and 281 k against chunks of 256 at n = 600 (EveryCandidateTiedAcrossChunks).
+    const int n = 600;
     for (const int top : {3, 1000}) {
         const auto dims = random_dims(rng, n, top);
-        for (const std::int64_t r : {64, 150}) {
+        for (const std::int64_t r : {64, 150, 256, 280}) {
             expect_same_table(llc::matrix_chain(g, dims, {.r = block(r)}), dims);
         }
     }
@@ -267,9 +266,25 @@ TEST(MatrixChain, BothArithmeticsInChunksAndTies) {
     ties[static_cast<std::size_t>(n / 2)] = std::int64_t{1} << 17;
     auto near = random_dims(rng, 100, 44000);
     near[7] = near[50] = 44000;
-    for (const std::int64_t r : {64, 150}) {
+    for (const std::int64_t r : {64, 150, 256}) {  // 256: two chunks at n = 600 (EveryCandidateTiedAcrossChunks)
         expect_same_table(llc::matrix_chain(g, ties, {.r = block(r)}), ties);
         expect_same_table(llc::matrix_chain(g, near, {.r = block(r)}), near);
+    }
+}
+
+TEST(MatrixChain, EveryCandidateTiedAcrossChunks) {
+    // Equal dimensions tie every split (with all d = d0, c(i, j) = (j − i)·d0³ whatever k), so the table must hold
+    // the smallest k everywhere, within a chunk (the tagged tile's fraction, the four-row kernel's group starts) and
+    // across chunks. A block (a, b) has a middle range of (b − a − 1)·r + 1 k and the engine's chunks are
+    // max(256, ⌊2^16/r⌋ rounded down to 32) k long: at n = 600, r = 256 and 280 give ranges of 257 and 281 k against
+    // chunks of 256 (two chunks); r = 64 one chunk of up to 513 k.
+    Group& g = Group::world();
+    const int n = 600;
+    for (const std::int64_t d0 : {1, 7}) {
+        const std::vector<std::int64_t> dims(static_cast<std::size_t>(n + 1), d0);
+        for (const std::int64_t r : {64, 256, 280}) {
+            expect_same_table(llc::matrix_chain(g, dims, {.r = block(r)}), dims);
+        }
     }
 }
 

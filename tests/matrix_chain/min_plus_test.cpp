@@ -2,10 +2,12 @@
 // operands drawn from {0, 1, 2, 3} so that nearly every range has tied minima: the value and the smallest k must be
 // the loop's, at every length 0 … 300 (no groups, groups and whole vectors left, scalar tails), narrow and wide
 // products, doubles without a product, two and four rows at once, the four rows in double (DoubleChainPolicy's kernel)
-// and, with AVX-512, their coarse form (group starts) made exact by min_plus_first_in_group.
+// and, with AVX-512, their coarse form (group starts) made exact by min_plus_first_in_group; and the tagged tile
+// (min_plus_tile.hpp: four rows against one or two columns, k in the candidates' fraction).
 #include "../../algorithms/matrix_chain/src/min_plus.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -15,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "../../algorithms/matrix_chain/src/min_plus_rows.hpp"
+#include "../../algorithms/matrix_chain/src/min_plus_tile.hpp"
 
 namespace {
 
@@ -115,6 +118,68 @@ TEST(MinPlus, TiesGoToTheSmallestKAtEveryLength) {
             ASSERT_EQ(gotd.value, wantd.first) << "len " << len;
             ASSERT_EQ(gotd.m, wantd.second) << "len " << len;
         }
+    }
+}
+
+TEST(MinPlusTile, TaggedMinimaGiveTheValueAndTheSmallestK) {
+    // Rows tagged as compute_middle_tagged tags them (entry m plus m·2^−10), operands in {0 … 3}: floor of each tagged
+    // minimum must be the reference's value and its fraction the reference's smallest m, for one and two columns.
+    std::mt19937_64 rng(54321);
+    std::uniform_int_distribution<std::int64_t> small(0, 3);
+    constexpr std::size_t size = 320;
+    std::array<std::vector<std::int64_t>, 4> rows;
+    std::array<std::vector<double>, 4> tagged;
+    std::array<std::vector<std::int64_t>, 2> cols;
+    std::array<std::vector<double>, 2> dcols;
+    std::vector<std::int64_t> g(size);
+    std::vector<double> dg(size);
+    for (int trial = 0; trial < 30; ++trial) {
+        for (std::size_t t = 0; t < 4; ++t) {
+            rows[t].resize(size);
+            tagged[t].resize(size);
+            for (std::size_t k = 0; k < size; ++k) {
+                rows[t][k] = small(rng);
+                tagged[t][k] = static_cast<double>(rows[t][k]) + static_cast<double>(k) * dp::k_fraction;
+            }
+        }
+        for (std::size_t c = 0; c < 2; ++c) {
+            cols[c].resize(size);
+            dcols[c].resize(size);
+            for (std::size_t k = 0; k < size; ++k) {
+                cols[c][k] = small(rng);
+                dcols[c][k] = static_cast<double>(cols[c][k]);
+            }
+        }
+        for (std::size_t k = 0; k < size; ++k) {
+            g[k] = small(rng);
+            dg[k] = static_cast<double>(g[k]);
+        }
+        std::array<std::array<double, 4>, 2> a;
+        for (std::size_t c = 0; c < 2; ++c) {
+            for (std::size_t t = 0; t < 4; ++t) {
+                a[c][t] = static_cast<double>((trial + static_cast<int>(c + 2 * t)) % 4);
+            }
+        }
+        const std::array<const double*, 4> rp{tagged[0].data(), tagged[1].data(), tagged[2].data(), tagged[3].data()};
+        for (std::int64_t len = 1; len <= 300; ++len) {
+            const auto two = dp::min_plus_tile<2>(rp, {dcols[0].data(), dcols[1].data()}, dg.data(), a, len);
+            const auto one = dp::min_plus_tile<1>(rp, {dcols[1].data()}, dg.data(), {a[1]}, len);
+            for (std::size_t t = 0; t < 4; ++t) {
+                for (std::size_t c = 0; c < 2; ++c) {
+                    const auto want =
+                        reference(rows[t].data(), cols[c].data(), g.data(), static_cast<std::int64_t>(a[c][t]), len);
+                    for (const double v :
+                         c == 1 ? std::vector<double>{two[c][t], one[0][t]} : std::vector<double>{two[c][t]}) {
+                        const double value = std::floor(v);
+                        ASSERT_EQ(value, static_cast<double>(want.first)) << "len " << len << " row " << t;
+                        ASSERT_EQ(static_cast<std::int64_t>((v - value) * dp::k_fraction_span), want.second)
+                            << "len " << len << " row " << t << " column " << c;
+                    }
+                }
+            }
+        }
+        const auto none = dp::min_plus_tile<2>(rp, {dcols[0].data(), dcols[1].data()}, dg.data(), a, 0);
+        EXPECT_EQ(none[0][0], std::numeric_limits<double>::max());
     }
 }
 

@@ -14,6 +14,7 @@
 #include "chain_policy.hpp"
 #include "min_plus.hpp"
 #include "min_plus_rows.hpp"
+#include "min_plus_tile.hpp"
 
 namespace llc::detail::interval_dp {
 
@@ -30,6 +31,25 @@ namespace llc::detail::interval_dp {
 /// Matrix chain in double: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1], dims as doubles (chain_fits_double holds).
 struct DoubleChainPolicy {
     const double* dims;
+    /// Every candidate below 2^42 (chain_fits_tagged): compute_middle takes the tagged tile (min_plus_tile.hpp).
+    bool k_in_fraction = false;
+    /// The tagged minima of rows i … i + 3 (rows[t]: c(i + t, k0 + m) + m·2^−10) against columns j … j + W − 1
+    /// (cols[c] = &c(k0 + 1, j + c)) over k in [k0, k0 + len).
+    template <std::size_t W>
+    [[nodiscard]] std::array<std::array<double, 4>, W> tile(std::int64_t i,
+                                                            std::int64_t j,
+                                                            std::int64_t k0,
+                                                            std::int64_t len,
+                                                            const std::array<const double*, 4>& rows,
+                                                            const std::array<const double*, W>& cols) const {
+        std::array<std::array<double, 4>, W> a;
+        for (std::size_t c = 0; c < W; ++c) {
+            for (std::size_t t = 0; t < 4; ++t) {
+                a[c][t] = dims[i + static_cast<std::int64_t>(t)] * dims[j + static_cast<std::int64_t>(c) + 1];
+            }
+        }
+        return min_plus_tile<W>(rows, cols, dims + k0 + 1, a, len);
+    }
     [[nodiscard]] Best<double> range(
         std::int64_t i, std::int64_t j, std::int64_t k0, std::int64_t k1, const double* row, const double* col) const {
         Best<double> best = min_plus<double, true, true>(row, col, dims + k0 + 1, dims[i] * dims[j + 1], k1 - k0);

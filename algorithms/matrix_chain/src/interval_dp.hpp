@@ -2,6 +2,7 @@
 // The interval-DP engine of article [1] and its min-plus kernel (private to llc_algorithms).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +23,7 @@
 
 #include "chain_policy.hpp"
 #include "min_plus.hpp"
+#include "min_plus_tile.hpp"
 
 namespace llc::detail::interval_dp {
 
@@ -133,6 +135,71 @@ void resolve_middle(IntervalTable<T>& table,
     }
 }
 
+/// compute_middle by the tagged tile (min_plus_tile.hpp; a policy with `k_in_fraction`, a block of four rows or more):
+/// per chunk of at most 1024 k, each pass copies four rows with m·2^−10 added to entry m, then runs them against the
+/// block's columns two at a time. The last 1 … 3 rows ride on one more pass over the block's last four, of which only
+/// the rows not done yet are merged. Each result is exact (no group start to resolve): the chunks' minima are merged
+/// by value, k ascending.
+template <class T, class Policy>
+void compute_middle_tagged(IntervalTable<T>& table,
+                           const Policy& policy,
+                           const BlockSpan& s,
+                           std::int64_t K,
+                           const T* in,
+                           std::vector<Best<T>>& middle) {
+    const std::int64_t width = s.b1 - s.b0;
+    K = std::min(K, k_fraction_span);
+    alignas(64) std::array<T, 4 * k_fraction_span> tagged;
+    alignas(64) std::array<T, k_fraction_span> ramp;
+    for (std::int64_t m = 0; m < K; ++m) {
+        ramp[static_cast<std::size_t>(m)] = static_cast<T>(m) * k_fraction;
+    }
+    const auto column = [&](std::int64_t j, std::int64_t k0) {
+        return detail::interval_table_storage(table).column(j) + k0 + 1;
+    };
+    for (std::int64_t k0 = s.a1 - 1; k0 < s.b0; k0 += K) {
+        const std::int64_t len = std::min(s.b0, k0 + K) - k0;
+        const auto pass = [&](std::int64_t i4, std::int64_t from) {
+            std::array<const T*, 4> rows;
+            for (std::size_t t = 0; t < 4; ++t) {
+                const std::int64_t i = i4 + static_cast<std::int64_t>(t);
+                const T* src = in + s.in_row(i) + (k0 - i);
+                T* dst = tagged.data() + t * k_fraction_span;
+                for (std::int64_t m = 0; m < len; ++m) {
+                    dst[m] = src[m] + ramp[static_cast<std::size_t>(m)];
+                }
+                rows[t] = dst;
+            }
+            const auto merge = [&](std::int64_t j, const auto& minima) {
+                for (std::size_t c = 0; c < minima.size(); ++c) {
+                    for (std::int64_t t = from; t < 4; ++t) {
+                        const T v = minima[c][static_cast<std::size_t>(t)];
+                        const T value = std::floor(v);
+                        Best<T>& x = middle[static_cast<std::size_t>((i4 + t - s.a0) * width + (j - s.b0)) + c];
+                        if (value < x.value) {  // a later chunk's k are larger: a tie keeps x
+                            x = {value, k0 + static_cast<std::int64_t>((v - value) * k_fraction_span)};
+                        }
+                    }
+                }
+            };
+            std::int64_t j = s.b0;
+            for (; j + 1 < s.b1; j += 2) {
+                merge(j, policy.template tile<2>(i4, j, k0, len, rows, {column(j, k0), column(j + 1, k0)}));
+            }
+            if (j < s.b1) {
+                merge(j, policy.template tile<1>(i4, j, k0, len, rows, {column(j, k0)}));
+            }
+        };
+        std::int64_t i = s.a0;
+        for (; i + 3 < s.a1; i += 4) {
+            pass(i, 0);
+        }
+        if (i < s.a1) {
+            pass(s.a1 - 4, i - (s.a1 - 4));
+        }
+    }
+}
+
 /// The middle k range [a1−1, b0) of an off-diagonal block, which needs only entries of earlier macro-steps: for the
 /// whole block, in chunks of K values of k, so that each chunk of the block's rows and columns is read from cache
 /// (b1 − b0) and (a1 − a0) times. middle[(i − a0)·width + (j − b0)] receives the best (value, k) of c(i, j) there.
@@ -145,6 +212,12 @@ void compute_middle(IntervalTable<T>& table,
                     std::vector<Best<T>>& middle) {
     const std::int64_t width = s.b1 - s.b0;
     middle.assign(static_cast<std::size_t>((s.a1 - s.a0) * width), Best<T>{std::numeric_limits<T>::max(), 0});
+    if constexpr (requires { policy.k_in_fraction; }) {
+        if (policy.k_in_fraction && s.a1 - s.a0 >= 4) {
+            compute_middle_tagged(table, policy, s, K, in, middle);
+            return;
+        }
+    }
     // Coarse: the four-row pass keeps, per entry, the start of the first group of 32 k holding its minimum (no scan
     // for the exact k at the end of every chunk: 8–10 % of the kernel at a 608-long chunk), made exact once per entry
     // after the last chunk (resolve_middle).

@@ -284,7 +284,8 @@ MatrixChainResult matrix_chain(Group& g, std::span<const std::int64_t> dims, con
     if (detail::interval_dp::chain_fits_double(dims.data(), dims.size())) {
         // Every candidate an integer below 2^53: the engine in double (chain_policy_double.hpp), the same table.
         const std::vector<double> dims_double(dims.begin(), dims.end());
-        const detail::interval_dp::DoubleChainPolicy policy{dims_double.data()};
+        const detail::interval_dp::DoubleChainPolicy policy{
+            dims_double.data(), detail::interval_dp::chain_fits_tagged(dims.data(), dims.size())};
         result.table = detail::IntervalTableAccess::converted<IntervalTable<std::int64_t>>(
             detail::interval_dp::run<double>(g, n, result.r, policy, options.received),
             [](double v) { return static_cast<std::int64_t>(v); });

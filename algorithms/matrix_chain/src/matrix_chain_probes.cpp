@@ -80,7 +80,12 @@ struct SyntheticBlock {
             }
         }
     }
-    [[nodiscard]] DoubleChainPolicy policy() const { return DoubleChainPolicy{dims.data()}; }
+    /// The policy a run of these dimensions gets (matrix_chain.cpp): the tagged middle (min_plus_tile.hpp) when every
+    /// candidate stays below 2^42, as for every chain llc-validate prices.
+    [[nodiscard]] DoubleChainPolicy policy() const {
+        const std::vector<std::int64_t> whole(dims.begin(), dims.end());
+        return DoubleChainPolicy{dims.data(), interval_dp::chain_fits_tagged(whole.data(), whole.size())};
+    }
 };
 
 constexpr std::int64_t probe_r = 64;
