@@ -4,10 +4,11 @@
 //   zeroed or faulted in per call.
 // - Two layouts of the same upper triangle: c(i, k) row-major and c(k, j) transposed, so that the min-plus over k of
 //   c(i, k) + c(k+1, j) reads two contiguous runs.
-// - Register tiles: the middle k range runs four rows against two columns at once (min_plus_tile), so a vector of a
-//   row, a column or the dimensions is loaded once for up to eight candidate vectors. On the 2-core Zen 5 VM
-//   (2026-11-28, n = 4000) one row at a time ran 1.0-1.2 s, four rows against one column 0.91 s, four against two
-//   0.72 s (llc-compare's peer median).
+// - Register tiles: the middle k range runs four rows against four columns at once (min_plus_tile), so a vector of a
+//   row, a column or the dimensions is loaded once for up to sixteen candidate vectors (9 loads for 16). On the 2-core
+//   Zen 5 VM (2026-11-28, n = 4000, llc-compare's peer median) one row at a time ran 1.0-1.2 s, four rows against one
+//   column 0.91 s, against two 0.72-0.77 s, three 0.66 s, four 0.63-0.64 s: near three vector operations (an add, a
+//   fused multiply-add, a min) per candidate vector, which no tile removes.
 // - Blocked: 64 × 64 tiles taken tile diagonal by tile diagonal. In a tile of rows [a0, a1) and columns [b0, b1) the
 //   middle k range [a1 − 1, b0) needs only earlier tiles; it runs for the whole tile in chunks of k short enough that
 //   the tile's rows and columns of a chunk stay in L2 (each is then read 64 times from cache, not from memory). The
@@ -88,7 +89,7 @@ T min_plus(const T* row, const T* col, const T* g, T a, std::int64_t len) {
     return best;
 }
 
-/// The min-plus of four rows against C columns at once (C = 1 or 2): out[c][t] = min over m in [0, len) of
+/// The min-plus of four rows against C columns at once (C = 1 … 4): out[c][t] = min over m in [0, len) of
 /// rows[t][m] + cols[c][m] + a[c][t]·g[m]. Each vector of a column and of g is loaded once for the four rows and each
 /// vector of a row once for the C columns: with C = 2, 7 loads for 8 vectors of candidates instead of 3 each in
 /// min_plus. The empty asm statements keep those vectors in registers: without them GCC 12 folds a load into every
@@ -210,11 +211,21 @@ void solve_tables(std::int64_t n, std::int64_t cap, const T* g, T* rows, T* cols
                 std::int64_t i = a0;
                 for (; i + 3 < a1; i += 4) {
                     std::int64_t j = b0;
-                    for (; j + 1 < b1; j += 2) {
-                        four_rows_against.template operator()<2>(i, j);
+                    for (; j + 3 < b1; j += 4) {
+                        four_rows_against.template operator()<4>(i, j);
                     }
-                    if (j < b1) {
-                        four_rows_against.template operator()<1>(i, j);
+                    switch (b1 - j) {  // the last 1 … 3 columns of an odd-sized tile
+                        case 3:
+                            four_rows_against.template operator()<3>(i, j);
+                            break;
+                        case 2:
+                            four_rows_against.template operator()<2>(i, j);
+                            break;
+                        case 1:
+                            four_rows_against.template operator()<1>(i, j);
+                            break;
+                        default:
+                            break;
                     }
                 }
                 for (; i < a1; ++i) {
