@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "chain_edges_tagged.hpp"
 #include "chain_policy.hpp"
 #include "min_plus.hpp"
 #include "min_plus_rows.hpp"
@@ -120,6 +121,12 @@ struct DoubleChainPolicy {
                    std::int64_t j0,
                    double* val,
                    std::int64_t* arg) const {
+#if defined(__AVX512F__)
+        if (k_in_fraction && k1 - k0 <= k_fraction_span) {
+            chain_push_rows_tagged(dims, i, k0, k1, cik, crows, stride, j0, val, arg);
+            return;
+        }
+#endif
         chain_push_rows(dims, i, k0, k1, cik, crows, stride, j0, val, arg);
     }
     /// For j in [j0, j0 + len): the candidate c(i,k) + c(k+1,j) + dims[i]·dims[k+1]·dims[j+1] (crow[j − j0] =
@@ -145,6 +152,10 @@ struct DoubleChainPolicy {
                     const std::int64_t* arg,
                     const Finish& finish) const {
 #if defined(__AVX512F__)
+        if (k_in_fraction && b1 - b0 <= k_fraction_span) {
+            upper_edge_strips_tagged(dims, i, b0, b1, diag, val, arg, finish);
+            return true;
+        }
         upper_edge_strips(dims, i, b0, b1, row, diag, val, arg, finish);
         return true;
 #else
