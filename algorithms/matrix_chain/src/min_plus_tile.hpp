@@ -35,6 +35,35 @@ inline constexpr std::int64_t k_fraction_span = 1024;
     return static_cast<long double>(count) * top * top * top < 0x1p42L;
 }
 
+/// The minimum of each of eight vectors, in one vector (lane q: the minimum of the q-th argument's lanes).
+inline Simd<double>::V lane_minima(Simd<double>::V a,
+                                   Simd<double>::V b,
+                                   Simd<double>::V c,
+                                   Simd<double>::V d,
+                                   Simd<double>::V e,
+                                   Simd<double>::V f,
+                                   Simd<double>::V g,
+                                   Simd<double>::V h) {
+    using V = Simd<double>::V;
+    // Round 1: lanes 2l, 2l + 1 of x and of y side by side; round 2: pairs of those; round 3: halves.
+    const auto pair1 = [](V x, V y) {
+        const V even = __builtin_shuffle(x, y, Lanes{0, 8, 2, 10, 4, 12, 6, 14});
+        const V odd = __builtin_shuffle(x, y, Lanes{1, 9, 3, 11, 5, 13, 7, 15});
+        return even < odd ? even : odd;  // [x01 y01 x23 y23 x45 y45 x67 y67]
+    };
+    const auto pair2 = [](V x, V y) {
+        const V lo = __builtin_shuffle(x, y, Lanes{0, 1, 8, 9, 4, 5, 12, 13});
+        const V hi = __builtin_shuffle(x, y, Lanes{2, 3, 10, 11, 6, 7, 14, 15});
+        return lo < hi ? lo : hi;  // [x0123 y0123 x'0123 y'0123 x4567 y4567 x'4567 y'4567]
+    };
+    const auto pair3 = [](V x, V y) {
+        const V lo = __builtin_shuffle(x, y, Lanes{0, 1, 2, 3, 8, 9, 10, 11});
+        const V hi = __builtin_shuffle(x, y, Lanes{4, 5, 6, 7, 12, 13, 14, 15});
+        return lo < hi ? lo : hi;
+    };
+    return pair3(pair2(pair1(a, b), pair1(c, d)), pair2(pair1(e, f), pair1(g, h)));
+}
+
 /// out[c][t] = min over m in [0, len) of rows[t][m] + cols[c][m] + a[c][t]·g[m] (the maximum of double when len = 0):
 /// rows i … i + 3 (tagged copies) against columns j … j + W − 1 of a block, W = 1 or 2. Each vector of a column and of
 /// g is loaded once for the four rows, each vector of a row once for the W columns; the empty asm statements keep
@@ -84,10 +113,22 @@ std::array<std::array<double, 4>, W> min_plus_tile(const std::array<const double
                 }
             }
         }
-        for (std::size_t c = 0; c < W; ++c) {
-            for (std::size_t t = 0; t < 4; ++t) {
-                for (std::int64_t l = 0; l < lanes; ++l) {
-                    out[c][t] = std::min(out[c][t], acc[c][t][l]);
+        if constexpr (W == 2) {
+            // The eight lane minima at once: three rounds of pairing vectors lane against lane (2 shuffles and a min
+            // each, 21 operations) instead of eight horizontal minima.
+            const V all =
+                lane_minima(acc[0][0], acc[0][1], acc[0][2], acc[0][3], acc[1][0], acc[1][1], acc[1][2], acc[1][3]);
+            for (std::size_t c = 0; c < W; ++c) {
+                for (std::size_t t = 0; t < 4; ++t) {
+                    out[c][t] = all[static_cast<int>(4 * c + t)];
+                }
+            }
+        } else {
+            for (std::size_t c = 0; c < W; ++c) {
+                for (std::size_t t = 0; t < 4; ++t) {
+                    for (std::int64_t l = 0; l < lanes; ++l) {
+                        out[c][t] = std::min(out[c][t], acc[c][t][l]);
+                    }
                 }
             }
         }
