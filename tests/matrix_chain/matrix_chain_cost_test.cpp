@@ -161,18 +161,30 @@ TEST(MatrixChainCost, AProfileWithoutAKeyIsRefusedNamingIt) {
     EXPECT_EQ(error_of([&] { return cost::matrix_chain(2, 128, 16, p); }), "");
 }
 
-TEST(MatrixChainCost, OneProcessorWithTheDefaultRIsPricedByTheWholeEngine) {
-    // With "mc.run_solo.2^e" in the profile, P = 1 at the default r is (n³ − n)/6 updates at the whole engine's
-    // constant (interpolated in log n between the measured sizes).
+TEST(MatrixChainCost, OneProcessorWithTheDefaultRIsPricedAtTheWholeEngineLevel) {
+    // With "mc.run_solo.2^e" in the profile, P = 1 at the default r is priced block by block at the whole engine's
+    // level: at each measured n exactly (n³ − n)/6 updates at its constant; between and beyond them the blocks' price
+    // times the ratio run / blocks, interpolated in log n (held at the nearest measured n outside).
     cost::Profile p = block_tables(1e-9, 0.0, 2e-9, 3e-9);
     p.set_kernel(cost::kernel_size_key(names::run, 9), {9e-10, "update"});  // side by side: not read at P = 1
     p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run), 9), {4e-10, "update"});
     p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run), 11), {6e-10, "update"});
     const auto model = cost::make_model("ccm", p);
     ASSERT_EQ(llc::default_block_size(1, 1024), 64);
-    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 1024, 64, p), *model), updates(1024) * 5e-10, 1e-12);
-    // Below the smallest measured n, its constant.
-    EXPECT_NEAR(cost::predict(cost::matrix_chain(1, 128, 64, p), *model), updates(128) * 4e-10, 1e-15);
+    const auto price = [&](std::int64_t n) {
+        return cost::predict(cost::matrix_chain(1, n, llc::default_block_size(1, n), p), *model);
+    };
+    EXPECT_NEAR(price(512), updates(512) * 4e-10, 1e-12);
+    EXPECT_NEAR(price(2048), updates(2048) * 6e-10, 1e-12);
+    const double ratio9 = 4e-10 * updates(512) / one_processor_blocks(512, 64, 1e-9, 2e-9, 3e-9);
+    const double ratio11 = 6e-10 * updates(2048) / one_processor_blocks(2048, 64, 1e-9, 2e-9, 3e-9);
+    EXPECT_NEAR(price(1024), one_processor_blocks(1024, 64, 1e-9, 2e-9, 3e-9) * (ratio9 + ratio11) / 2, 1e-12);
+    // Below the smallest measured n and above the largest, the nearest ratio.
+    EXPECT_NEAR(price(128), one_processor_blocks(128, 64, 1e-9, 2e-9, 3e-9) * ratio9, 1e-15);
+    const cost::Profile unscaled = profile(1e-9, 0.0, 2e-9, 3e-9);  // its run table at the blocks' own level
+    const double blocks4000 =
+        cost::predict(cost::matrix_chain(1, 4000, 64, unscaled), *cost::make_model("ccm", unscaled));
+    EXPECT_NEAR(price(4000), blocks4000 * ratio11, 1e-12 * blocks4000);
 }
 
 TEST(MatrixChainCost, BlockPricesAreScaledToTheWholeEngine) {

@@ -240,15 +240,12 @@ Expr matrix_chain(
         }
     }
     const Kernels kernels(profile, P);
-    if (P == 1 && r == llc::default_block_size(1, n)) {
-        // The whole one-processor engine as llc-probe timed it (solo), per update, at the n nearest in log scale.
-        const KernelSizeTable run = kernel_size_table(profile, mc_names::run, 1);
-        const auto nd = static_cast<double>(n);
-        const double updates = (nd * nd * nd - nd) / 6.0;
-        return Expr::sequence(mc_names::sequence,
-                              {Expr::compute(mc_names::compute, updates * kernel_per_unit(run, nd, 0.0))});
-    }
-    // The blocks' prices, brought to the whole engine's measured level.
+    // Every run, P = 1 included, block by block at the whole engine's measured level (engine_scale: the one-processor
+    // runs llc-probe timed, over the blocks' price of the same runs). P = 1 at the default r was priced by the run
+    // probe's cost an update alone, log-interpolated in n, until 2026-11-28: with the tagged middle that curve bent
+    // between its sizes (2^6: one diagonal block; 2^7: a diagonal and an off-diagonal block) and stayed flat past
+    // 2^11, pricing n = 100 26 % and n = 4000 13 % high; the blocks carry that structure and the scale only the level
+    // (re-priced: n = 100 … 400 +4.0 / −1.5 / +2.2 %, n = 500 … 4000 −3.6 / +3.5 / −4.0 / +4.8 %).
     return blocks_expr(P, n, r, kernels, engine_scale(kernels, profile, P, n), profile, walk_levels);
 }
 
