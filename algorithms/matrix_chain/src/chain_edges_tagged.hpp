@@ -17,6 +17,7 @@
 #include <immintrin.h>
 #include <limits>
 
+#include "chain_policy.hpp"
 #include "min_plus.hpp"
 #include "min_plus_tile.hpp"
 
@@ -143,32 +144,22 @@ void upper_edge_strips_tagged(const double* dims,
             return plus_product(splat(tagged[at]) + x, splat(a[at]), z);
         });
         merge_tagged(left, b0, v, w);
-        for (std::int64_t t = 0; t + 1 < len; ++t) {  // the strip's own k, as upper_edge_strips
-            const std::int64_t j = s0 + t;
-            const auto later = static_cast<__mmask8>(valid & ~((2U << t) - 1U));
-            const V xz = load(later, V{}, crows + (j + 1 - b0) * width) +
-                         times<V, true>(splat(a[static_cast<std::size_t>(j - b0)]), z);
-            const V c = reinterpret_cast<V>(
-                            _mm512_maskz_permutexvar_epi64(0xFF, _mm512_set1_epi64(t), reinterpret_cast<__m512i>(v))) +
-                        xz;
-            const __mmask8 less =
-                _mm512_mask_cmp_pd_mask(later, reinterpret_cast<__m512d>(c), reinterpret_cast<__m512d>(v), _CMP_LT_OQ);
-            v = reinterpret_cast<V>(
-                _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(v), less, reinterpret_cast<__m512i>(c)));
-            w = reinterpret_cast<Lanes>(
-                _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(w), less, _mm512_set1_epi64(j)));
-        }
-        alignas(64) std::array<double, 8> vs{};
-        alignas(64) std::array<std::int64_t, 8> ws{};
-        // Stores by intrinsic, not memcpy from &v: taking v's address kept it on the stack through the chain above (a
-        // store and a reload in every step of the strip's critical path).
-        _mm512_store_pd(vs.data(), reinterpret_cast<__m512d>(v));
-        _mm512_store_epi64(ws.data(), reinterpret_cast<__m512i>(w));
-        for (std::int64_t t = 0; t < len; ++t) {
-            const auto lane = static_cast<std::size_t>(t);
-            finish(s0 + t, vs[lane], ws[lane]);
-            tagged[static_cast<std::size_t>(s0 + t - b0)] = vs[lane] + static_cast<double>(s0 + t - b0) * k_fraction;
-        }
+        // The strip's own k, as upper_edge_strips; each final c(i, j) tagged for the strips after it.
+        strip_own_k<double>(
+            s0,
+            len,
+            valid,
+            crows,
+            b0,
+            width,
+            [&](std::int64_t j) { return splat(a[static_cast<std::size_t>(j - b0)]); },
+            z,
+            v,
+            w);
+        finish_strip<double>(s0, len, v, w, [&](std::int64_t j, double value, std::int64_t k) {
+            finish(j, value, k);
+            tagged[static_cast<std::size_t>(j - b0)] = value + static_cast<double>(j - b0) * k_fraction;
+        });
     }
 }
 

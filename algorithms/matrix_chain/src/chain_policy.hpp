@@ -59,6 +59,58 @@ inline __attribute__((always_inline)) void push_strip(
 }
 
 #if defined(__AVX512F__)
+/// The strip's own k in upper_edge_strips (and its tagged form): lane t (j = s0 + t) is final once the pushes of the
+/// lanes before it are in, and is pushed, k = j, to the lanes after it: c(i, j) + c(j + 1, j') + a(j)·z. The value
+/// travels as a lane broadcast (vpermq), not through memory: the chain from one lane to the next is the strip's
+/// critical path (a store and a scalar reload of the vector ran at about a third of push_edges' cycles in perf).
+/// crows: the strip's columns of the diagonal block, row k at (k − b0)·width; a(j): dims[i]·dims[j + 1] in every lane.
+/// maskz with every lane set: GCC 12 reports the plain intrinsic's undefined source as uninitialised (see times).
+template <class T, class V, class A>
+inline __attribute__((always_inline)) void strip_own_k(std::int64_t s0,
+                                                       std::int64_t len,
+                                                       __mmask8 valid,
+                                                       const T* crows,
+                                                       std::int64_t b0,
+                                                       std::int64_t width,
+                                                       const A& a,
+                                                       V z,
+                                                       V& v,
+                                                       Lanes& w) {
+    for (std::int64_t t = 0; t + 1 < len; ++t) {
+        const std::int64_t j = s0 + t;
+        const auto later = static_cast<__mmask8>(valid & ~((2U << t) - 1U));  // c(j + 1, j') set for j' > j
+        const V x = reinterpret_cast<V>(_mm512_maskz_loadu_epi64(later, crows + (j + 1 - b0) * width));
+        const V c = reinterpret_cast<V>(
+                        _mm512_maskz_permutexvar_epi64(0xFF, _mm512_set1_epi64(t), reinterpret_cast<__m512i>(v))) +
+                    (x + times<V, true>(a(j), z));
+        __mmask8 less = 0;
+        if constexpr (std::is_same_v<T, double>) {
+            less =
+                _mm512_mask_cmp_pd_mask(later, reinterpret_cast<__m512d>(c), reinterpret_cast<__m512d>(v), _CMP_LT_OQ);
+        } else {
+            less = _mm512_mask_cmplt_epi64_mask(later, reinterpret_cast<__m512i>(c), reinterpret_cast<__m512i>(v));
+        }
+        v = reinterpret_cast<V>(
+            _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(v), less, reinterpret_cast<__m512i>(c)));
+        w = reinterpret_cast<Lanes>(_mm512_mask_mov_epi64(reinterpret_cast<__m512i>(w), less, _mm512_set1_epi64(j)));
+    }
+}
+
+/// Hands the strip's len final (value, k) to finish(j, value, k), j = s0 + t. Stored by intrinsic, not memcpy from
+/// &v: taking v's address kept it on the stack through strip_own_k's chain (a store and a reload in every step of its
+/// critical path; P = 2, n = 4000: 4 % of the run).
+template <class T, class V, class Finish>
+inline __attribute__((always_inline)) void finish_strip(
+    std::int64_t s0, std::int64_t len, V v, Lanes w, const Finish& finish) {
+    alignas(64) std::array<T, 8> vs{};
+    alignas(64) std::array<std::int64_t, 8> ws{};
+    _mm512_store_si512(vs.data(), reinterpret_cast<__m512i>(v));
+    _mm512_store_si512(ws.data(), reinterpret_cast<__m512i>(w));
+    for (std::int64_t t = 0; t < len; ++t) {
+        finish(s0 + t, vs[static_cast<std::size_t>(t)], ws[static_cast<std::size_t>(t)]);
+    }
+}
+
 /// ChainPolicy::upper_edge's work (and DoubleChainPolicy's, T = double), its conditions checked: every
 /// dims[i]·dims[k + 1] below 2^32 for int64; for double every candidate an integer below 2^53.
 template <class T, class Finish>
@@ -93,40 +145,9 @@ void upper_edge_strips(const T* dims,
             },
             v,
             w);
-        // The strip's own k, one by one: lane t is final once the pushes of the lanes before it are in, and
-        // is pushed (k = s0 + t) to the lanes after it. The value travels as a lane broadcast (vpermq), not
-        // through memory: the chain from one lane to the next is the strip's critical path (a store and a
-        // scalar reload of the vector ran at about a third of push_edges' cycles in perf). maskz with every lane
-        // set: GCC 12 reports the plain intrinsic's undefined source as uninitialised (see times).
-        for (std::int64_t t = 0; t + 1 < len; ++t) {
-            const std::int64_t j = s0 + t;
-            const auto later = static_cast<__mmask8>(valid & ~((2U << t) - 1U));  // c(j + 1, j') set for j' > j
-            const V xz =
-                load(later, V{}, crows + (j + 1 - b0) * width) + times<V, true>(V{} + dims[i] * dims[j + 1], z);
-            const V c = reinterpret_cast<V>(
-                            _mm512_maskz_permutexvar_epi64(0xFF, _mm512_set1_epi64(t), reinterpret_cast<__m512i>(v))) +
-                        xz;
-            __mmask8 less = 0;
-            if constexpr (std::is_same_v<T, double>) {
-                less = _mm512_mask_cmp_pd_mask(
-                    later, reinterpret_cast<__m512d>(c), reinterpret_cast<__m512d>(v), _CMP_LT_OQ);
-            } else {
-                less = _mm512_mask_cmplt_epi64_mask(later, reinterpret_cast<__m512i>(c), reinterpret_cast<__m512i>(v));
-            }
-            v = reinterpret_cast<V>(
-                _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(v), less, reinterpret_cast<__m512i>(c)));
-            w = reinterpret_cast<Lanes>(
-                _mm512_mask_mov_epi64(reinterpret_cast<__m512i>(w), less, _mm512_set1_epi64(j)));
-        }
-        alignas(64) std::array<T, 8> vs{};
-        alignas(64) std::array<std::int64_t, 8> ws{};
-        // Stores by intrinsic, not memcpy from &v: taking v's address kept it on the stack through the strip's chain
-        // above (a store and a reload in every step of its critical path; P = 2, n = 4000: 4 % of the run).
-        _mm512_store_si512(vs.data(), reinterpret_cast<__m512i>(v));
-        _mm512_store_si512(ws.data(), reinterpret_cast<__m512i>(w));
-        for (std::int64_t t = 0; t < len; ++t) {
-            finish(s0 + t, vs[static_cast<std::size_t>(t)], ws[static_cast<std::size_t>(t)]);
-        }
+        strip_own_k<T>(
+            s0, len, valid, crows, b0, width, [&](std::int64_t j) { return V{} + dims[i] * dims[j + 1]; }, z, v, w);
+        finish_strip<T>(s0, len, v, w, finish);
     }
 }
 #endif
