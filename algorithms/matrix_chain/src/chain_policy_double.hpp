@@ -19,14 +19,14 @@
 
 namespace llc::detail::interval_dp {
 
-/// Whether a chain of these dimensions may run in double: n·max(dims)³ < 2^53 bounds every candidate ((j − i)·max³ at
-/// most, n = dims.size() − 1 matrices).
+/// Whether a chain of these dimensions may run in double: every candidate below 2^53 (chain_candidate_bound).
 [[nodiscard]] inline bool chain_fits_double(const std::int64_t* dims, std::size_t count) {
-    long double top = 0.0L;
-    for (std::size_t e = 0; e < count; ++e) {
-        top = std::max(top, static_cast<long double>(dims[e]));
-    }
-    return static_cast<long double>(count) * top * top * top < 0x1p53L;
+    return chain_candidate_bound(dims, count) < 0x1p53L;
+}
+
+/// Whether every candidate stays below 2^42, as the tagged middle and edges need (min_plus_tile.hpp).
+[[nodiscard]] inline bool chain_fits_tagged(const std::int64_t* dims, std::size_t count) {
+    return chain_candidate_bound(dims, count) < 0x1p42L;
 }
 
 /// Matrix chain in double: f(i, j, k) = dims[i]·dims[k+1]·dims[j+1], dims as doubles (chain_fits_double holds).

@@ -161,9 +161,11 @@ void compute_middle_tagged(IntervalTable<T>& table,
         const std::int64_t len = std::min(s.b0, k0 + K) - k0;
         const auto pass = [&](std::int64_t i4, std::int64_t from) {
             std::array<const T*, 4> rows;
+            const T* src = in + s.in_row(i4) + (k0 - i4);  // c(i4, k0); each next row of the trapezoid one shorter
             for (std::size_t t = 0; t < 4; ++t) {
-                const std::int64_t i = i4 + static_cast<std::int64_t>(t);
-                const T* src = in + s.in_row(i) + (k0 - i);
+                if (t > 0) {
+                    src += s.b0 - i4 - static_cast<std::int64_t>(t);
+                }
                 T* dst = tagged.data() + t * k_fraction_span;
                 for (std::int64_t m = 0; m < len; ++m) {
                     dst[m] = src[m] + ramp[static_cast<std::size_t>(m)];

@@ -133,8 +133,7 @@ struct BstPolicy {
 /// Whether every candidate c(i,k) + c(k+1,j) + f of a chain fits in int64 unchecked: each is at most
 /// (j − i)·max(dims)³ < n·max(dims)³.
 bool chain_fits(std::span<const std::int64_t> dims) {
-    const auto top = static_cast<long double>(*std::max_element(dims.begin(), dims.end()));
-    return static_cast<long double>(dims.size()) * top * top * top < 0x1p62L;
+    return detail::interval_dp::chain_candidate_bound(dims.data(), dims.size()) < 0x1p62L;
 }
 
 std::int64_t default_r(int P, std::int64_t n, const IntervalDpOptions& options) {

@@ -25,16 +25,6 @@ namespace llc::detail::interval_dp {
 inline constexpr double k_fraction = 0x1p-10;
 inline constexpr std::int64_t k_fraction_span = 1024;
 
-/// Whether every candidate of a chain with these dimensions stays below 2^42, as the tagged kernel needs:
-/// n·max(dims)³ bounds every candidate (as in chain_fits_double).
-[[nodiscard]] inline bool chain_fits_tagged(const std::int64_t* dims, std::size_t count) {
-    long double top = 0.0L;
-    for (std::size_t e = 0; e < count; ++e) {
-        top = std::max(top, static_cast<long double>(dims[e]));
-    }
-    return static_cast<long double>(count) * top * top * top < 0x1p42L;
-}
-
 /// The minimum of each of eight vectors, in one vector (lane q: the minimum of the q-th argument's lanes).
 inline Simd<double>::V lane_minima(Simd<double>::V a,
                                    Simd<double>::V b,
