@@ -8,10 +8,14 @@
 //   row, a column or the dimensions is loaded once for up to sixteen candidate vectors (9 loads for 16). On the 2-core
 //   Zen 5 VM (2026-11-28, n = 4000, llc-compare's peer median) one row at a time ran 1.0-1.2 s, four rows against one
 //   column 0.91 s, against two 0.72-0.77 s, three 0.66 s, four 0.63-0.64 s: near three vector operations (an add, a
-//   fused multiply-add, a min) per candidate vector, which no tile removes.
+//   fused multiply-add, a min) per candidate vector, which no tile removes. The odd columns' sums x + y taken as fused
+//   multiply-adds by one (exact): 630-635 → 606-614 ms, the trick of llc's own tile (min_plus_tile.hpp), so that each
+//   side has it.
 // - Blocked: 64 × 64 tiles taken tile diagonal by tile diagonal. In a tile of rows [a0, a1) and columns [b0, b1) the
 //   middle k range [a1 − 1, b0) needs only earlier tiles; it runs for the whole tile in chunks of k short enough that
-//   the tile's rows and columns of a chunk stay in L2 (each is then read 64 times from cache, not from memory). The
+//   the tile's rows and columns of a chunk stay in L2 (each is then read 64 times from cache, not from memory): 1024
+//   k (tiles of 48, 64, 80, 96, 128 and chunks of 256 … 2048 tried, 2026-11-28 at n = 4000: 64 × 1024 and 64 × 1536
+//   the fastest, 590-629 ms, 512 592-612, 256 639-642, 64 × 2048 617-629). The
 //   two edge ranges (k in the tile's own rows or columns) follow, rows bottom up and columns left to right.
 // - Values only in the inner loop (no argmin: a compare and a blend fewer per vector); the splits of the O(n) nodes
 //   of the optimal tree are recovered afterwards by one O(n) scan each, smallest optimal k first — the tie rule of
@@ -27,6 +31,11 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <type_traits>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #include <llc/error.hpp>
 
@@ -35,7 +44,7 @@ namespace llc::cards {
 namespace {
 
 constexpr std::int64_t tile = 64;
-constexpr std::int64_t chunk = 512;
+constexpr std::int64_t chunk = 1024;
 
 template <class T>
 struct Vec;
@@ -117,6 +126,10 @@ void min_plus_tile(const std::array<const T*, 4>& rows,
                 av[c][t] = V{} + a[c][t];
             }
         }
+#if defined(__AVX512F__)
+        V one = V{} + T{1};
+        asm("" : "+v"(one));
+#endif
         const auto load = [](const T* p) {
             V v;
             std::memcpy(&v, p, sizeof(V));
@@ -134,7 +147,19 @@ void min_plus_tile(const std::array<const T*, 4>& rows,
             for (std::size_t t = 0; t < 4; ++t) {
                 const V x = load(rows[t] + m);
                 for (std::size_t c = 0; c < C; ++c) {
-                    const V v = x + y[c] + av[c][t] * z;
+                    V s = x + y[c];
+#if defined(__AVX512F__)
+                    if constexpr (std::is_same_v<T, double>) {
+                        if (c % 2 == 1) {
+                            // The odd columns' sums as fused multiply-adds by one (exact, as the add): the adds
+                            // and minima otherwise crowd the pipes the multiply-adds leave idle.
+                            s = reinterpret_cast<V>(_mm512_fmadd_pd(reinterpret_cast<__m512d>(x),
+                                                                    reinterpret_cast<__m512d>(one),
+                                                                    reinterpret_cast<__m512d>(y[c])));
+                        }
+                    }
+#endif
+                    const V v = s + av[c][t] * z;
                     acc[c][t] = v < acc[c][t] ? v : acc[c][t];
                 }
             }

@@ -81,6 +81,10 @@ std::array<std::array<double, 4>, W> min_plus_tile(const std::array<const double
                 av[c][t] = V{} + a[c][t];
             }
         }
+        V one = V{} + 1.0;  // held in a register (as the loads below), not rebuilt for each use
+#if defined(__AVX512F__)
+        asm("" : "+v"(one));
+#endif
         const auto load = [](const double* p) {
             V v;
             std::memcpy(&v, p, sizeof(V));
@@ -98,7 +102,10 @@ std::array<std::array<double, 4>, W> min_plus_tile(const std::array<const double
             for (std::size_t t = 0; t < 4; ++t) {
                 const V x = load(rows[t] + m);
                 for (std::size_t c = 0; c < W; ++c) {
-                    const V v = plus_product(x + y[c], av[c][t], z);
+                    // Column 1's sum x + y as a fused multiply-add by one (exact, as the add): the tile's adds and
+                    // minima otherwise crowd the pipes the multiply-adds leave idle.
+                    const V s = c == 1 ? plus_product(x, one, y[c]) : x + y[c];
+                    const V v = plus_product(s, av[c][t], z);
                     acc[c][t] = v < acc[c][t] ? v : acc[c][t];
                 }
             }
