@@ -253,7 +253,12 @@ std::int64_t default_block_size(int P, std::int64_t n) {
     if (P == 1) {
         return std::clamp<std::int64_t>(n, 1, 64);  // blocks of 64 columns keep each block's data in the cache
     }
-    const double r = std::round(cost::miguet_r_opt_approx(static_cast<double>(n), P, 8.0));
+    // ρ = τ_c/τ_a, a word rotated over an update. 8 was measured with the one-row kernel (0.23 ns an update,
+    // 2026-11-25); the tagged tile updates at ~0.04 ns, so a word costs more updates: from a quick profile's
+    // shift.written over mc.update at long ranges, ρ ≈ 6 while the rotated trapezoids stay in the last-level cache and
+    // ≈ 14 once they outgrow it (n ≳ 2000 on the 2-core VM). 12 lies between: P = 2, alternated medians, r = 63 ran n =
+    // 1000 in 9.2–9.7 ms against 9.9–10.1 at ρ = 8's 52, r = 126 ran n = 4000 in 327–345 ms against 333–352 at 103.
+    const double r = std::round(cost::miguet_r_opt_approx(static_cast<double>(n), P, 12.0));
     return std::clamp<std::int64_t>(static_cast<std::int64_t>(r), 1, std::max<std::int64_t>(1, (n + P - 1) / P));
 }
 

@@ -79,7 +79,8 @@ struct IntervalDpOptions {
 };
 
 /// The block size matrix_chain and optimal_bst use for n indices on P processors when options.r is unset and there is
-/// no profile: 64 (or n) at P = 1, else the article's r_opt ≈ √(2ρn/(3P)) with ρ = 8, within 1 … ⌈n/P⌉.
+/// no profile: 64 (or n) at P = 1, else the article's r_opt ≈ √(2ρn/(3P)) with ρ = 12 (8 until 2026-11-28, when the
+/// engine updated six times slower), within 1 … ⌈n/P⌉.
 [[nodiscard]] std::int64_t default_block_size(int P, std::int64_t n);
 
 /// The engine's kept arrays (matrix_chain and optimal_bst). A table's large arrays (256 KiB and more: its costs and
