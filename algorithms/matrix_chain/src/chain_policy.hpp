@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 #if defined(__AVX512F__)
 #include <immintrin.h>
 #endif
@@ -26,6 +27,16 @@ namespace llc::detail::interval_dp {
     }
     return static_cast<long double>(count) * top * top * top;
 }
+
+/// push_edges' lower edges of a block's rows taken four rows a group (DoubleChainPolicy::push_rows_grouped, AVX-512
+/// builds): the group's tagged minima, kept in EdgeWork from the group's bottom row to its top row.
+struct LowerEdgeGroup {
+    std::vector<double> acc;  ///< row t of the group (row bottom − t) at t·width
+    std::vector<double> tag;  ///< c(bottom − t, k) + (k − base)·2^−10 at t·span + (k − base)
+    std::int64_t bottom = 0;
+    std::int64_t base = 0;  ///< the group's top row: every k of its lower edges is at least base
+    std::int64_t span = 0;
+};
 
 /// The k loop of the edges' push form for one strip of 8 columns j: for k in [k0, k1) ascending, candidate(k) (the 8
 /// lanes' c(i, k) + c(k + 1, j) + f) replaces (v, w) = (value, k) lane by lane where strictly smaller — the result of

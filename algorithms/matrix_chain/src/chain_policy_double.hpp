@@ -111,7 +111,7 @@ struct DoubleChainPolicy {
     [[nodiscard]] static bool pushes() {
         return true;
     }
-    /// push for every k in [k0, k1) (chain_push_rows).
+    /// push for every k in [k0, k1) (chain_push_rows), where push_rows_grouped does not apply.
     void push_rows(std::int64_t i,
                    std::int64_t k0,
                    std::int64_t k1,
@@ -121,13 +121,29 @@ struct DoubleChainPolicy {
                    std::int64_t j0,
                    double* val,
                    std::int64_t* arg) const {
+        chain_push_rows(dims, i, k0, k1, cik, crows, stride, j0, val, arg);
+    }
+    /// The lower edge of row i of an off-diagonal block (rows [a0, a1), columns [b0, b0 + width)) by groups of four
+    /// rows (lower_edge_grouped: in_i = &c(i, i) in the received trapezoid, fresh the block's rows); false where the
+    /// tagged form does not apply, and push_edges then calls push_rows.
+    bool push_rows_grouped(std::int64_t i,
+                           std::int64_t a0,
+                           std::int64_t a1,
+                           std::int64_t b0,
+                           std::int64_t width,
+                           const double* in_i,
+                           const double* fresh,
+                           double* val,
+                           std::int64_t* arg,
+                           LowerEdgeGroup& group) const {
 #if defined(__AVX512F__)
-        if (k_in_fraction && k1 - k0 <= k_fraction_span) {
-            chain_push_rows_tagged(dims, i, k0, k1, cik, crows, stride, j0, val, arg);
-            return;
+        if (k_in_fraction && a1 - a0 <= k_fraction_span) {
+            lower_edge_grouped(dims, i, a0, a1, b0, width, in_i, fresh, val, arg, group);
+            return true;
         }
 #endif
-        chain_push_rows(dims, i, k0, k1, cik, crows, stride, j0, val, arg);
+        (void)i, (void)a0, (void)a1, (void)b0, (void)width, (void)in_i, (void)fresh, (void)val, (void)arg, (void)group;
+        return false;
     }
     /// For j in [j0, j0 + len): the candidate c(i,k) + c(k+1,j) + dims[i]·dims[k+1]·dims[j+1] (crow[j − j0] =
     /// c(k+1, j)) replaces (val, arg)[j − j0] when strictly smaller.

@@ -55,6 +55,7 @@ struct EdgeWork {
     std::vector<std::int64_t> arg;  ///< its k
     std::vector<T> fresh;           ///< c(i, j) of the block, row-major (rows below i, for the lower edge)
     std::vector<T> diag;            ///< c(k, j) of the column block's diagonal block, row-major (the upper edge)
+    LowerEdgeGroup lower;           ///< the lower edges' group of rows, for a policy's push_rows_grouped
 };
 
 /// How the engine computes one entry. Policy: `Best<T> range(i, j, k0, k1, row, col)`, the min-plus over k in
@@ -340,7 +341,13 @@ void push_edges(IntervalTable<T>& table,
         std::copy_n(in + s.in_row(i), s.b0 - i, row);
         std::fill_n(val, width, std::numeric_limits<T>::max());
         std::fill_n(arg, width, std::int64_t{0});
-        if constexpr (requires { policy.push_rows(i, i, i, row, row, i, i, val, arg); }) {
+        if constexpr (requires { policy.push_rows_grouped(i, i, i, i, i, row, row, val, arg, work.lower); }) {
+            if (!policy.push_rows_grouped(
+                    i, s.a0, s.a1, s.b0, width, in + s.in_row(i), work.fresh.data(), val, arg, work.lower)) {
+                policy.push_rows(
+                    i, i, s.a1 - 1, row, work.fresh.data() + (i + 1 - s.a0) * width, width, s.b0, val, arg);
+            }
+        } else if constexpr (requires { policy.push_rows(i, i, i, row, row, i, i, val, arg); }) {
             policy.push_rows(i, i, s.a1 - 1, row, work.fresh.data() + (i + 1 - s.a0) * width, width, s.b0, val, arg);
         } else {
             for (std::int64_t k = i; k < s.a1 - 1; ++k) {
