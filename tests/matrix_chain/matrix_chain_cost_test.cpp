@@ -85,13 +85,21 @@ cost::Profile block_tables(double tau_a, double shift_seconds, double tau_edge =
     return p;
 }
 
-/// The block tables and a run table that leaves the blocks' prices as they are: its one size, n = 2^7 at the default
-/// r = 64, priced at exactly the blocks' sum, so that the engine's scale is 1 at every n and P.
+/// The constant of a whole-run table ("mc.run", "mc.run_wide") at n matrices with block size r whose run lasts
+/// `ratio` times the blocks' price of the same run.
+double run_at(double ratio, std::int64_t n, std::int64_t r, double tau_a, double tau_edge, double tau_diag) {
+    return ratio * one_processor_blocks(n, r, tau_a, tau_edge, tau_diag) / updates(static_cast<double>(n));
+}
+
+/// The block tables and run tables that leave the blocks' prices as they are: "mc.run" at n = 2^7 (r = 64) and
+/// "mc.run_wide" at n = 2^8 (r = 128), each priced at exactly the blocks' sum, so that the engine's scale is 1 at every
+/// n, r and P.
 cost::Profile profile(double tau_a, double shift_seconds, double tau_edge = 0.0, double tau_diag = 0.0) {
     cost::Profile p = block_tables(tau_a, shift_seconds, tau_edge, tau_diag);
-    const double blocks =
-        one_processor_blocks(128, 64, tau_a, tau_edge > 0.0 ? tau_edge : tau_a, tau_diag > 0.0 ? tau_diag : tau_a);
-    p.set_kernel(cost::kernel_size_key(names::run, 7), {blocks / updates(128), "update"});
+    const double edge = tau_edge > 0.0 ? tau_edge : tau_a;
+    const double diag = tau_diag > 0.0 ? tau_diag : tau_a;
+    p.set_kernel(cost::kernel_size_key(names::run, 7), {run_at(1.0, 128, 64, tau_a, edge, diag), "update"});
+    p.set_kernel(cost::kernel_size_key(names::run_wide, 8), {run_at(1.0, 256, 128, tau_a, edge, diag), "update"});
     return p;
 }
 
@@ -159,6 +167,13 @@ TEST(MatrixChainCost, AProfileWithoutAKeyIsRefusedNamingIt) {
         EXPECT_NE(message.find("llc-probe"), std::string::npos) << message;
     }
     EXPECT_EQ(error_of([&] { return cost::matrix_chain(2, 128, 16, p); }), "");
+    // With "mc.run" but not "mc.run_wide" (a profile made before llc-probe measured it): refused, naming it.
+    cost::Profile no_wide = no_run;
+    no_wide.set_kernel(cost::kernel_size_key(names::run, 7), {1e-9, "update"});
+    for (const auto& message : {error_of([&] { return cost::matrix_chain(1, 128, 64, no_wide); }),
+                                error_of([&] { return cost::matrix_chain(2, 128, 16, no_wide); })}) {
+        EXPECT_NE(message.find("mc.run_wide.2^e"), std::string::npos) << message;
+    }
 }
 
 TEST(MatrixChainCost, OneProcessorWithTheDefaultRIsPricedAtTheWholeEngineLevel) {
@@ -169,6 +184,9 @@ TEST(MatrixChainCost, OneProcessorWithTheDefaultRIsPricedAtTheWholeEngineLevel) 
     p.set_kernel(cost::kernel_size_key(names::run, 9), {9e-10, "update"});  // side by side: not read at P = 1
     p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run), 9), {4e-10, "update"});
     p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run), 11), {6e-10, "update"});
+    // At r = 64 the wide run's level is not read (EngineScale: r = 64 is mc.run's own block size).
+    p.set_kernel(cost::kernel_size_key(names::run_wide, 9), {1e-6, "update"});
+    p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run_wide), 9), {1e-6, "update"});
     const auto model = cost::make_model("ccm", p);
     ASSERT_EQ(llc::default_block_size(1, 1024), 64);
     const auto price = [&](std::int64_t n) {
@@ -196,6 +214,9 @@ TEST(MatrixChainCost, BlockPricesAreScaledToTheWholeEngine) {
     p.set_kernel(cost::kernel_size_key(names::run, 9), {9e-10, "update"});
     p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run), 9), {4e-10, "update"});
     p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run), 11), {6e-10, "update"});
+    // Not read at r ≤ 64 (below: r = 32 and 64).
+    p.set_kernel(cost::kernel_size_key(names::run_wide, 9), {1e-6, "update"});
+    p.set_kernel(cost::kernel_size_key(cost::solo_kernel_name(names::run_wide), 9), {1e-6, "update"});
     const auto model = cost::make_model("ccm", p);
     const auto plain_model = cost::make_model("ccm", unscaled);
     const auto plain = [&](int P, std::int64_t n, std::int64_t r) {
@@ -210,6 +231,36 @@ TEST(MatrixChainCost, BlockPricesAreScaledToTheWholeEngine) {
     const double side_by_side = 9e-10 * updates(512) / one_processor_blocks(512, 64, 1e-9, 2e-9, 3e-9);
     EXPECT_NEAR(cost::predict(cost::matrix_chain(2, 1024, 64, p), *model), plain(2, 1024, 64) * side_by_side, 1e-12);
     EXPECT_LT(side_by_side, 1.0);  // the engine here is faster per update than the blocks' 1–3 ns
+}
+
+TEST(MatrixChainCost, TheEngineScaleFollowsTheBlockSize) {
+    // "mc.run" (r = 64) at 1.5 times its blocks' price and "mc.run_wide" (r = 128) at 0.9: a run at r ≤ 64 is scaled by
+    // 1.5, at r ≥ 128 by 0.9, and between them linearly in 1/r — at r = 96, (1/64 − 1/96) / (1/64 − 1/128) = 2/3 of
+    // the way: 1.5 − (2/3)·0.6 = 1.1. No communication or lockstep excess is priced, so each price is the scale times
+    // the blocks'.
+    cost::Profile p = block_tables(1e-9, 0.0, 2e-9, 3e-9);
+    for (const std::string run : {std::string(names::run), cost::solo_kernel_name(names::run)}) {
+        p.set_kernel(cost::kernel_size_key(run, 9), {run_at(1.5, 512, 64, 1e-9, 2e-9, 3e-9), "update"});
+    }
+    for (const std::string wide : {std::string(names::run_wide), cost::solo_kernel_name(names::run_wide)}) {
+        p.set_kernel(cost::kernel_size_key(wide, 9), {run_at(0.9, 512, 128, 1e-9, 2e-9, 3e-9), "update"});
+    }
+    const cost::Profile unscaled = profile(1e-9, 0.0, 2e-9, 3e-9);
+    const auto model = cost::make_model("ccm", p);
+    const auto plain_model = cost::make_model("ccm", unscaled);
+    for (const int P : {1, 2}) {
+        const auto ratio = [&](std::int64_t r) {
+            return cost::predict(cost::matrix_chain(P, 1536, r, p), *model) /
+                   cost::predict(cost::matrix_chain(P, 1536, r, unscaled), *plain_model);
+        };
+        EXPECT_NEAR(ratio(32), 1.5, 1e-12) << "P = " << P;
+        EXPECT_NEAR(ratio(64), 1.5, 1e-12) << "P = " << P;
+        EXPECT_NEAR(ratio(96), 1.1, 1e-12) << "P = " << P;
+        EXPECT_NEAR(ratio(128), 0.9, 1e-12) << "P = " << P;
+        EXPECT_NEAR(ratio(192), 0.9, 1e-12) << "P = " << P;
+    }
+    // The model's r follows: with the wide blocks' level 0.6 of the narrow ones', r = 128 is cheaper than r = 64 here.
+    EXPECT_GT(cost::matrix_chain_best_r(2, 1536, p), 64);
 }
 
 TEST(MatrixChainCost, LockstepExcessRaisesEveryRingStepAndItsAbsenceIsAnError) {

@@ -27,7 +27,7 @@ inline std::vector<std::int64_t> random_dims(std::mt19937_64& rng, int matrices,
 inline llc::cost::Profile shape_profile() {
     namespace names = llc::names::matrix_chain;
     llc::cost::Profile p;
-    for (const char* key : {names::middle, names::edge, names::diag, names::run}) {
+    for (const char* key : {names::middle, names::edge, names::diag, names::run, names::run_wide}) {
         p.set_kernel(llc::cost::kernel_size_key(key, 6), {1e-9, "update"});
     }
     for (int P = 2; P <= 8; ++P) {  // the ring's lockstep steps read the excess at their P (np 2 … 8)

@@ -149,38 +149,66 @@ double sum(const std::vector<double>& v) {
     return total;
 }
 
-/// The whole engine's time over the block model's, measured on one-processor runs: per size 2^e of the profile's
-/// "mc.run.2^e" (side by side, as the P processors of a run share the node), the run's seconds ((n³ − n)/6 updates at
-/// that constant) over the blocks' sum for the same run (n = 2^e, r = default_block_size(1, n)) priced with the same
-/// tables; linear in log2 n between the sizes. The block probes time each phase on its own, small, warm operands; the
-/// engine runs them among the others on its big table (where the ring's blocks are the same kernels), and on this
-/// machine ran at 0.7–0.8 of their price (a P = 2 run at n = 4000 was over-predicted by 47 % without it). The run
-/// table is required (kernel_size_table throws naming the key): a profile without it is refused, never priced at an
-/// unscaled 1.
-double engine_scale(const Kernels& kernels, const Profile& profile, int P, std::int64_t n) {
-    const KernelSizeTable run = kernel_size_table(profile, mc_names::run, P);
-    KernelSizeTable ratio;
-    for (const auto& [e, per_update] : run) {
-        const std::int64_t m = std::int64_t{1} << e;
-        const auto md = static_cast<double>(m);
-        const double blocks = sum(step_seconds(kernels, 1, m, llc::default_block_size(1, m)));
-        if (blocks > 0.0) {
-            ratio[e] = per_update * (md * md * md - md) / 6.0 / blocks;
-        }
-    }
-    if (ratio.empty()) {
-        // Only sizes with no update (n = 1) or block tables of zeros: nothing to scale by, and no silent 1 either.
-        throw Error(std::string("llc::cost::matrix_chain: the profile's \"") + mc_names::run +
-                    ".2^e\" has no size of at least 2 matrices with a positive block price to scale the blocks by; " +
-                    how_to_make_profile());
-    }
-    return kernel_per_unit(ratio, static_cast<double>(n), 1.0);
-}
+/// The whole engine's time over the block model's, measured on one-processor runs at two block sizes: per size 2^e of
+/// the profile's "mc.run.2^e" (r = default_block_size(1, n), 64) and "mc.run_wide.2^e" (r = 128), side by side as the
+/// P processors of a run share the node (solo at P = 1), the run's seconds ((n³ − n)/6 updates at that constant) over
+/// the blocks' sum for the same run priced with the same tables; linear in log2 n between the sizes. The block probes
+/// time each phase on its own, small, warm operands; the engine runs them among the others on its big table, and the
+/// trapezoids it copies and reads (n³/(6r) values over a run) and its edges' share move with r: at P = 1, n = 4000,
+/// r = 64 ran at 1.1 and r = 126 at 0.71 of r = 64's scale times their blocks (2026-11-28), so one scale taken at
+/// r = 64 priced P = 2's r = 100 … 126 25–45 % high. At block size r the scale is linear in 1/r between the two
+/// (the trapezoids' share is), held at the nearest outside [64, 128]. Both run tables are required (kernel_size_table
+/// throws naming the key): a profile without them is refused, never priced at an unscaled 1.
+class EngineScale {
+  public:
+    EngineScale(const Kernels& kernels, const Profile& profile, int P)
+        : narrow_(ratios(kernels,
+                         kernel_size_table(profile, mc_names::run, P),
+                         [](std::int64_t m) { return llc::default_block_size(1, m); })),
+          wide_(ratios(kernels, kernel_size_table(profile, mc_names::run_wide, P), [](std::int64_t m) {
+              return std::min<std::int64_t>(m, mc_names::wide_run_r);
+          })) {}
 
-/// The run on P processors priced block by block, every W times `scale` (engine_scale): one compute node at P = 1, the
-/// ring's macro-steps otherwise. At P > 1 each macro-step is a lockstep step (every processor computes its blocks, then
-/// all shift together): it lasts as long as its slowest processor, so its W, the busiest processor's priced work, is
-/// raised by the profile's lockstep excess at P for a step of that length (cost::lockstep_seconds; a profile without
+    [[nodiscard]] double at(std::int64_t n, std::int64_t r) const {
+        const double narrow = kernel_per_unit(narrow_, static_cast<double>(n), 1.0);
+        const double wide = kernel_per_unit(wide_, static_cast<double>(n), 1.0);
+        constexpr double r_narrow = 64.0;
+        const auto r_wide = static_cast<double>(mc_names::wide_run_r);
+        const double x = (1.0 / r_narrow - 1.0 / static_cast<double>(r)) / (1.0 / r_narrow - 1.0 / r_wide);
+        return narrow + std::clamp(x, 0.0, 1.0) * (wide - narrow);
+    }
+
+  private:
+    template <class BlockSize>
+    static KernelSizeTable ratios(const Kernels& kernels, const KernelSizeTable& run, const BlockSize& r_of) {
+        KernelSizeTable ratio;
+        for (const auto& [e, per_update] : run) {
+            const std::int64_t m = std::int64_t{1} << e;
+            const auto md = static_cast<double>(m);
+            const double blocks = sum(step_seconds(kernels, 1, m, r_of(m)));
+            if (blocks > 0.0) {
+                ratio[e] = per_update * (md * md * md - md) / 6.0 / blocks;
+            }
+        }
+        if (ratio.empty()) {
+            // Only sizes with no update (n = 1) or block tables of zeros: nothing to scale by, and no silent 1 either.
+            throw Error(std::string("llc::cost::matrix_chain: the profile's \"") + mc_names::run + ".2^e\" / \"" +
+                        mc_names::run_wide +
+                        ".2^e\" have no size of at least 2 matrices with a positive block price to scale the blocks "
+                        "by; " +
+                        how_to_make_profile());
+        }
+        return ratio;
+    }
+
+    KernelSizeTable narrow_;
+    KernelSizeTable wide_;
+};
+
+/// The run on P processors priced block by block, every W times `scale` (EngineScale::at): one compute node at P = 1,
+/// the ring's macro-steps otherwise. At P > 1 each macro-step is a lockstep step (every processor computes its blocks,
+/// then all shift together): it lasts as long as its slowest processor, so its W, the busiest processor's priced work,
+/// is raised by the profile's lockstep excess at P for a step of that length (cost::lockstep_seconds; a profile without
 /// the table at P is refused naming it).
 Expr blocks_expr(int P,
                  std::int64_t n,
@@ -240,13 +268,13 @@ Expr matrix_chain(
         }
     }
     const Kernels kernels(profile, P);
-    // Every run, P = 1 included, block by block at the whole engine's measured level (engine_scale: the one-processor
+    // Every run, P = 1 included, block by block at the whole engine's measured level (EngineScale: the one-processor
     // runs llc-probe timed, over the blocks' price of the same runs). P = 1 at the default r was priced by the run
     // probe's cost an update alone, log-interpolated in n, until 2026-11-28: with the tagged middle that curve bent
     // between its sizes (2^6: one diagonal block; 2^7: a diagonal and an off-diagonal block) and stayed flat past
     // 2^11, pricing n = 100 26 % and n = 4000 13 % high; the blocks carry that structure and the scale only the level
     // (re-priced: n = 100 … 400 +4.0 / −1.5 / +2.2 %, n = 500 … 4000 −3.6 / +3.5 / −4.0 / +4.8 %).
-    return blocks_expr(P, n, r, kernels, engine_scale(kernels, profile, P, n), profile, walk_levels);
+    return blocks_expr(P, n, r, kernels, EngineScale(kernels, profile, P).at(n, r), profile, walk_levels);
 }
 
 std::vector<std::int64_t> matrix_chain_walk_levels(std::string_view parenthesization) {
@@ -286,15 +314,14 @@ std::int64_t matrix_chain_best_r(int P, std::int64_t n, const Profile& profile) 
     }
     const std::int64_t top = std::max<std::int64_t>(1, (n + P - 1) / P);
     const auto model = make_model("ccm", profile);
-    // What matrix_chain(P, n, r, profile) prices, with the tables and the engine's scale (the same for every r) read
-    // once.
+    // What matrix_chain(P, n, r, profile) prices, with the tables and the engine's scales read once.
     const Kernels kernels(profile, P);
-    const double scale = engine_scale(kernels, profile, P, n);
+    const EngineScale scale(kernels, profile, P);
     std::int64_t best_r = 1;
     double best = std::numeric_limits<double>::max();
     // Every r up to 64, then steps of about 6 %: the time is flat near its minimum.
     for (std::int64_t r = 1; r <= top; r = r < 64 ? r + 1 : r + std::max<std::int64_t>(1, r / 16)) {
-        const double t = predict(blocks_expr(P, n, r, kernels, scale, profile), *model);
+        const double t = predict(blocks_expr(P, n, r, kernels, scale.at(n, r), profile), *model);
         if (t < best) {
             best = t;
             best_r = r;

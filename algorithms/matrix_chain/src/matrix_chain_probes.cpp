@@ -15,9 +15,13 @@
 //   with its default r; the one-processor price (its solo value), because the per-block constants over-priced the
 //   one-processor engine by 18-36 %: the engine runs block after block along a diagonal, the probes one block again
 //   and again, and the whole run's cache behaviour is what a P = 1 run pays.
+// - "mc.run_wide.2^e": the same with r = 128 (n = 2^8 … 2^11): the engine's level against the blocks' moves with r
+//   (the trapezoids, n³/(6r) values copied and read over a run, and the edges' share), so P > 1's r ≈ 63 … 126 is
+//   scaled between the two, not at r = 64's level (P = 1, n = 4000, r = 126 was priced 41 % high by it).
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -123,7 +127,7 @@ double edge_probe(bool quick, int e, bool diagonal) {
 /// The seed of mc.run's dimensions: not the validation case's (docs/validation.md).
 constexpr std::uint64_t run_probe_seed = 23;
 
-double run_probe(bool quick, int e) {
+double run_probe(bool quick, int e, std::optional<std::int64_t> r) {
     const std::int64_t n = std::int64_t{1} << e;
     cost::ProbeValues values(run_probe_seed);
     std::vector<std::int64_t> dims(static_cast<std::size_t>(n) + 1);
@@ -132,7 +136,10 @@ double run_probe(bool quick, int e) {
     }
     Group& alone = Group::world().self();
     std::int64_t sink = 0;
-    const double t = cost::median_seconds_per_call(quick, [&] { sink += llc::matrix_chain(alone, dims).cost; });
+    IntervalDpOptions options;
+    options.r = r;
+    const double t =
+        cost::median_seconds_per_call(quick, [&] { sink += llc::matrix_chain(alone, dims, options).cost; });
     volatile std::int64_t keep = sink;  // the result is used
     (void)keep;
     const auto nd = static_cast<double>(n);
@@ -167,9 +174,19 @@ std::vector<cost::KernelProbe> kernel_probes() {
     for (int e = 6; e <= 11; ++e) {
         probes.push_back({cost::kernel_size_key(names::run, e),
                           "update of a whole one-processor matrix_chain of 2^" + std::to_string(e) + " matrices",
-                          [e](bool quick) { return run_probe(quick, e); },
+                          [e](bool quick) { return run_probe(quick, e, std::nullopt); },
                           solo(names::run, e)});
         // A whole run: at 2^e matrices, sizes the validation case never runs (tests/tools/calibration_disjoint_test).
+        probes.back().seed = run_probe_seed;
+        probes.back().whole_run_of = "matrix-chain";
+        probes.back().whole_run_size = std::int64_t{1} << e;
+    }
+    for (int e = 8; e <= 11; ++e) {  // from two blocks of 128 up
+        probes.push_back({cost::kernel_size_key(names::run_wide, e),
+                          "update of a whole one-processor matrix_chain of 2^" + std::to_string(e) +
+                              " matrices, r = " + std::to_string(names::wide_run_r),
+                          [e](bool quick) { return run_probe(quick, e, names::wide_run_r); },
+                          solo(names::run_wide, e)});
         probes.back().seed = run_probe_seed;
         probes.back().whole_run_of = "matrix-chain";
         probes.back().whole_run_size = std::int64_t{1} << e;

@@ -15,6 +15,11 @@ inline constexpr const char* edge = "mc.edge";
 inline constexpr const char* diag = "mc.diag";
 /// Seconds per update ((n³ − n)/6 of them) of a whole one-processor matrix_chain of n = 2^e matrices, default r.
 inline constexpr const char* run = "mc.run";
+/// The same with r = wide_run_r (n = 2^e ≥ 256): with mc.run, the whole engine's level at two block sizes, so that a
+/// run at another r is scaled at its own (cost::matrix_chain).
+inline constexpr const char* run_wide = "mc.run_wide";
+/// The block size of mc.run_wide.
+inline constexpr long long wide_run_r = 128;
 
 // Superstep labels: recorded by the implementation's trace, priced by the cost Expr.
 /// The whole run (the cost expression's sequence).
