@@ -239,10 +239,10 @@ TEST(MatrixChainCost, TheEngineScaleFollowsTheBlockSize) {
     // the way: 1.5 − (2/3)·0.6 = 1.1. No communication or lockstep excess is priced, so each price is the scale times
     // the blocks'.
     cost::Profile p = block_tables(1e-9, 0.0, 2e-9, 3e-9);
-    for (const std::string run : {std::string(names::run), cost::solo_kernel_name(names::run)}) {
+    for (const std::string& run : {std::string(names::run), cost::solo_kernel_name(names::run)}) {
         p.set_kernel(cost::kernel_size_key(run, 9), {run_at(1.5, 512, 64, 1e-9, 2e-9, 3e-9), "update"});
     }
-    for (const std::string wide : {std::string(names::run_wide), cost::solo_kernel_name(names::run_wide)}) {
+    for (const std::string& wide : {std::string(names::run_wide), cost::solo_kernel_name(names::run_wide)}) {
         p.set_kernel(cost::kernel_size_key(wide, 9), {run_at(0.9, 512, 128, 1e-9, 2e-9, 3e-9), "update"});
     }
     const cost::Profile unscaled = profile(1e-9, 0.0, 2e-9, 3e-9);
