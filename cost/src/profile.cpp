@@ -114,11 +114,12 @@ constexpr bool is_variant(std::string_view name, std::string_view op, std::strin
 // The measured variants' names (llc/cost/operation_names.hpp) are their operation and its suffix, which
 // base_collective takes off.
 static_assert(is_variant(names::op::swap_cold, names::op::swap, cold_suffix));
+static_assert(is_variant(names::op::swap_cold_heap, names::op::swap_cold, heap_suffix));
 static_assert(is_variant(names::op::shift_overlap, names::op::shift, overlap_suffix));
 static_assert(is_variant(names::op::shift_written, names::op::shift, written_suffix));
 
 std::string base_collective(std::string_view op) {
-    for (const std::string_view suffix : {cold_suffix, overlap_suffix, written_suffix}) {
+    for (const std::string_view suffix : {heap_suffix, cold_suffix, overlap_suffix, written_suffix}) {
         if (op.size() > suffix.size() && op.substr(op.size() - suffix.size()) == suffix) {
             op.remove_suffix(suffix.size());
         }

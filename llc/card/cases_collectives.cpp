@@ -32,6 +32,11 @@ tools::ColdRotation* shared_cold_rotation([[maybe_unused]] const tools::ColdSlot
 #endif
 }
 
+/// Whether `op` is one of the cold swaps (swap.cold, swap.cold.heap): a rotation of slots, not one buffer.
+bool is_cold_swap(const std::string& op) {
+    return op == names::op::swap_cold || op == names::op::swap_cold_heap;
+}
+
 /// A collective on doubles; n is the bytes the trace records for it (h).
 class CollectiveInstance final : public Instance {
   public:
@@ -40,7 +45,7 @@ class CollectiveInstance final : public Instance {
           op_(std::move(op)),
           count_(counts(g.size(), op_, bytes)),
           slots_(slots_for(op_, count_)),
-          rotation_(op_ == names::op::swap_cold ? shared_cold_rotation(slots_) : nullptr),
+          rotation_(is_cold_swap(op_) ? shared_cold_rotation(slots_) : nullptr),
           buffers_(sizes(g.size(), op_, own_doubles())),
           call_(resolve()) {}
     void run() override { call_(); }
@@ -85,18 +90,19 @@ class CollectiveInstance final : public Instance {
         if (op_ == names::op::shift_overlap) {
             return [g, in, b] { g->shift_start(in, b).wait(); };
         }
-        if (op_ == names::op::swap_cold) {
+        if (is_cold_swap(op_)) {
             // As llc-probe times it: each call swaps the next page-aligned slot, so its data has left the caches; the
-            // rotation goes on where the last call (of any visit, size or tool) left it.
+            // rotation goes on where the last call (of any visit, size or tool) left it. swap.cold.heap sends from the
+            // rotation's slots on the allocator's ordinary pages.
             const int partner = g_.rank() ^ 1;
             const int mate = partner < g_.size() ? partner : g_.rank();
             const std::size_t half = count_ * sizeof(double);
             if (rotation_ != nullptr) {
-                return [g, mate, rotation = rotation_, half, slots = slots_] {
+                const std::span<const unsigned char> send =
+                    op_ == names::op::swap_cold_heap ? rotation_->heap_send() : rotation_->send();
+                return [g, mate, rotation = rotation_, send, half, slots = slots_] {
                     const std::size_t at = rotation->advance(slots);
-                    g->swap(mate,
-                            std::span<const unsigned char>(rotation->send().subspan(at, half)),
-                            rotation->receive().subspan(at, half));
+                    g->swap(mate, send.subspan(at, half), rotation->receive().subspan(at, half));
                 };
             }
             return [g,
@@ -132,7 +138,7 @@ class CollectiveInstance final : public Instance {
     /// least two; one slot of count_ doubles for every other collective.
     static tools::ColdSlots slots_for(const std::string& op, std::size_t count) {
         const std::size_t bytes = count * sizeof(double);
-        if (op != names::op::swap_cold || count == 0) {
+        if (!is_cold_swap(op) || count == 0) {
             return {bytes, 1};
         }
         tools::ColdSlots slots = tools::cold_slots(bytes, tools::cold_rotation_bytes);
@@ -141,7 +147,7 @@ class CollectiveInstance final : public Instance {
     }
     /// Doubles of this instance's own buffers: none past one call's for a cold swap on the shared rotation.
     [[nodiscard]] std::size_t own_doubles() const {
-        if (op_ != names::op::swap_cold) {
+        if (!is_cold_swap(op_)) {
             return count_;
         }
         return rotation_ != nullptr ? 0 : slots_.stride / sizeof(double) * slots_.count;
@@ -182,7 +188,7 @@ double recorded_bytes(const std::string& op, std::int64_t bytes, int p) {
     return count * per_double;
 }
 
-/// The set F without the barrier (a size-free superstep the probe checks), swap, shift, the cold swap and the
+/// The set F without the barrier (a size-free superstep the probe checks), swap, shift, the cold swaps and the
 /// split-phase shift.
 const std::vector<std::string>& validated_collectives() {
     namespace op = names::op;
@@ -196,6 +202,7 @@ const std::vector<std::string>& validated_collectives() {
                                                     op::swap,
                                                     op::shift,
                                                     op::swap_cold,
+                                                    op::swap_cold_heap,
                                                     op::shift_overlap};
     return validated;
 }

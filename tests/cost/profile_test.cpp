@@ -198,6 +198,8 @@ TEST(ProfileTest, cold_collectives_are_their_own_entries_of_the_base_operation) 
     EXPECT_DOUBLE_EQ(p.collective("swap.cold", 2, 100).seconds, 3e-6);
     EXPECT_EQ(canonical_collective("swap.cold"), "swap.cold");
     EXPECT_EQ(base_collective("swap.cold"), "swap");
+    EXPECT_EQ(base_collective("swap.cold.heap"), "swap");  // the cold swap sent from the allocator's pages
+    EXPECT_EQ(canonical_collective("swap.cold.heap"), "swap.cold.heap");
     EXPECT_EQ(base_collective("alltoallv.cold"), "alltoall");
     EXPECT_EQ(base_collective("alltoallv"), "alltoall");
     EXPECT_EQ(base_collective("bcast.st"), "bcast.st");

@@ -119,7 +119,7 @@ TEST(FftCostTest, BlockStructure) {
     for (int t = 0; t < 2; ++t) {
         EXPECT_EQ(items[t].kind(), ExprKind::normal);
         EXPECT_EQ(items[t].label(), "fft.dif");
-        EXPECT_EQ(items[t].op(), "swap.cold");
+        EXPECT_EQ(items[t].op(), "swap.cold.heap");  // sends the caller's arrays
         EXPECT_EQ(items[t].processors(), 4);
         EXPECT_DOUBLE_EQ(items[t].bytes(), 2 * L * 16);
     }
@@ -525,19 +525,34 @@ TEST(FftCostTest, BadArgumentsAndMissingKernels) {
 }  // namespace
 
 // The block layout's exchanges are priced in their cache state: where the node's working set of the exchange (P
-// processors × 2 × 16 × L bytes) exceeds the profile's last-level cache, the blocks come from memory — "swap.cold",
-// and a profile without it is an error naming it, not priced with the plain swap; where it fits, the warm "swap". A
-// profile without meta.llc_bytes (made before it was recorded) is an error naming it.
+// processors × 2 × 16 × L bytes) exceeds the profile's last-level cache, the blocks come from memory — "swap.cold.heap"
+// for the DIF stages, which send the caller's arrays (ordinary pages), "swap.cold" for the redistribution, which sends
+// the plan's huge-page buffer — and a profile without either is an error naming it, not priced with another swap;
+// where it fits, the warm "swap". A profile without meta.llc_bytes (made before it was recorded) is an error naming it.
 TEST(FftCostTest, BlockExchangesArePricedInTheirCacheState) {
     llc::cost::Profile profile = probed_profile(true);
     profile.set_collective("swap", 2, llc::cost::Piecewise::constant(1e-6));
     const Expr scrambled = llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::scrambled, profile);
     EXPECT_EQ(scrambled.children()[0].label(), "fft.dif");
-    EXPECT_EQ(scrambled.children()[0].op(), "swap.cold");
+    EXPECT_EQ(scrambled.children()[0].op(), "swap.cold.heap");
     const Expr natural = llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, profile);
+    EXPECT_EQ(natural.children()[0].op(), "swap.cold.heap");
     EXPECT_EQ(natural.children()[1].label(), "fft.redistribute");
     EXPECT_EQ(natural.children()[1].op(), "swap.cold");
-    expect_missing([&] { (void)llc::cost::evaluate(natural, *llc::cost::make_model("ccm", profile)); }, "swap.cold");
+    expect_missing([&] { (void)llc::cost::evaluate(natural, *llc::cost::make_model("ccm", profile)); },
+                   "swap.cold.heap");
+    llc::cost::Profile heap_only = profile;
+    heap_only.set_collective("swap.cold.heap", 2, llc::cost::Piecewise::constant(3e-6));
+    expect_missing([&] { (void)llc::cost::evaluate(natural, *llc::cost::make_model("ccm", heap_only)); },
+                   "'swap.cold'");
+    // Each exchange is priced by its own table: the DIF stage at swap.cold.heap's 3 µs, the redistribution at
+    // swap.cold's 5 µs.
+    llc::cost::Profile both = heap_only;
+    both.set_collective("swap.cold", 2, llc::cost::Piecewise::constant(5e-6));
+    const llc::cost::Breakdown priced = llc::cost::evaluate(natural, *llc::cost::make_model("ccm", both));
+    EXPECT_DOUBLE_EQ(priced.children[0].comm, 3e-6);
+    EXPECT_DOUBLE_EQ(priced.children[1].comm, 5e-6);
+    EXPECT_DOUBLE_EQ(priced.comm, 3e-6 + 5e-6);
     // n = 2^12 at P = 2: L = 2^11, a working set of 2 · 2 · 16 · 2^11 = 128 KiB: warm in a cache of that size, cold in
     // one a byte smaller.
     llc::cost::Profile warm = profile;
@@ -558,8 +573,4 @@ TEST(FftCostTest, BlockExchangesArePricedInTheirCacheState) {
     unknown.meta().llc_bytes = 0.0;
     expect_missing([&] { (void)llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, unknown); },
                    "meta.llc_bytes");
-    profile.set_collective("swap.cold", 2, llc::cost::Piecewise::constant(5e-6));
-    const auto ccm = llc::cost::make_model("ccm", profile);
-    const double exchanges = llc::cost::evaluate(natural, *ccm).comm;
-    EXPECT_DOUBLE_EQ(exchanges, 2 * 5e-6);
 }

@@ -32,6 +32,7 @@ const std::vector<std::string> calibrated_collectives{"bcast",
                                                       "swap",
                                                       "shift",
                                                       "swap.cold",
+                                                      "swap.cold.heap",
                                                       "shift.overlap"};
 
 std::string profile_path() {

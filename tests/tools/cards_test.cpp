@@ -37,6 +37,7 @@ Profile communication_profile(const std::string& left_out = {}) {
                         "bcast.bst",
                         "bcast.rh",
                         "swap" + std::string(llc::cost::cold_suffix),
+                        "swap" + std::string(llc::cost::cold_suffix) + std::string(llc::cost::heap_suffix),
                         "shift" + std::string(llc::cost::overlap_suffix),
                         "shift" + std::string(llc::cost::written_suffix)});
     for (int P = 1; P <= max_P; ++P) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <malloc.h>  // mallopt
 #include <memory>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -126,6 +127,35 @@ TEST(ColdRotation, IsOnHugePagesEvenWhereTheHeapHoldsPagesFaultedIn) {
     mallopt(M_TRIM_THRESHOLD, 128 * 1024);
     ASSERT_GE(size, static_cast<long>(2 * llc::tools::cold_rotation_bytes / 1024)) << "no mapping holds send()";
     EXPECT_GE(static_cast<double>(huge), 0.9 * static_cast<double>(size)) << huge << " of " << size << " kB huge";
+}
+
+TEST(ColdRotation, TheHeapSwapSendsFromTheAllocatorsPagesIntoTheRotation) {
+    // swap.cold.heap (cost::heap_suffix) prices an exchange that sends a caller's std::vector: its send side is the
+    // allocator's memory, on the pages such a vector gets (4 KiB ones where huge pages are only on request), its
+    // receive side the rotation's, and the two never 4K-alias. Rank 0 alone: nothing collective.
+    if (llc::Group::world().rank() != 0) {
+        return;
+    }
+    llc::tools::ColdRotation& r = llc::tools::cold_rotation();
+    const std::span<unsigned char> heap = r.heap_send();
+    ASSERT_EQ(heap.size(), llc::tools::ColdRotation::capacity);
+    EXPECT_EQ(r.heap_send().data(), heap.data()) << "made once, at the first call";
+    const auto at = reinterpret_cast<std::uintptr_t>(heap.data());
+    const auto send = reinterpret_cast<std::uintptr_t>(r.send().data());
+    const auto receive = reinterpret_cast<std::uintptr_t>(r.receive().data());
+    EXPECT_TRUE(at + heap.size() <= send || at >= receive + llc::tools::ColdRotation::capacity)
+        << "the heap side lies inside the rotation's mapping";
+    const std::uintptr_t apart = (receive - at) % 4096;
+    EXPECT_GE(std::min<std::uintptr_t>(apart, 4096 - apart), 64U) << "the heap side 4K-aliases the receive side";
+    std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string line;
+    std::getline(mode, line);
+    if (line.find("[madvise]") == std::string::npos) {
+        GTEST_SKIP() << "huge pages are not only on request here (" << line << "): a vector's pages may be huge too";
+    }
+    const auto [size, huge] = mapping_kb(heap.data());
+    ASSERT_GE(size, static_cast<long>(llc::tools::cold_rotation_bytes / 1024)) << "no mapping holds heap_send()";
+    EXPECT_LE(static_cast<double>(huge), 0.1 * static_cast<double>(size)) << huge << " of " << size << " kB huge";
 }
 
 }  // namespace

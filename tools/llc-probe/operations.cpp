@@ -234,8 +234,9 @@ std::function<void()> CollectiveBench::call_on_own_buffers(std::string_view op, 
 
 std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
     const std::size_t h = as_size(bytes);
-    if (uses_own_buffers(h) && op != names::op::barrier && op != names::op::swap_cold) {
-        return call_on_own_buffers(op, h);  // the cold swap has its rotation (tools::ColdRotation)
+    const bool cold = op == names::op::swap_cold || op == names::op::swap_cold_heap;
+    if (uses_own_buffers(h) && op != names::op::barrier && !cold) {
+        return call_on_own_buffers(op, h);  // the cold swaps have their rotation (tools::ColdRotation)
     }
     const int p = g_.size();
     const auto pu = static_cast<std::size_t>(p);
@@ -284,21 +285,21 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         const std::span<unsigned char> in = bytes_.b().first(h / 2);
         return [g, mate, out, in] { g->swap(mate, out, in); };
     }
-    if (op == names::op::swap_cold) {
+    if (cold) {
         // Each call swaps the next page-aligned slot of the process's cold rotation (tools::ColdRotation: huge pages,
-        // the position shared by every size, as llc-validate's swap.cold case runs it), so its data has left the
-        // caches since the slot's last call.
+        // the position shared by every size, as llc-validate's cold-swap cases run it), so its data has left the
+        // caches since the slot's last call; swap.cold.heap sends from the rotation's slots on the allocator's pages.
         const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
         const std::size_t half = h / 2;
 #if !defined(LLC_SMPI)
         if (half <= tools::ColdRotation::capacity) {
             tools::ColdRotation* rotation = &tools::cold_rotation();
             const tools::ColdSlots slots = tools::cold_slots(half, tools::cold_rotation_bytes);
-            return [g, mate, rotation, half, slots] {
+            const std::span<const unsigned char> sender =
+                op == names::op::swap_cold_heap ? rotation->heap_send() : rotation->send();
+            return [g, mate, rotation, sender, half, slots] {
                 const std::size_t at = rotation->advance(slots);
-                g->swap(mate,
-                        std::span<const unsigned char>(rotation->send().subspan(at, half)),
-                        rotation->receive().subspan(at, half));
+                g->swap(mate, sender.subspan(at, half), rotation->receive().subspan(at, half));
             };
         }
 #endif

@@ -98,12 +98,15 @@ double FftConstants::last_stage_seconds(std::int64_t L, bool in_place) const {
     return divide_seconds(Ld) + leaf_seconds(Ld, 1, in_place);
 }
 
-std::string FftConstants::block_swap(int P, std::int64_t L) const {
+std::string FftConstants::block_swap(int P, std::int64_t L, Sender sender) const {
     if (!(llc_bytes > 0.0)) {
         throw Error(missing_kernel_message("llc::cost::FftConstants::block_swap", "meta.llc_bytes"));
     }
     const double working_set = static_cast<double>(P) * 2.0 * static_cast<double>(L) * complex_bytes;
-    return working_set <= llc_bytes ? std::string(names::op::swap) : std::string(names::op::swap_cold);
+    if (working_set <= llc_bytes) {
+        return names::op::swap;
+    }
+    return sender == Sender::caller ? names::op::swap_cold_heap : names::op::swap_cold;
 }
 
 FftConstants FftConstants::from(const Profile& profile, int P) {
@@ -153,7 +156,7 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
     while ((1 << s) < P) {
         ++s;
     }
-    const std::string swap = k.block_swap(P, L);
+    const std::string swap = k.block_swap(P, L, FftConstants::Sender::caller);
     std::vector<Expr> items;
     for (int t = 0; t < s; ++t) {
         // W of stage t's swap is the butterfly of stage t − 1 (none before the first).
@@ -167,7 +170,8 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
         return Expr::sequence(names::fft::whole, std::move(items));
     }
     if (P == 2 && L % 2 == 0) {
-        items.push_back(Expr::normal(names::fft::redistribute, last, swap, P, Ld * complex_bytes));
+        items.push_back(Expr::normal(
+            names::fft::redistribute, last, k.block_swap(P, L, FftConstants::Sender::plan), P, Ld * complex_bytes));
     } else {
         // Equal pieces when P divides L, else unequal ones (llc's alltoallv); both record the whole send buffer.
         items.push_back(

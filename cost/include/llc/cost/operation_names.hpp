@@ -39,17 +39,20 @@ inline constexpr const char* bcast_st = "bcast.st";
 inline constexpr const char* bcast_bst = "bcast.bst";
 inline constexpr const char* bcast_rh = "bcast.rh";
 
-// Measured variants: the swap of data out of the caches (cost::cold_suffix), the split-phase shift
+// Measured variants: the swap of data out of the caches (cost::cold_suffix), the same with the sender's data on the
+// allocator's ordinary pages (cost::heap_suffix: a caller's std::vector, where swap.cold sends from huge pages), the
+// split-phase shift
 // (cost::overlap_suffix, Group::shift_start … wait) and the shift of a message its sender has just written
 // (cost::written_suffix: its lines dirty in the sender's cache, as a ring pipeline's computed trapezoids are).
 inline constexpr const char* swap_cold = "swap.cold";
+inline constexpr const char* swap_cold_heap = "swap.cold.heap";
 inline constexpr const char* shift_overlap = "shift.overlap";
 inline constexpr const char* shift_written = "shift.written";
 
 /// What llc-probe measures beyond the set F (cost::standard_collectives), each under its own name in the profile:
 /// Seidel's broadcasts and the measured variants.
-inline constexpr std::array<const char*, 6> measured_beyond_f{
-    bcast_st, bcast_bst, bcast_rh, swap_cold, shift_overlap, shift_written};
+inline constexpr std::array<const char*, 7> measured_beyond_f{
+    bcast_st, bcast_bst, bcast_rh, swap_cold, swap_cold_heap, shift_overlap, shift_written};
 
 // The lockstep spread (llc-probe, cost::lockstep_seconds): on P processors that each do the same work W and then
 // synchronise, every step lasts as long as the slowest of them. "lockstep.excess.p<P>.2^e" holds, per group size P,

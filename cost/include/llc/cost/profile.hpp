@@ -56,6 +56,15 @@ inline constexpr int profile_format_version = 1;
 /// to the cache's size, and a swap of 512 KiB each way took 2–2.5× as long cold on the machine this was written on.
 inline constexpr std::string_view cold_suffix = ".cold";
 
+/// The suffix of a cold swap whose sender's data lies on the allocator's ordinary pages: "swap.cold.heap" sends from
+/// a buffer as a caller's std::vector gets it (4 KiB pages where transparent huge pages are only on request), where
+/// "swap.cold" sends from huge pages (the rotation llc-probe and llc-validate share, as the FFT's own buffers are).
+/// Open MPI's single-copy receive reads the sender's pages, and on 4 KiB ones it pays a page-table walk and a pin a
+/// page: the FFT's first block exchange at n = 2^24, P = 2 (128 MiB each way) took 22.0 ms from the caller's heap
+/// array against 8.6 ms from a huge-page one, 1.24 against 0.37 ms at 2^20 (llc-bench-fft-block, medians of 21,
+/// 2026-11-28). An exchange that sends its caller's data prices with it.
+inline constexpr std::string_view heap_suffix = ".heap";
+
 /// The suffix of the split-phase SHIFT (Group::shift_start … wait): "shift.overlap" is a shift whose messages are
 /// posted, then completed later, with the caller's work in between. llc-probe measures it with no work in between:
 /// what the two phases cost by themselves, which cost::Expr::overlapped then hides behind the overlapping work.

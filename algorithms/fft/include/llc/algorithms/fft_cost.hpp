@@ -97,10 +97,16 @@ struct FftConstants {
     /// block of L entries (the leaf in place for the scrambled order), folded into one four-step pass (the
     /// "fft.leaf_dif" table) where FftPlan folds them.
     [[nodiscard]] double last_stage_seconds(std::int64_t L, bool in_place) const;
+    /// Whose memory a block exchange sends: the caller's arrays (the DIF stages send the input, then the output:
+    /// the allocator's pages, as a std::vector gets them) or the plan's own buffers (the redistribution sends the
+    /// leaf's result: huge pages, fft_kernels.hpp's Buffer).
+    enum class Sender { caller, plan };
     /// The swap of a block stage on P processors holding L entries each: "swap" where the node's working set of the
-    /// exchange (P · 2 · 16 · L bytes) fits in llc_bytes, else "swap.cold".
+    /// exchange (P · 2 · 16 · L bytes) fits in llc_bytes, else "swap.cold.heap" for a caller's sender and "swap.cold"
+    /// for the plan's (cost::heap_suffix: Open MPI's single-copy receive reads the sender's pages, and on ordinary
+    /// ones the exchange took 2.5–3.3 times as long).
     /// @throws llc::Error (cost::missing_kernel_message naming meta.llc_bytes) when llc_bytes is not recorded.
-    [[nodiscard]] std::string block_swap(int P, std::int64_t L) const;
+    [[nodiscard]] std::string block_swap(int P, std::int64_t L, Sender sender) const;
 
     /// Reads every FFT kernel table from the profile for a run on P processors (P = 0: the side-by-side tables, as
     /// for any P > 1): at P = 1 each table with rank 0's own values where the profile has them

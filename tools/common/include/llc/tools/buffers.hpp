@@ -88,6 +88,15 @@ class ColdRotation {
 
     [[nodiscard]] std::span<unsigned char> send() noexcept { return {data_, capacity}; }
     [[nodiscard]] std::span<unsigned char> receive() noexcept { return {data_ + receive_at_, capacity}; }
+    /// The send side of swap.cold.heap (`cost::heap_suffix`): `capacity` bytes of the allocator's memory, as a caller's
+    /// std::vector of that size gets it (a fresh mapping of ordinary pages where huge pages are only on request), made
+    /// and first touched by the first call; the receive side is receive(), the slots those of advance().
+    [[nodiscard]] std::span<unsigned char> heap_send() {
+        if (heap_send_.empty()) {
+            heap_send_.assign(capacity, 1);
+        }
+        return {heap_send_.data(), capacity};
+    }
     /// The byte offset of the next of `slots` (page-aligned, cold_slots over at most `capacity`), going on after the
     /// slot the last call of any size used; a slot is used again only after the rest of the rotation.
     [[nodiscard]] std::size_t advance(const ColdSlots& slots) noexcept {
@@ -102,6 +111,7 @@ class ColdRotation {
     unsigned char* data_ = nullptr;
     std::size_t receive_at_ = 0;
     std::size_t next_byte_ = 0;
+    std::vector<unsigned char> heap_send_;  ///< heap_send()'s memory (empty until its first call)
 };
 
 /// This process's cold rotation, prepared (allocated and first touched) by the first call and kept until the process
