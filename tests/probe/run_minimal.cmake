@@ -92,6 +92,18 @@ string(JSON shift_top GET "${ladder_text}" collectives shift ${NP} segments ${la
 if(NOT shift_top EQUAL 32768)
     message(FATAL_ERROR "with --collective-max-bytes 16384 the profile's shift reaches ${shift_top} bytes, not 32768")
 endif()
+# The division's result exchange goes on with the ladder (a division's results are as large as its tasks return;
+# cut at max-bytes, the replicated FFT's 256 MiB exchange was priced along the in-cache line): at p = NP ≥ 2 its fit
+# reaches the ladder's top. (At p = 1 a division moves nothing: one size.)
+if(NP GREATER 1)
+    string(JSON n LENGTH "${ladder_text}" division ${NP} exchange segments)
+    math(EXPR last "${n} - 1")
+    string(JSON division_top GET "${ladder_text}" division ${NP} exchange segments ${last} to)
+    if(division_top LESS 8192)
+        message(FATAL_ERROR "with --collective-max-bytes 16384 the division's exchange reaches ${division_top} bytes, "
+                            "not the ladder's top")
+    endif()
+endif()
 
 if(DEFINED KERNELS AND NOT KERNELS)
     return()

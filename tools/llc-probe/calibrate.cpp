@@ -74,7 +74,12 @@ std::vector<double> p2p_sizes(std::span<const double> grid) {
     return out;
 }
 
-/// Result sizes m of the division cells for the h sizes of a grid (h = factor · m).
+/// Result sizes m of the division cells for the h sizes of a grid (h = factor · m). The calibration passes the
+/// collectives' grid, which goes on to swap's top (256 MiB): a division's result exchange is as large as the results
+/// its tasks return — the replicated FFT's at n = 2^24, P = 2 has h = 256 MiB — and a fit cut at max_bytes (4 MiB in
+/// a quick calibration) extrapolated it along its in-cache line: the traced replicated FFT at n = 2^24, P = 2, paid
+/// 20.4 ms for its division beyond its tasks, priced 12.1 ms from a fit cut at 4 MiB, 18.4 ms (19.6 measured) from one
+/// to 256 MiB (2026-11-28; 0.8 s more of a quick calibration).
 std::vector<std::size_t> division_results(int p, std::span<const double> grid) {
     if (p < 2) {
         return {8};
@@ -202,7 +207,7 @@ struct Plan {
             for (const auto& op : measured_collectives()) {
                 total += static_cast<double>(collective_sizes(op, p, collective_grid, s.limits()).size());
             }
-            total += 1.0 + static_cast<double>(division_results(p, grid).size());
+            total += 1.0 + static_cast<double>(division_results(p, collective_grid).size());
         }
         total += 12.0 * static_cast<double>(p2p_sizes(grid).size()) + static_cast<double>(grid.size()) + 2.0;
         return total;
@@ -246,7 +251,7 @@ std::vector<Cell> group_cells(const Measuring& m, CollectiveBench& bench, Divisi
         }
     }
     cells.push_back(division_split_cell(division, p));
-    for (const std::size_t result : division_results(p, m.plan.grid)) {
+    for (const std::size_t result : division_results(p, m.plan.collective_grid)) {
         cells.push_back(division_par_cell(division, p, result));
     }
     return cells;
