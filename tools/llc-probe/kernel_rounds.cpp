@@ -11,6 +11,8 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <mpi.h>
 
@@ -69,6 +71,19 @@ constexpr int max_kernel_retries = 2;
 double kernel_retry_budget_seconds(const Settings& s) {
     return s.quick ? 4.0 : 30.0;
 }
+
+/// A quick calibration's two rounds of a probe that lie more than this factor apart caught the host in two states (one
+/// processor slowed for part of the calibration: the throughput canary's tolerance, tools::throughput_canary_
+/// tolerance, is the same factor), and their mean is neither: of 468 probes with two rounds, 44–57 lay more than 1.15×
+/// apart in each of four quick calibrations (2026-11-28), 16–23 more than 1.3× (symv.entry_share_solo.2^9 1.85 and
+/// 3.24e-10 s, so a constant of 2.54e-10 and symv's one-processor prices 10–19 % off in either direction from run to
+/// run). Such probes run a third time after the last round (the deciding round), and their constant is the median of
+/// the three: the state two rounds of three agree on.
+constexpr double deciding_factor = 1.15;
+
+/// The seconds of probe calls a deciding round may take (by the probes' calls in the rounds before): the quick
+/// calibration is to stay within 60 s.
+constexpr double deciding_budget_seconds = 5.0;
 
 /// The throughput canary around one kernel probe, on this rank, against the fastest this rank has seen.
 class ThroughputWatch {
@@ -238,20 +253,105 @@ void KernelRounds::run_rounds_at(Group& world, int slot, Progress& progress, std
                        std::to_string(round_slots_.size()));
         run_round(world, next_round_, progress, samples);
         ++next_round_;
+        if (settings_.quick && next_round_ == static_cast<int>(round_slots_.size()) && round_slots_.size() == 2) {
+            run_deciding_round(world, progress, samples);
+        }
     }
+}
+
+/// On rank 0: the probes (by index) whose two rounds in `values` lie more than deciding_factor apart, the widest apart
+/// first, as many as deciding_budget_seconds of their calls (`seconds`, by index) allow.
+std::vector<std::size_t> KernelRounds::undecided(const std::vector<std::vector<double>>& values,
+                                                 const std::vector<double>& seconds,
+                                                 double& budget) {
+    std::vector<std::pair<double, std::size_t>> apart;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (values[i].size() == 2) {
+            const double low = std::min(values[i][0], values[i][1]);
+            const double high = std::max(values[i][0], values[i][1]);
+            if (low > 0.0 && high > deciding_factor * low) {
+                apart.emplace_back(high / low, i);
+            }
+        }
+    }
+    std::sort(apart.begin(), apart.end(), std::greater<>());
+    std::vector<std::size_t> out;
+    for (const auto& [ratio, i] : apart) {
+        if (seconds[i] <= budget) {
+            budget -= seconds[i];
+            out.push_back(i);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/// The deciding round of a quick calibration (deciding_factor): the probes whose two rounds disagree, side by side and
+/// alone as they disagreed, once more; the lists are rank 0's, broadcast. Collective over `world`.
+void KernelRounds::run_deciding_round(Group& world, Progress& progress, std::vector<RawSample>& samples) {
+    std::vector<std::size_t> together;
+    std::vector<std::size_t> alone;
+    if (world.rank() == 0) {
+        // Each probe's seconds a call, side by side and alone, from rank 0's calls of the two rounds.
+        std::vector<double> together_seconds(probes_.size(), 0.0);
+        std::vector<double> alone_seconds(probes_.size(), 0.0);
+        for (const TimeSpent& t : times_) {
+            for (std::size_t i = 0; i < probes_.size(); ++i) {
+                if (t.name == probes_[i].name) {
+                    together_seconds[i] = std::max(together_seconds[i], t.wall);
+                } else if (!probes_[i].solo_name.empty() && t.name == probes_[i].solo_name) {
+                    alone_seconds[i] = std::max(alone_seconds[i], t.wall);
+                }
+            }
+        }
+        double budget = deciding_budget_seconds;
+        together = undecided(together_, together_seconds, budget);
+        alone = undecided(alone_, alone_seconds, budget);
+    }
+    const auto share = [&](std::vector<std::size_t>& list) {
+        auto size = static_cast<unsigned long long>(list.size());
+        MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, world.native());
+        list.resize(static_cast<std::size_t>(size));
+        MPI_Bcast(list.data(), static_cast<int>(list.size()), MPI_UNSIGNED_LONG_LONG, 0, world.native());
+    };
+    static_assert(sizeof(std::size_t) == sizeof(unsigned long long));
+    share(together);
+    share(alone);
+    if (together.empty() && alone.empty()) {
+        return;
+    }
+    progress.phase("kernel probes, deciding round (" + std::to_string(together.size() + alone.size()) + " probes)");
+    progress.add_work(static_cast<double>(together.size() + alone.size()));
+    const int round = static_cast<int>(round_slots_.size());
+    run_together(world, round, together, progress, samples);
+    run_alone(world, round, alone, progress, samples);
 }
 
 /// Round `round` of every probe side by side (together), then of the probes with a solo_name on rank 0 alone.
 void KernelRounds::run_round(Group& world, int round, Progress& progress, std::vector<RawSample>& samples) {
-    run_together(world, round, progress, samples);
-    run_alone(world, round, progress, samples);
+    std::vector<std::size_t> together;
+    std::vector<std::size_t> alone;
+    for (std::size_t i = 0; i < probes_.size(); ++i) {
+        if (together_in_round(i, round)) {
+            together.push_back(i);
+            if (!probes_[i].solo_name.empty()) {
+                alone.push_back(i);
+            }
+        }
+    }
+    run_together(world, round, together, progress, samples);
+    run_alone(world, round, alone, progress, samples);
 }
 
 /// Every probe on every rank at once unless the node is crowded (then rank 0 alone). The round's value is the
 /// slowest rank's: the ranks run the kernel side by side as an algorithm's processors do, and a superstep lasts as
 /// long as its slowest processor (two ranks measured the same stride-2 leaf of 2^17 at 2.57 and 2.12 ms in one
 /// round, 2.20 and 1.96 in another).
-void KernelRounds::run_together(Group& world, int round, Progress& progress, std::vector<RawSample>& samples) {
+void KernelRounds::run_together(Group& world,
+                                int round,
+                                const std::vector<std::size_t>& order,
+                                Progress& progress,
+                                std::vector<RawSample>& samples) {
     const int P = world.size();
     const bool root = world.rank() == 0;
     const std::size_t count = probes_.size();
@@ -259,12 +359,6 @@ void KernelRounds::run_together(Group& world, int round, Progress& progress, std
     std::string failure;
     const bool all_run = !crowded(world);
     if (all_run || root) {
-        std::vector<std::size_t> order;
-        for (std::size_t i = 0; i < count; ++i) {
-            if (together_in_round(i, round)) {
-                order.push_back(i);
-            }
-        }
         failure = run_kernel_round(probes_,
                                    order,
                                    settings_,
@@ -308,14 +402,12 @@ void KernelRounds::run_together(Group& world, int round, Progress& progress, std
     }
 }
 
-/// The probes with a solo_name on rank 0 while the other ranks sleep (sleepy_barrier).
-void KernelRounds::run_alone(Group& world, int round, Progress& progress, std::vector<RawSample>& samples) {
-    std::vector<std::size_t> order;
-    for (std::size_t i = 0; i < probes_.size(); ++i) {
-        if (!probes_[i].solo_name.empty() && together_in_round(i, round)) {
-            order.push_back(i);
-        }
-    }
+/// The probes of `order` (each with a solo_name) on rank 0 while the other ranks sleep (sleepy_barrier).
+void KernelRounds::run_alone(Group& world,
+                             int round,
+                             const std::vector<std::size_t>& order,
+                             Progress& progress,
+                             std::vector<RawSample>& samples) {
     std::string failure;
     if (world.rank() == 0) {
         failure = run_kernel_round(probes_,

@@ -17,7 +17,8 @@ namespace llc::probe {
 [[nodiscard]] std::vector<cost::KernelProbe> kernel_probes_for(const Settings& s);
 
 /// The kernel probes' values, gathered one round at a time at slots spread over the calibration, and their constants:
-/// the median of a probe's rounds (of two: their mean). How many rounds, and why spread: kernel_rounds() in
+/// the median of a probe's rounds (of two: their mean; a quick calibration's probe whose two rounds disagree has a
+/// third, the deciding round's). How many rounds, and why spread: kernel_rounds() in
 /// kernel_rounds.cpp.
 class KernelRounds {
   public:
@@ -31,8 +32,10 @@ class KernelRounds {
     [[nodiscard]] double work() const;
 
     /// Runs the rounds due at `slot`, each a phase of `progress`: every probe side by side (together), then the
-    /// probes with a solo_name on rank 0 alone. Every rank's values go into `samples` (kind "kernel", p = the rank,
-    /// rep = the round; the solo values under the solo names). Collective over `world`.
+    /// probes with a solo_name on rank 0 alone; after a quick calibration's last round, its deciding round (the
+    /// probes whose two rounds lie more than 1.15× apart, once more: kernel_rounds.cpp). Every rank's values go into
+    /// `samples` (kind "kernel", p = the rank, rep = the round; the solo values under the solo names). Collective over
+    /// `world`.
     /// @throws AgreedError on every rank if a probe failed or returned a negative or non-finite value on any rank.
     void run_rounds_at(Group& world, int slot, Progress& progress, std::vector<RawSample>& samples);
 
@@ -49,8 +52,20 @@ class KernelRounds {
 
   private:
     void run_round(Group& world, int round, Progress& progress, std::vector<RawSample>& samples);
-    void run_together(Group& world, int round, Progress& progress, std::vector<RawSample>& samples);
-    void run_alone(Group& world, int round, Progress& progress, std::vector<RawSample>& samples);
+    void run_deciding_round(Group& world, Progress& progress, std::vector<RawSample>& samples);
+    void run_together(Group& world,
+                      int round,
+                      const std::vector<std::size_t>& order,
+                      Progress& progress,
+                      std::vector<RawSample>& samples);
+    void run_alone(Group& world,
+                   int round,
+                   const std::vector<std::size_t>& order,
+                   Progress& progress,
+                   std::vector<RawSample>& samples);
+    static std::vector<std::size_t> undecided(const std::vector<std::vector<double>>& values,
+                                              const std::vector<double>& seconds,
+                                              double& budget);
     [[nodiscard]] bool together_in_round(std::size_t i, int round) const;
     static std::vector<double> medians_of(const std::vector<std::vector<double>>& values);
 
