@@ -75,11 +75,11 @@ std::vector<double> p2p_sizes(std::span<const double> grid) {
 }
 
 /// Result sizes m of the division cells for the h sizes of a grid (h = factor · m). The calibration passes the
-/// collectives' grid, which goes on to swap's top (256 MiB): a division's result exchange is as large as the results
-/// its tasks return — the replicated FFT's at n = 2^24, P = 2 has h = 256 MiB — and a fit cut at max_bytes (4 MiB in
-/// a quick calibration) extrapolated it along its in-cache line: the traced replicated FFT at n = 2^24, P = 2, paid
-/// 20.4 ms for its division beyond its tasks, priced 12.1 ms from a fit cut at 4 MiB, 18.4 ms (19.6 measured) from one
-/// to 256 MiB (2026-11-28; 0.8 s more of a quick calibration).
+/// collectives' grid (Plan::division_grid; not under SMPI), which goes on to swap's top (256 MiB): a division's result
+/// exchange is as large as the results its tasks return — the replicated FFT's at n = 2^24, P = 2 has h = 256 MiB — and
+/// a fit cut at max_bytes (4 MiB in a quick calibration) extrapolated it along its in-cache line: the traced replicated
+/// FFT at n = 2^24, P = 2, paid 20.4 ms for its division beyond its tasks, priced 12.1 ms from a fit cut at 4 MiB, 18.4
+/// ms (19.6 measured) from one to 256 MiB (2026-11-28; 0.8 s more of a quick calibration).
 std::vector<std::size_t> division_results(int p, std::span<const double> grid) {
     if (p < 2) {
         return {8};
@@ -198,7 +198,16 @@ struct Plan {
           ps(group_sizes(P)),
           grid(log_grid(s.min_bytes, s.max_bytes, s.sizes)),
           collective_grid(extended_grid(grid, largest_bytes_of_all(P, s.limits()))),
-          pair_size(std::min(P, 2)) {}
+#if defined(LLC_SMPI)
+          // Every simulated rank runs in this one process, and a division's results are real vectors on every rank
+          // (llc::par receives into its own): at P = 64, 2 × 128 MiB results a rank would be 16 GiB. Under SMPI the
+          // division stays on the grid, to max_bytes.
+          division_grid(grid),
+#else
+          division_grid(collective_grid),
+#endif
+          pair_size(std::min(P, 2)) {
+    }
 
     /// The plan's size in progress units, but for the kernel rounds (KernelRounds::work).
     [[nodiscard]] double work(const Settings& s) const {
@@ -207,14 +216,16 @@ struct Plan {
             for (const auto& op : measured_collectives()) {
                 total += static_cast<double>(collective_sizes(op, p, collective_grid, s.limits()).size());
             }
-            total += 1.0 + static_cast<double>(division_results(p, collective_grid).size());
+            total += 1.0 + static_cast<double>(division_results(p, division_grid).size());
         }
         total += 12.0 * static_cast<double>(p2p_sizes(grid).size()) + static_cast<double>(grid.size()) + 2.0;
         return total;
     }
 
     /// Slot k < ps.size() is before the collectives at ps[k], the last two before the point-to-point and at the end.
-    [[nodiscard]] int slots() const { return static_cast<int>(ps.size()) + 2; }
+    [[nodiscard]] int slots() const {
+        return static_cast<int>(ps.size()) + 2;
+    }
 
     int P;
     std::vector<int> ps;
@@ -222,6 +233,8 @@ struct Plan {
     /// The collectives' sizes: the grid, continued past max_bytes (swap to 256 MiB, the others to SizeLimits'
     /// ladder_max_bytes).
     std::vector<double> collective_grid;
+    /// The division's sizes (division_results): the collectives' (natively), the grid (under SMPI).
+    std::vector<double> division_grid;
     int pair_size;
 };
 
@@ -251,7 +264,7 @@ std::vector<Cell> group_cells(const Measuring& m, CollectiveBench& bench, Divisi
         }
     }
     cells.push_back(division_split_cell(division, p));
-    for (const std::size_t result : division_results(p, m.plan.collective_grid)) {
+    for (const std::size_t result : division_results(p, m.plan.division_grid)) {
         cells.push_back(division_par_cell(division, p, result));
     }
     return cells;
