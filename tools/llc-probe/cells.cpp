@@ -21,14 +21,22 @@ Cell collective_cell(CollectiveBench& bench, Group& g, const std::string& op, do
     cell.op = op;
     cell.p = g.size();
     cell.bytes = h;
-    // The first call is the first visit's warm-up, which picks the batch (llc::tools::warm_up_and_choose_batch). What
-    // must precede each call (CollectiveBench::prepare: the written shift's message) runs untimed before the sample's
-    // canary and barrier; at p ≥ 2 a sample is one call.
+    // The first visit's warm-up picks the batch (llc::tools::warm_up_and_choose_batch), after one untimed call: the
+    // first call of a size ≥ own_buffers_from makes and fills its buffers (CollectiveBench::own_buffers), and as the
+    // warm-up that call took ≥ 10 µs, so a one-processor no-op got a batch of 1 — a sample of one 64 ns call and two
+    // clock reads: bcast at p = 1 probed at 90–110 ns at 1.3–2.4 and 23–73 MiB against 75–80 ns at every other size,
+    // and priced 42–65 % high at 2 and 64 MiB in every large run (2026-11-28). What must precede each call
+    // (CollectiveBench::prepare: the written shift's message) runs untimed before the sample's canary and barrier; at
+    // p ≥ 2 a sample is one call.
     cell.time_once = [&g, body = bench.call(op, h), prepare = bench.prepare(op, h), batch = 0]() mutable {
         if (prepare) {
             prepare();
         }
         if (batch == 0) {
+            body();  // makes the call's own buffers, untimed
+            if (prepare) {
+                prepare();
+            }
             batch = tools::warm_up_and_choose_batch(g.native(), body);
             return tools::Sample{};  // a visit's warm-up: not recorded
         }
