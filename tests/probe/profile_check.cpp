@@ -3,6 +3,7 @@
 // kernel constant for every algorithm's kernel probe, with finite, non-negative, plausible values; the samples file
 // beside it has a row for every measured function. The oracle is the list of what must be there, not the probe's code.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -55,6 +57,35 @@ bool kernels_probed() {
 
 bool plausible(double seconds) {
     return std::isfinite(seconds) && seconds >= 0.0 && seconds < 10.0;
+}
+
+/// One row of the samples file beside the profile (kind,op,p,bytes,rep,seconds,…).
+struct SampleRow {
+    std::string kind;
+    std::string op;
+    int p = 0;
+    int rep = 0;
+    double seconds = 0.0;
+};
+
+/// The samples file's header and rows, in file order.
+std::pair<std::string, std::vector<SampleRow>> read_samples() {
+    std::string path = profile_path();
+    path = path.substr(0, path.size() - 5) + ".samples.csv";
+    std::ifstream in(path);
+    std::string header;
+    std::getline(in, header);
+    std::vector<SampleRow> rows;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::stringstream fields(line);
+        std::array<std::string, 6> f;
+        for (std::string& field : f) {
+            std::getline(fields, field, ',');
+        }
+        rows.push_back({f[0], f[1], std::stoi(f[2]), std::stoi(f[4]), std::stod(f[5])});
+    }
+    return {header, rows};
 }
 
 class ProbeProfile : public ::testing::Test {
@@ -218,13 +249,9 @@ TEST_F(ProbeProfile, EveryKernelProbe) {
 }
 
 TEST_F(ProbeProfile, RawSamplesBesideTheProfile) {
-    std::string path = profile_path();
-    path = path.substr(0, path.size() - 5) + ".samples.csv";
-    std::ifstream in(path);
-    ASSERT_TRUE(in) << path;
-    std::string line;
-    std::getline(in, line);
-    EXPECT_EQ(line, "kind,op,p,bytes,rep,seconds,canary,link_canary,throughput_canary");
+    const auto [header, rows] = read_samples();
+    ASSERT_FALSE(rows.empty()) << "no samples beside " << profile_path();
+    EXPECT_EQ(header, "kind,op,p,bytes,rep,seconds,canary,link_canary,throughput_canary");
     std::set<std::string> ops;
     std::set<int> ps;
     // Line numbers: of the first and last collective sample, and of the kernel samples by round.
@@ -232,26 +259,15 @@ TEST_F(ProbeProfile, RawSamplesBesideTheProfile) {
     int first_collective = -1;
     int last_collective = -1;
     std::map<int, std::vector<int>> kernel_lines;
-    while (std::getline(in, line)) {
+    for (const SampleRow& row : rows) {
         ++line_number;
-        std::stringstream fields(line);
-        std::string kind;
-        std::string op;
-        std::string p;
-        std::string bytes;
-        std::string rep;
-        std::getline(fields, kind, ',');
-        std::getline(fields, op, ',');
-        std::getline(fields, p, ',');
-        std::getline(fields, bytes, ',');
-        std::getline(fields, rep, ',');
-        ops.insert(op);
-        if (kind == "collective") {
-            ps.insert(std::stoi(p));
+        ops.insert(row.op);
+        if (row.kind == "collective") {
+            ps.insert(row.p);
             first_collective = first_collective < 0 ? line_number : first_collective;
             last_collective = line_number;
-        } else if (kind == "kernel") {
-            kernel_lines[std::stoi(rep)].push_back(line_number);
+        } else if (row.kind == "kernel") {
+            kernel_lines[row.rep].push_back(line_number);
         }
     }
     // A quick calibration's two kernel rounds: one before the collectives, one after them (the rounds are spread
@@ -280,29 +296,11 @@ TEST_F(ProbeProfile, RawSamplesBesideTheProfile) {
 /// The kernel rows of the samples file: by key (the probe's name, or its solo_name for rank 0 alone), by round, the
 /// slowest rank's value (what a side-by-side round records).
 std::map<std::string, std::map<int, double>> kernel_rounds_by_key() {
-    std::string path = profile_path();
-    path = path.substr(0, path.size() - 5) + ".samples.csv";
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
     std::map<std::string, std::map<int, double>> out;
-    while (std::getline(in, line)) {
-        std::stringstream fields(line);
-        std::string kind;
-        std::string key;
-        std::string p;
-        std::string bytes;
-        std::string round;
-        std::string seconds;
-        std::getline(fields, kind, ',');
-        std::getline(fields, key, ',');
-        std::getline(fields, p, ',');
-        std::getline(fields, bytes, ',');
-        std::getline(fields, round, ',');
-        std::getline(fields, seconds, ',');
-        if (kind == "kernel") {
-            double& slowest = out[key].try_emplace(std::stoi(round), 0.0).first->second;
-            slowest = std::max(slowest, std::stod(seconds));
+    for (const SampleRow& row : read_samples().second) {
+        if (row.kind == "kernel") {
+            double& slowest = out[row.op].try_emplace(row.rep, 0.0).first->second;
+            slowest = std::max(slowest, row.seconds);
         }
     }
     return out;
