@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds into build/ (Release) and build-asan/ (AddressSanitizer + UBSan), runs ctest in both;
-# then the SimGrid SMPI build (build-smpi-tests/, -DLLC_MPI=smpi: only the MPI tests of tests/smpi, at P = 16, 32, 64
-# under smpirun; docs/scaling.md). LLC_SKIP_SMPI=1 leaves it out, LLC_SKIP_SANITIZERS=1 the sanitizer build. Each phase
+# then the SimGrid SMPI build (build-smpi-tests/, -DLLC_MPI=smpi: the MPI tests of tests/smpi at P = 16, 32, 64 under
+# smpirun, and llc-probe with llc-validate on the simulated cluster at P = 4 and 8; docs/scaling.md). LLC_SKIP_SMPI=1 leaves it out, LLC_SKIP_SANITIZERS=1 the sanitizer build. Each phase
 # (install, each build, each ctest) ends with a line "== time: PHASE: wall W s, cpu C s" (CPU: user + sys of
 # everything it ran and waited for), and the run with the total: CI must stay well under 30 minutes on 2 cores. The
 # builds use precompiled headers (-DLLC_PRECOMPILED_HEADERS, default ON). A fresh CI machine has an empty ccache:
@@ -103,14 +103,16 @@ asan_ctest() {
     (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$LLC_JOBS" -LE nosan -E '\.np[348]$')
 }
 
-# Only the tests' targets (ctest runs nothing else here): no tools, examples or benchmarks; at -O1, which compiles in
-# two thirds of -O3's CPU time (316 against about 460 s) while the SMPI ctest takes as long (149 against 148 s): it
-# times nothing. A directory of its own: build-smpi/ stays for scale runs (docs/scaling.md), whose simulated compute
-# times are the host's timings of -O3 code.
+# The tests' targets and the tools (llc-probe and llc-validate run under smpirun in llc_scale_validate_smpi: the code
+# only the SMPI build compiles, `#if defined(LLC_SMPI)` in tools/common, llc-probe, llc-validate and two cards, is
+# compiled and run in CI), no examples or benchmarks; at -O1, which compiles in two thirds of -O3's CPU time (316
+# against about 460 s) while the SMPI ctest takes as long (149 against 148 s): it asserts no time. A directory of its
+# own: build-smpi/ stays for scale runs (docs/scaling.md), whose simulated compute times are the host's timings of -O3
+# code.
 smpi_build() {
-    echo "== SimGrid SMPI build (build-smpi-tests/): the MPI tests at P = 16, 32, 64 on platforms/cluster-16x4.xml"
+    echo "== SimGrid SMPI build (build-smpi-tests/): the MPI tests at P = 16, 32, 64 and the tools (cluster-16x4)"
     cmake -S . -B build-smpi-tests -DLLC_MPI=smpi -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" \
-        -DLLC_WARNINGS_AS_ERRORS=ON -DLLC_BUILD_TOOLS=OFF -DLLC_BUILD_EXAMPLES=OFF -DLLC_BUILD_BENCHMARKS=OFF
+        -DLLC_WARNINGS_AS_ERRORS=ON -DLLC_BUILD_TOOLS=ON -DLLC_BUILD_EXAMPLES=OFF -DLLC_BUILD_BENCHMARKS=OFF
     cmake --build build-smpi-tests -j "$LLC_JOBS"
 }
 
