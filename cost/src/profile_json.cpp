@@ -65,6 +65,9 @@ std::string Profile::to_json() const {
     if (!meta_.nodes.empty()) {
         j["meta"]["nodes"] = meta_.nodes;
     }
+    if (!meta_.node_of_rank.empty()) {
+        j["meta"]["node_of_rank"] = meta_.node_of_rank;
+    }
     Json collectives = Json::object();
     for (const auto& [name, fits] : collectives_) {
         Json per_P = Json::object();
@@ -185,6 +188,18 @@ Profile Profile::from_json(std::string_view text, std::string_view source) {
                     throw fail("field 'meta.nodes' holds " + n.dump() + ": ranks per node must be integers >= 1");
                 }
                 p.meta_.nodes.push_back(n.get<int>());
+            }
+        }
+        if (meta.contains("node_of_rank")) {  // optional: profiles before the record lack it
+            const Json& of = meta.at("node_of_rank");
+            if (!of.is_array()) {
+                throw fail("field 'meta.node_of_rank' must be an array of node numbers, one a rank");
+            }
+            for (const Json& n : of) {
+                if (!n.is_number_integer() || n.get<int>() < 0) {
+                    throw fail("field 'meta.node_of_rank' holds " + n.dump() + ": node numbers must be integers >= 0");
+                }
+                p.meta_.node_of_rank.push_back(n.get<int>());
             }
         }
 

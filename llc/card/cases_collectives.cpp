@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <llc/cost/operation_names.hpp>
+#include <llc/cost/partners.hpp>
 #include <llc/llc.hpp>
 #include <llc/tools/validation_case.hpp>
 
@@ -80,8 +81,9 @@ class CollectiveInstance final : public Instance {
         if (op_ == names::op::alltoall) {
             return [g, in, b] { g->alltoall(in, b); };
         }
-        if (op_ == names::op::swap) {
-            const int partner = g_.rank() ^ 1;
+        if (op_ == names::op::swap || op_ == names::op::swap_far) {
+            // As llc-probe pairs them: r xor 1, or r xor the largest power of two below p (swap.far).
+            const int partner = g_.rank() ^ (op_ == names::op::swap_far ? cost::far_distance(g_.size()) : 1);
             return [g, mate = partner < g_.size() ? partner : g_.rank(), in, b] { g->swap(mate, in, b); };
         }
         if (op_ == names::op::shift) {
@@ -188,8 +190,8 @@ double recorded_bytes(const std::string& op, std::int64_t bytes, int p) {
     return count * per_double;
 }
 
-/// The set F without the barrier (a size-free superstep the probe checks), swap, shift, the cold swaps and the
-/// split-phase shift.
+/// The set F without the barrier (a size-free superstep the probe checks), swap, shift, the cold swaps, the
+/// split-phase shift and the swap between far partners.
 const std::vector<std::string>& validated_collectives() {
     namespace op = names::op;
     static const std::vector<std::string> validated{op::bcast,
@@ -203,7 +205,8 @@ const std::vector<std::string>& validated_collectives() {
                                                     op::shift,
                                                     op::swap_cold,
                                                     op::swap_cold_heap,
-                                                    op::shift_overlap};
+                                                    op::shift_overlap,
+                                                    op::swap_far};
     return validated;
 }
 
@@ -235,7 +238,11 @@ std::vector<Case> collective_cases() {
             .expr = [op](int p,
                          std::int64_t n,
                          const cost::Profile&) { return cost::Expr::normal(op, 0.0, op, p, recorded_bytes(op, n, p)); },
-            .applies = [op](int p, std::int64_t) { return cost::base_collective(op) != names::op::swap || p % 2 == 0; },
+            .applies =
+                [op](int p, std::int64_t) {
+                    const bool pairs = cost::base_collective(op) != names::op::swap || p % 2 == 0;
+                    return pairs && (op != names::op::swap_far || cost::far_distance(p) > 0);  // swap.far: p >= 4
+                },
             .goal = {.median = 0.10},
         });
     }

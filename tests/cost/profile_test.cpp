@@ -273,6 +273,23 @@ TEST(ProfileTest, effective_llc_bytes_round_trips_and_is_optional) {
     EXPECT_DOUBLE_EQ(q.meta().llc_bytes, 480.0 * 1024 * 1024);
 }
 
+TEST(ProfileTest, the_placement_of_the_ranks_round_trips_and_is_optional) {
+    Profile p = sample_profile();
+    EXPECT_EQ(p.to_json().find("node_of_rank"), std::string::npos);  // not recorded: no key, read back empty
+    EXPECT_TRUE(Profile::from_json(p.to_json()).meta().node_of_rank.empty());
+    p.meta().nodes = {4, 4};
+    p.meta().node_of_rank = {0, 1, 0, 1, 0, 1, 0, 1};  // two nodes, ranks dealt round-robin
+    const Profile q = Profile::from_json(p.to_json());
+    EXPECT_EQ(p, q);
+    EXPECT_EQ(q.meta().node_of_rank, p.meta().node_of_rank);
+    // A node number below 0 is refused, naming the field.
+    std::string text = p.to_json();
+    const auto at = text.find('1', text.find("\"node_of_rank\""));
+    ASSERT_NE(at, std::string::npos);
+    const std::string e = error_of([&] { (void)Profile::from_json(text.replace(at, 1, "-1")); });
+    EXPECT_NE(e.find("meta.node_of_rank"), std::string::npos) << e;
+}
+
 TEST(ProfileTest, bad_profiles_are_errors_that_say_how_to_make_one) {
     const auto dir = temp_dir();
     const auto write = [&](const std::string& name, const std::string& text) {

@@ -574,3 +574,42 @@ TEST(FftCostTest, BlockExchangesArePricedInTheirCacheState) {
     expect_missing([&] { (void)llc::cost::fft(2, 1 << 12, FftLayout::block, FftOrder::natural, unknown); },
                    "meta.llc_bytes");
 }
+
+namespace {
+
+// The block stages' swaps by their partners' nodes (cost/partners.hpp): stage t pairs r with r xor P/2^(t+1). On two
+// nodes of four ranks placed in turn, the first stage at P = 8 (partners 4 apart) leaves the node as swap.far's pairs
+// do, the others stay as swap's: only it is priced far, at swap.cold.heap × swap.far / swap.
+TEST(FftCostTest, BlockStagesArePricedByTheirPartnersNodes) {
+    llc::cost::Profile profile = probed_profile(true);
+    profile.meta().node_of_rank = {0, 0, 0, 0, 1, 1, 1, 1};
+    profile.set_collective("swap", 8, llc::cost::Piecewise::constant(1e-6));
+    profile.set_collective("swap.cold.heap", 8, llc::cost::Piecewise::constant(3e-6));
+    const auto ops = [&](const llc::cost::Profile& p) {
+        std::vector<std::string> out;
+        const Expr whole = llc::cost::fft(8, 1 << 12, FftLayout::block, FftOrder::scrambled, p);
+        for (const Expr& e : whole.children()) {
+            if (e.kind() == ExprKind::normal) {
+                out.push_back(e.op());
+            }
+        }
+        return out;
+    };
+    // Without swap.far every stage is priced as before.
+    EXPECT_EQ(ops(profile), (std::vector<std::string>{"swap.cold.heap", "swap.cold.heap", "swap.cold.heap"}));
+    profile.set_collective("swap.far", 8, llc::cost::Piecewise::constant(4e-6));
+    EXPECT_EQ(ops(profile), (std::vector<std::string>{"swap.cold.heap.far", "swap.cold.heap", "swap.cold.heap"}));
+    const Expr e = llc::cost::fft(8, 1 << 12, FftLayout::block, FftOrder::scrambled, profile);
+    const llc::cost::Breakdown priced = llc::cost::evaluate(e, *llc::cost::make_model("ccm", profile));
+    EXPECT_DOUBLE_EQ(priced.children[0].comm, 12e-6);  // 3 µs × 4 µs / 1 µs
+    EXPECT_DOUBLE_EQ(priced.children[1].comm, 3e-6);
+    // Round-robin over the same two nodes: the stages at 4 and 2 stay on a node, as swap.far's pairs (r xor 4) do,
+    // where swap's (r xor 1) leave it; the last stage is swap's own pairing.
+    profile.meta().node_of_rank = {0, 1, 0, 1, 0, 1, 0, 1};
+    EXPECT_EQ(ops(profile), (std::vector<std::string>{"swap.cold.heap.far", "swap.cold.heap.far", "swap.cold.heap"}));
+    // One node: no stage is priced far.
+    profile.meta().node_of_rank = std::vector<int>(8, 0);
+    EXPECT_EQ(ops(profile), (std::vector<std::string>{"swap.cold.heap", "swap.cold.heap", "swap.cold.heap"}));
+}
+
+}  // namespace

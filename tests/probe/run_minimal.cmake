@@ -74,6 +74,25 @@ reduce_top(${profile} top)
 if(NOT top EQUAL 4096)
     message(FATAL_ERROR "a quick profile's reduce reaches ${top} bytes, not --max-bytes 4096")
 endif()
+
+# The swap between far partners (cost/partners.hpp): measured at every p >= 3, not at p = 2 (its pairs would be
+# swap's) nor at p = 1; and the node of every rank recorded (one node here: all 0).
+file(READ ${profile} text)
+string(JSON far_at ERROR_VARIABLE no_far GET "${text}" collectives swap.far ${NP})
+string(JSON far_at_2 ERROR_VARIABLE no_far_at_2 GET "${text}" collectives swap.far 2)
+if(NP GREATER 2 AND no_far)
+    message(FATAL_ERROR "no swap.far measured at p = ${NP}: ${no_far}")
+endif()
+if(NOT no_far_at_2 OR (NP LESS 3 AND NOT no_far))
+    message(FATAL_ERROR "swap.far measured at p <= 2")
+endif()
+string(JSON placement GET "${text}" meta node_of_rank)
+string(REGEX REPLACE "[ \n]" "" placement "${placement}")
+string(REPEAT ",0" ${NP} zeros)
+string(SUBSTRING "${zeros}" 1 -1 zeros)
+if(NOT placement STREQUAL "[${zeros}]")
+    message(FATAL_ERROR "meta.node_of_rank is ${placement}, not ${NP} ranks on node 0")
+endif()
 execute_process(COMMAND ${MPIEXEC} --oversubscribe --bind-to none -np ${NP} ${PROBE} --quick --no-kernels ${tiny}
                         --collective-max-bytes 16384 --out ${WORK}/ladder.json
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)

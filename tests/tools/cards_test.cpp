@@ -13,6 +13,7 @@
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/lockstep.hpp>
 #include <llc/cost/model.hpp>
+#include <llc/cost/operation_names.hpp>
 #include <llc/cost/piecewise.hpp>
 #include <llc/cost/profile.hpp>
 #include <llc/error.hpp>
@@ -27,19 +28,14 @@ using llc::validate::SizeClass;
 
 constexpr int max_P = 8;
 
-/// The collectives llc-probe measures (the set F, Seidel's broadcasts, the cold swap, the overlapped and the written
-/// shift) and the division, at every P up to max_P, with placeholder times: only which keys exist matters here.
+/// The collectives llc-probe measures (the set F and names::op::measured_beyond_f: Seidel's broadcasts, the cold
+/// swaps, the overlapped and the written shift, the far swap) and the division, at every P up to max_P, with
+/// placeholder times: only which keys exist matters here.
 Profile communication_profile(const std::string& left_out = {}) {
     Profile profile;
     std::vector<std::string> collectives = llc::cost::standard_collectives();
-    collectives.insert(collectives.end(),
-                       {"bcast.st",
-                        "bcast.bst",
-                        "bcast.rh",
-                        "swap" + std::string(llc::cost::cold_suffix),
-                        "swap" + std::string(llc::cost::cold_suffix) + std::string(llc::cost::heap_suffix),
-                        "shift" + std::string(llc::cost::overlap_suffix),
-                        "shift" + std::string(llc::cost::written_suffix)});
+    collectives.insert(
+        collectives.end(), llc::names::op::measured_beyond_f.begin(), llc::names::op::measured_beyond_f.end());
     for (int P = 1; P <= max_P; ++P) {
         for (const std::string& f : collectives) {
             profile.set_collective(f, P, llc::cost::Piecewise::constant(1e-6));

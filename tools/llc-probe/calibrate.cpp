@@ -565,7 +565,7 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     out.phase_times = progress.phase_times();
     out.probe_times = kernels.times();
     out.cell_times = std::move(m.cell_times);
-    const std::vector<int> nodes = tools::ranks_per_node(world.native());  // collective: before rank 0 goes on alone
+    const std::vector<int> placement = tools::node_of_rank(world.native());  // collective: before rank 0 goes on alone
     if (world.rank() != 0) {
         return out;
     }
@@ -581,7 +581,8 @@ Calibration calibrate(Group& world, const Settings& s, bool run_kernels) {
     store_kernels(out.profile, kernels.probes(), kernel_values, kernel_alone, kernel_rank0, world.size());
     store_lockstep(out.profile, m.lockstep);
     describe_run(out, m);
-    out.profile.meta().nodes = nodes;
+    out.profile.meta().node_of_rank = placement;
+    out.profile.meta().nodes = tools::ranks_per_node_of(placement);
     out.phase_times.push_back({"fits", 0, llc::clock_seconds() - fits_wall, thread_cpu_seconds() - fits_cpu});
     return out;
 }

@@ -11,6 +11,7 @@
 
 #include <llc/broadcast.hpp>
 #include <llc/cost/operation_names.hpp>
+#include <llc/cost/partners.hpp>
 #include <llc/par.hpp>
 #include <llc/partners.hpp>
 #include <llc/tools/timing.hpp>
@@ -27,6 +28,13 @@ const std::array<double, 2> two_equal{1.0, 1.0};
 std::size_t as_size(double bytes) {
     return static_cast<std::size_t>(std::llround(std::max(bytes, 0.0)));
 }
+
+/// Rank r's partner in a swap `op` on p processors: r xor 1 (swap, swap.cold, swap.cold.heap), r xor
+/// cost::far_distance(p) (swap.far); r itself when that rank is not in the group (an odd p's last rank).
+int partner(std::string_view op, int r, int p) {
+    const int mate = r ^ (op == names::op::swap_far ? cost::far_distance(p) : 1);
+    return mate < p ? mate : r;
+}
 }  // namespace
 
 const std::vector<std::string>& measured_collectives() {
@@ -42,6 +50,9 @@ const std::vector<std::string>& measured_collectives() {
 }
 
 bool measured_at(std::string_view op, int p) {
+    if (op == names::op::swap_far) {
+        return cost::far_distance(p) > 0;  // p ≥ 3: at p = 2 its pairs are swap's
+    }
     return p >= 2 || op != names::op::shift_written;
 }
 
@@ -209,9 +220,9 @@ std::function<void()> CollectiveBench::call_on_own_buffers(std::string_view op, 
             g->alltoall(std::span<const unsigned char>(send), recv);
         };
     }
-    const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
+    const int mate = partner(op, g_.rank(), p);
     const std::size_t half = h / 2;
-    if (op == names::op::swap) {
+    if (op == names::op::swap || op == names::op::swap_far) {
         return [g, on, half, mate] {
             const auto [out, in] = on(half, half);
             g->swap(mate, std::span<const unsigned char>(out), in);
@@ -279,8 +290,8 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
     if (op == names::op::barrier) {
         return [g] { g->barrier(); };
     }
-    if (op == names::op::swap) {
-        const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
+    if (op == names::op::swap || op == names::op::swap_far) {
+        const int mate = partner(op, g_.rank(), p);
         const std::span<const unsigned char> out = bytes_.a().first(h / 2);
         const std::span<unsigned char> in = bytes_.b().first(h / 2);
         return [g, mate, out, in] { g->swap(mate, out, in); };
@@ -289,7 +300,7 @@ std::function<void()> CollectiveBench::call(std::string_view op, double bytes) {
         // Each call swaps the next page-aligned slot of the process's cold rotation (tools::ColdRotation: huge pages,
         // the position shared by every size, as llc-validate's cold-swap cases run it), so its data has left the
         // caches since the slot's last call; swap.cold.heap sends from the rotation's slots on the allocator's pages.
-        const int mate = (g_.rank() ^ 1) < p ? (g_.rank() ^ 1) : g_.rank();
+        const int mate = partner(op, g_.rank(), p);
         const std::size_t half = h / 2;
 #if !defined(LLC_SMPI)
         if (half <= tools::ColdRotation::capacity) {

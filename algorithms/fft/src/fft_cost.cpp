@@ -11,6 +11,7 @@
 #include <llc/algorithms/fft_names.hpp>
 #include <llc/cost/kernel_table.hpp>
 #include <llc/cost/operation_names.hpp>
+#include <llc/cost/partners.hpp>
 #include <llc/error.hpp>
 #include <llc/log2.hpp>
 #include <llc/partners.hpp>
@@ -98,15 +99,15 @@ double FftConstants::last_stage_seconds(std::int64_t L, bool in_place) const {
     return divide_seconds(Ld) + leaf_seconds(Ld, 1, in_place);
 }
 
-std::string FftConstants::block_swap(int P, std::int64_t L, Sender sender) const {
+std::string FftConstants::block_swap(int P, std::int64_t L, Sender sender, int distance) const {
     if (!(llc_bytes > 0.0)) {
         throw Error(missing_kernel_message("llc::cost::FftConstants::block_swap", "meta.llc_bytes"));
     }
     const double working_set = static_cast<double>(P) * 2.0 * static_cast<double>(L) * complex_bytes;
-    if (working_set <= llc_bytes) {
-        return names::op::swap;
-    }
-    return sender == Sender::caller ? names::op::swap_cold_heap : names::op::swap_cold;
+    const std::string op = working_set <= llc_bytes   ? names::op::swap
+                           : sender == Sender::caller ? names::op::swap_cold_heap
+                                                      : names::op::swap_cold;
+    return priced_far(far_placement, P, distance) ? op + std::string(far_suffix) : op;
 }
 
 FftConstants FftConstants::from(const Profile& profile, int P) {
@@ -120,6 +121,9 @@ FftConstants FftConstants::from(const Profile& profile, int P) {
     k.leaf_oop_solo_by_size = kernel_size_table(profile, names::fft::leaf_oop_solo);  // measured alone on rank 0
     k.leaf_dif_by_size = table(names::fft::leaf_dif);
     k.llc_bytes = profile.meta().cache_bytes();  // the effective cache where the profile records it
+    if (profile.has_collective(names::op::swap_far)) {
+        k.far_placement = profile.meta().node_of_rank;
+    }
     for (const names::fft::StridedLeaf& strided : names::fft::strided_leaves) {
         k.leaf_strided_by_size[strided.stride] = table(strided.key);
     }
@@ -156,10 +160,11 @@ Expr fft(int P, std::int64_t n, FftLayout layout, FftOrder order, const FftConst
     while ((1 << s) < P) {
         ++s;
     }
-    const std::string swap = k.block_swap(P, L, FftConstants::Sender::caller);
     std::vector<Expr> items;
     for (int t = 0; t < s; ++t) {
-        // W of stage t's swap is the butterfly of stage t − 1 (none before the first).
+        // W of stage t's swap is the butterfly of stage t − 1 (none before the first). Its partners are r and
+        // r xor P/2^(t+1) (fft.cpp's Block: the stage's half).
+        const std::string swap = k.block_swap(P, L, FftConstants::Sender::caller, P >> (t + 1));
         items.push_back(
             Expr::normal(names::fft::dif, t == 0 ? 0.0 : k.divide_seconds(Ld), swap, P, 2.0 * Ld * complex_bytes));
     }

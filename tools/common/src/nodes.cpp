@@ -6,7 +6,7 @@
 
 namespace llc::tools {
 
-std::vector<int> ranks_per_node(MPI_Comm comm) {
+std::vector<int> node_of_rank(MPI_Comm comm) {
     int rank = 0;
     int size = 1;
     MPI_Comm_rank(comm, &rank);
@@ -19,16 +19,27 @@ std::vector<int> ranks_per_node(MPI_Comm comm) {
     MPI_Comm_free(&node);
     std::vector<int> leaders(static_cast<std::size_t>(size));
     MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
-    std::vector<int> counts;
-    std::vector<int> seen;
-    for (const int l : leaders) {
-        const auto it = std::find(seen.begin(), seen.end(), l);
+    std::vector<int> seen;  // the nodes' leaders, in the order of their lowest rank
+    std::vector<int> of(leaders.size());
+    for (std::size_t r = 0; r < leaders.size(); ++r) {
+        auto it = std::find(seen.begin(), seen.end(), leaders[r]);
         if (it == seen.end()) {
-            seen.push_back(l);
-            counts.push_back(1);
-        } else {
-            ++counts[static_cast<std::size_t>(it - seen.begin())];
+            it = seen.insert(seen.end(), leaders[r]);
         }
+        of[r] = static_cast<int>(it - seen.begin());
+    }
+    return of;
+}
+
+std::vector<int> ranks_per_node(MPI_Comm comm) {
+    return ranks_per_node_of(node_of_rank(comm));
+}
+
+std::vector<int> ranks_per_node_of(std::span<const int> placement) {
+    std::vector<int> counts;
+    for (const int node : placement) {
+        counts.resize(std::max(counts.size(), static_cast<std::size_t>(node) + 1), 0);
+        ++counts[static_cast<std::size_t>(node)];
     }
     return counts;
 }

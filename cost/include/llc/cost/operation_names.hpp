@@ -48,11 +48,14 @@ inline constexpr const char* swap_cold = "swap.cold";
 inline constexpr const char* swap_cold_heap = "swap.cold.heap";
 inline constexpr const char* shift_overlap = "shift.overlap";
 inline constexpr const char* shift_written = "shift.written";
+// The swap between partners far apart (cost::far_suffix): r with r xor the largest power of two below P, where swap
+// pairs r with r xor 1; on a cluster the one pairing crosses nodes where the other does not (cost/partners.hpp).
+inline constexpr const char* swap_far = "swap.far";
 
 /// What llc-probe measures beyond the set F (cost::standard_collectives), each under its own name in the profile:
 /// Seidel's broadcasts and the measured variants.
-inline constexpr std::array<const char*, 7> measured_beyond_f{
-    bcast_st, bcast_bst, bcast_rh, swap_cold, swap_cold_heap, shift_overlap, shift_written};
+inline constexpr std::array<const char*, 8> measured_beyond_f{
+    bcast_st, bcast_bst, bcast_rh, swap_cold, swap_cold_heap, shift_overlap, shift_written, swap_far};
 
 // The lockstep spread (llc-probe, cost::lockstep_seconds): on P processors that each do the same work W and then
 // synchronise, every step lasts as long as the slowest of them. "lockstep.excess.p<P>.2^e" holds, per group size P,

@@ -78,9 +78,19 @@ inline constexpr std::string_view overlap_suffix = ".overlap";
 /// against 2.2 µs, 256 KiB: 20.2 against 7.9 µs).
 inline constexpr std::string_view written_suffix = ".written";
 
-/// The llc operation a (possibly cold, split-phase or written) collective name stands for: canonical_collective
-/// without the cold, overlap or written suffix ("swap.cold" → "swap", "shift.overlap" → "shift", "shift.written" →
-/// "shift", "alltoallv" → "alltoall"). Traces record
+/// The suffix of a swap priced by partners far apart: "swap.far" is measured with rank r's partner r xor D, D the
+/// largest power of two below P, where "swap" pairs r with r xor 1. On a cluster one of the two pairings crosses nodes
+/// and the other need not (4 ranks a node: r xor 1 stays on the node, r xor 32 at P = 64 leaves it; placed round-robin
+/// over 16 nodes, the other way round), and an exchange between nodes shares the node's link: at P = 64 on the
+/// simulated cluster-16x4 the FFT's intra-node swaps of 128 KiB took 0.07–0.13 ms, its inter-node ones 0.49 ms
+/// (docs/scaling/eighth-run.md). cost::swap_by_partners (cost/partners.hpp) names the variant a swap of given
+/// partners is priced by; a variant without a table of its own ("swap.cold.heap.far") is its near variant's price
+/// scaled by swap.far / swap at the same P and h (Profile::collective).
+inline constexpr std::string_view far_suffix = ".far";
+
+/// The llc operation a (possibly cold, split-phase, written or far) collective name stands for: canonical_collective
+/// without the far, cold, overlap or written suffix ("swap.cold" → "swap", "shift.overlap" → "shift", "shift.written"
+/// → "shift", "swap.cold.heap.far" → "swap", "alltoallv" → "alltoall"). Traces record
 /// this name; models without a cache state or a split-phase measurement price it.
 [[nodiscard]] std::string base_collective(std::string_view op);
 
@@ -125,6 +135,9 @@ struct ProfileMeta {
     /// Ranks per node of the calibrating run, nodes in the order of their lowest rank (MPI's shared-memory split):
     /// its T_f(P) were measured in that placement. Empty when not recorded (profiles before the record).
     std::vector<int> nodes;
+    /// The node of each rank of the calibrating run (nodes numbered 0, 1, … in the order of their lowest rank, as
+    /// `nodes`): which pairs of its swaps crossed nodes (cost/partners.hpp). Empty when not recorded.
+    std::vector<int> node_of_rank;
     friend bool operator==(const ProfileMeta&, const ProfileMeta&) = default;
 };
 

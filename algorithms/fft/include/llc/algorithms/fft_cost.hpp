@@ -80,6 +80,9 @@ struct FftConstants {
     /// The node's last-level cache in bytes (the profile's ProfileMeta::cache_bytes(): meta.effective_llc_bytes where
     /// recorded, else meta.llc_bytes; 0: neither recorded).
     double llc_bytes = 0.0;
+    /// The calibrating run's placement (meta.node_of_rank) when the profile also has "swap.far", else empty: which
+    /// block stages' swaps are priced by partners far apart (cost/partners.hpp).
+    std::vector<int> far_placement{};
 
     /// Seconds of the leaf llc::FftPlan builds as Leaf(n, stride, in_place): contiguous (stride 1) in place or out of
     /// place, or out of place reading every stride-th term.
@@ -105,8 +108,11 @@ struct FftConstants {
     /// exchange (P · 2 · 16 · L bytes) fits in llc_bytes, else "swap.cold.heap" for a caller's sender and "swap.cold"
     /// for the plan's (cost::heap_suffix: Open MPI's single-copy receive reads the sender's pages, and on ordinary
     /// ones the exchange took 2.5–3.3 times as long).
+    /// The stage's partners are `distance` apart (r ↔ r xor distance: P/2 at the first DIF stage, then P/4, …): where
+    /// cost::priced_far holds in far_placement, the name carries cost::far_suffix (the intra- and inter-node swaps of
+    /// a cluster priced apart).
     /// @throws llc::Error (cost::missing_kernel_message naming meta.llc_bytes) when llc_bytes is not recorded.
-    [[nodiscard]] std::string block_swap(int P, std::int64_t L, Sender sender) const;
+    [[nodiscard]] std::string block_swap(int P, std::int64_t L, Sender sender, int distance = 1) const;
 
     /// Reads every FFT kernel table from the profile for a run on P processors (P = 0: the side-by-side tables, as
     /// for any P > 1): at P = 1 each table with rank 0's own values where the profile has them
