@@ -213,9 +213,18 @@ std::int64_t probe_rows(int e, int P, SymvMapping mapping) {
 
 std::vector<cost::KernelProbe> kernel_probes() {
     std::vector<cost::KernelProbe> probes;
-    // e = 3 … 11: the largest share holds (1.5 · 2^11)² entries, 72 MiB, above the effective last-level cache of this
-    // kind of node (~59 MiB), so it prices the products that stream from memory; larger products stream the same way.
-    for (int e = probe_min_e; e <= probe_max_e; ++e) {
+    // e = 3 … 12: the largest share holds (1.5 · 2^12)² entries, 288 MiB. 2^11's 72 MiB (twice this VM's 32 MiB
+    // last-level cache) did not yet price the products that stream from memory: side by side, the standard product's
+    // shares at P = 2 took 6.0–6.7e-10 s an entry at n = 4096 … 16384 (64 MiB … 1 GiB a rank; the large runs of
+    // 2026-11-28) where the 2^11 constant was 5.0–5.7e-10 and the cost function held it beyond the table: priced
+    // 16–24 % low at n = 8192 and 16384. Under SMPI the 2^12 share of every simulated rank would live in one process
+    // (18 GiB at P = 64): up to 2^11 there.
+#if defined(LLC_SMPI)
+    constexpr int largest_e = probe_max_e_smpi;
+#else
+    constexpr int largest_e = probe_max_e;
+#endif
+    for (int e = probe_min_e; e <= largest_e; ++e) {
         for (const SymvMapping mapping : {SymvMapping::reflection, SymvMapping::standard}) {
             const bool reflection = mapping == SymvMapping::reflection;
             const char* name = reflection ? names::symv::entry : names::symv::row;

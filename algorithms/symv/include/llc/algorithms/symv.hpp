@@ -447,10 +447,12 @@ cost::Expr SymmetricMatrix<T>::cost(const cost::Profile& profile, bool overlap) 
 
 namespace llc::detail::symv {
 /// The kernel probes whose constants cost::symv reads (llc-probe runs them through symv's card):
-/// "symv.entry_share.2^e" and "symv.row_share.2^e" (and their "_solo" variants), e = probe_min_e … probe_max_e.
+/// "symv.entry_share.2^e" and "symv.row_share.2^e" (and their "_solo" variants), e = probe_min_e … probe_max_e
+/// (… probe_max_e_smpi under SimGrid SMPI, where every simulated rank's share lives in the one simulating process).
 [[nodiscard]] std::vector<cost::KernelProbe> kernel_probes();
 inline constexpr int probe_min_e = 3;
-inline constexpr int probe_max_e = 11;
+inline constexpr int probe_max_e = 12;
+inline constexpr int probe_max_e_smpi = 11;
 /// The rows n of the product whose rank's share the probe at 2^e runs on P processors (P = 1: alone): never a
 /// validated size (tests/symv/symv_probe_sizes_test.cpp).
 [[nodiscard]] std::int64_t probe_rows(int e, int P, SymvMapping mapping);
