@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include <llc/cost/profile.hpp>
@@ -178,28 +179,23 @@ Profile Profile::from_json(std::string_view text, std::string_view source) {
                 *target = v;
             }
         }
-        if (meta.contains("nodes")) {  // optional: profiles before the record lack it
-            const Json& nodes = meta.at("nodes");
-            if (!nodes.is_array()) {
-                throw fail("field 'meta.nodes' must be an array of ranks per node");
+        // Optional integer arrays: profiles before their record lack them.
+        for (const auto& [key, least, what, target] :
+             {std::tuple{"nodes", 1, "ranks per node", &p.meta_.nodes},
+              std::tuple{"node_of_rank", 0, "node numbers", &p.meta_.node_of_rank}}) {
+            if (!meta.contains(key)) {
+                continue;
             }
-            for (const Json& n : nodes) {
-                if (!n.is_number_integer() || n.get<int>() < 1) {
-                    throw fail("field 'meta.nodes' holds " + n.dump() + ": ranks per node must be integers >= 1");
+            const Json& values = meta.at(key);
+            if (!values.is_array()) {
+                throw fail("field 'meta." + std::string(key) + "' must be an array of " + what);
+            }
+            for (const Json& n : values) {
+                if (!n.is_number_integer() || n.get<int>() < least) {
+                    throw fail("field 'meta." + std::string(key) + "' holds " + n.dump() + ": " + what +
+                               " must be integers >= " + std::to_string(least));
                 }
-                p.meta_.nodes.push_back(n.get<int>());
-            }
-        }
-        if (meta.contains("node_of_rank")) {  // optional: profiles before the record lack it
-            const Json& of = meta.at("node_of_rank");
-            if (!of.is_array()) {
-                throw fail("field 'meta.node_of_rank' must be an array of node numbers, one a rank");
-            }
-            for (const Json& n : of) {
-                if (!n.is_number_integer() || n.get<int>() < 0) {
-                    throw fail("field 'meta.node_of_rank' holds " + n.dump() + ": node numbers must be integers >= 0");
-                }
-                p.meta_.node_of_rank.push_back(n.get<int>());
+                target->push_back(n.get<int>());
             }
         }
 
